@@ -68,13 +68,20 @@ def parse_file(path, ctx):
     return mod
 
 
-def parse_text(text, ctx, suffix=".mlir"):
-    with tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False) as f:
-        f.write(text)
-    try:
-        return parse_file(f.name, ctx)
-    finally:
-        os.unlink(f.name)
+def parse_text(text, ctx, name="input.mlir"):
+    """Parse `text` as if it were the file `name` (a bare file name).  MLIR gives values whose location is not
+    printed in the custom syntax (e.g. scf.for block arguments) a location in the parsed file, so parsing a
+    temporary file would leak its random path into the IR; this keeps such locations deterministic."""
+    assert os.sep not in name, name
+    cwd = os.getcwd()
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+        os.chdir(d)
+        try:
+            return parse_file(name, ctx)
+        finally:
+            os.chdir(cwd)
 
 
 def run_passes(mod, ctx, *adders):

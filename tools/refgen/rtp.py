@@ -4,7 +4,8 @@ For every corpus `<ver>/<target>/<id>.source.ttir` that contains `tt.make_tensor
 this Triton version:
     in  = source TTIR after the real inliner only (what make_ttir hands to RTP; block pointers intact)
     out = `in` re-parsed, then the real `triton-rewrite-tensor-pointer` pass alone (no canonicalize/cse)
-Both printed by Triton (module.str(), locations kept).  Files:
+Both printed by Triton (module.str(), locations kept).  Text is parsed under the bare file name (source
+file name / `<id>.in.ttir`), so locations MLIR derives from the parsed file are deterministic.  Files:
     <out>/<ver>/<target>__<id>.in.ttir, .out.ttir  and  <out>/index.json (entries of other versions kept).
 
     /work/.venv-triton31/bin/python tools/refgen/rtp.py --out tests/data/rtp
@@ -39,13 +40,14 @@ def main():
         target = tdir.replace("_", ":", 1)
         variant = os.path.basename(src)[: -len(".source.ttir")]
         ctx = rc.context(target)
-        mod = rc.run_passes(rc.parse_file(src, ctx), ctx, passes.common.add_inliner)
+        vid = f"{tdir}__{variant}"
+        mod = rc.parse_text(open(src).read(), ctx, os.path.basename(src))
+        rc.run_passes(mod, ctx, passes.common.add_inliner)
         in_text = rc.text(mod)
-        mod = rc.parse_text(in_text, ctx)
+        mod = rc.parse_text(in_text, ctx, f"{vid}.in.ttir")
         roundtrip_ok = rc.text(mod) == in_text
         rc.run_passes(mod, ctx, passes.ttir.add_rewrite_tensor_pointer)
         out_text = rc.text(mod)
-        vid = f"{tdir}__{variant}"
         os.makedirs(os.path.join(a.out, ver), exist_ok=True)
         for kind, body in (("in", in_text), ("out", out_text)):
             with open(os.path.join(a.out, ver, f"{vid}.{kind}.ttir"), "w") as f:
