@@ -368,7 +368,7 @@ SPECS = [
        div16=["x_ptr", "row_ptr", "col_ptr", "out_ptr", "stride_m"]),
     _s("masked_odd_f32", "masked, odd sizes, unaligned strides", masked_odd,
        ["*fp32", "*fp32", "i32", "i32", "i32", "i32"], {"BM": 16, "BN": 32}),
-    _s("masked_odd_fp16_w8", "masked, odd sizes, 8-aligned stride", masked_odd,
+    _s("masked_odd_fp16_w8", "masked, odd sizes, unaligned strides (fp16)", masked_odd,
        ["*fp16", "*fp16", "i32", "i32", "i32", "i32"], {"BM": 64, "BN": 64}, num_warps=8),
     _s("atomic_add_f32", "atomic_add", atomic_add, ["*fp32", "*fp32", "i32"], {"BLOCK": 512}),
     _s("histogram_i32", "atomic_add (indirect)", histogram, ["*i32", "*i32", "i32"], {"BLOCK": 1024}),

@@ -1,0 +1,80 @@
+"""Run ONLY the real allocate-shared-memory pass of a Triton version on a saved TTGIR file and print the bytes
+it assigns (the module attribute triton_gpu.shared / ttg.shared, which make_llir copies into metadata.shared).
+
+    python3 tools/refgen/real_shared.py --triton 3.1 FILE.ttgir            # prints e.g. 32768
+    python3 tools/refgen/real_shared.py --triton 3.1 --manifest /work/shared/corpus/manifest.jsonl [--limit 5]
+        # every compiled corpus variant of that version: compare with the manifest's `shared`
+
+The pass per version (as each backend's make_llir adds it): 3.1/3.3 passes.ttgpuir.add_allocate_shared_memory;
+3.9 nvidia.passes.ttgpuir.add_allocate_shared_memory_nv(pm, capability, ptx_version) /
+amd.passes.ttgpuir.add_allocate_shared_memory(pm, arch).  The target comes from the module's target attribute
+unless --target is given.  The script re-executes itself with the python of that version's venv.
+"""
+import argparse
+import json
+import os
+import re
+import sys
+
+import refgen_common as rc
+
+
+def module_target(text):
+    m = re.search(r'(?:triton_gpu|ttg)\.target"?\s*=\s*"([^"]+)"', text)
+    return m.group(1) if m else None
+
+
+def shared_bytes(path, target=None):
+    text = open(path).read()
+    target = target or module_target(text) or "cuda:80"
+    from triton._C.libtriton import passes
+    ver = rc.version_tuple()
+    ctx = rc.context(target)
+    mod = rc.parse_text(text, ctx, os.path.basename(path))
+    backend, arch = target.split(":", 1)
+    if ver < (3, 4):
+        add = passes.ttgpuir.add_allocate_shared_memory
+    elif backend == "cuda":
+        from triton._C.libtriton import nvidia
+        from triton.backends.nvidia.compiler import get_ptx_version_from_options
+        be = rc.backend_for(target)
+        ptx = get_ptx_version_from_options(be.parse_options({}), int(arch))
+        add = lambda pm: nvidia.passes.ttgpuir.add_allocate_shared_memory_nv(pm, int(arch), ptx)  # noqa: E731
+    else:
+        from triton._C.libtriton import amd
+        add = lambda pm: amd.passes.ttgpuir.add_allocate_shared_memory(pm, arch)  # noqa: E731
+    rc.run_passes(mod, ctx, add)
+    return mod.get_int_attr("ttg.shared" if ver >= (3, 3) else "triton_gpu.shared")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--triton", choices=sorted(rc.VENVS), default=None, help="venv to run in (default: this python)")
+    ap.add_argument("--target", default=None)
+    ap.add_argument("--manifest", default=None, help="check every compiled variant of this version in a manifest")
+    ap.add_argument("--limit", type=int, default=None, help="with --manifest: only the first N variants")
+    ap.add_argument("file", nargs="?")
+    a = ap.parse_args()
+    if a.triton:
+        rc.reexec_in_venv(a.triton)
+    ver = rc.triton().__version__
+    if not a.manifest:
+        if not a.file:
+            ap.error("give a .ttgir file or --manifest")
+        print(shared_bytes(a.file, a.target))
+        return 0
+    root = os.path.dirname(os.path.abspath(a.manifest))
+    rows = [r for r in map(json.loads, open(a.manifest))
+            if r["triton_version"] == ver and r.get("shared") is not None and r["files"].get("ttgir")]
+    rows = rows[: a.limit] if a.limit else rows
+    bad = 0
+    for r in rows:
+        got = shared_bytes(os.path.join(root, r["files"]["ttgir"]), r["target"])
+        bad += got != r["shared"]
+        print(f"{'OK  ' if got == r['shared'] else 'DIFF'} {r['target']:10s} {r['id']}: pass {got}, manifest {r['shared']}")
+    print(f"triton {ver}: {len(rows) - bad}/{len(rows)} reproduce manifest shared")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
