@@ -1,0 +1,684 @@
+"""Pure functions over layout attributes: the one place passes and analyses ask about layouts.
+
+Nothing here walks IR.  Every function takes layout attributes (`irkit.dialects.encodings`) and shapes
+(tuples of ints) and answers what Triton's `lib/Dialect/TritonGPU/IR/Dialect.cpp` (and the Intel/AMD
+dialect files) answer for the same question.  The semantics are those of **Triton 3.1** (upstream
+`47fc046f`, "U31" in docs/triton-passes.md) unless a function says otherwise; the newer linear-layout
+view lives in `irkit.layout.linear`.
+
+Per-layout rules (docs/triton-passes.md §5.3):
+
+| layout | shapePerCTATile | contigPerThread | order |
+|---|---|---|---|
+| blocked | sizePerThread*threadsPerWarp*warpsPerCTA | sizePerThread | order |
+| slice(dim, P) | tile(P) without dim | contig(P) without dim | order(P) without dim, renumbered |
+| nvidia_mma v2 | wpc with [-2]*=16, [-1]*=8 | [1,..,1,2] | [rank-1..0] |
+| nvidia_mma v3 | [16*wpc0, instrN*wpc1] | [..,1,2] | [rank-1..0] |
+| amd_mfma | [M*wpc0, N*wpc1] | transposed ? [..,1,4] : [..,4,1] | [rank-1..0] |
+| amd_wmma | [16*wpc0, 16*wpc1] | [..,8,1] (v1) | [rank-1..0] |
+| dpas | [C0*wpc0, C1*wpc1] | tpw==executionSize ? [C0,1] : [1,1] | [1,0] |
+| dot_op(op0, mma v2) | [tile_mma[-2], 16] | [2,4] | [rank-1..0] |
+| dot_op(op1, mma v2) | [16, tile_mma[-1]] | [4,1] | [rank-1..0] |
+| dot_op(op0/1, mfma) | [tile[-2], 32] / [32, tile[-1]] | kWidth along K | [rank-1..0] |
+| dot_op(op0/1, dpas) | [tile[0], A1] / [B0, tile[1]] | [1,1] | [1,0] |
+
+Shapes are per CTA (`shape_per_cta` divides by CTASplitNum when the layout has CTA fields).
+"""
+
+from __future__ import annotations
+
+from math import prod
+from typing import Sequence
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IndexType,
+    IntegerType,
+    TensorType,
+)
+from xdsl.ir import Attribute
+
+from irkit.dialects.encodings import (
+    SHARED_LAYOUTS,
+    AmdMfmaEncodingAttr,
+    AmdWmmaEncodingAttr,
+    BlockedEncodingAttr,
+    DotOperandEncodingAttr,
+    DpasEncodingAttr,
+    LinearEncodingAttr,
+    NvidiaMmaEncodingAttr,
+    SliceEncodingAttr,
+)
+
+Shape = tuple[int, ...]
+
+
+class UnsupportedLayout(ValueError):
+    """A layout (or layout/parent combination) this module has no rule for."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Kinds
+# ---------------------------------------------------------------------------------------------
+
+
+def is_blocked(enc: Attribute | None) -> bool:
+    return isinstance(enc, BlockedEncodingAttr)
+
+
+def is_slice(enc: Attribute | None) -> bool:
+    return isinstance(enc, SliceEncodingAttr)
+
+
+def is_dot_operand(enc: Attribute | None) -> bool:
+    return isinstance(enc, DotOperandEncodingAttr)
+
+
+def is_nvidia_mma(enc: Attribute | None) -> bool:
+    return isinstance(enc, NvidiaMmaEncodingAttr)
+
+
+def is_mfma(enc: Attribute | None) -> bool:
+    return isinstance(enc, AmdMfmaEncodingAttr)
+
+
+def is_wmma(enc: Attribute | None) -> bool:
+    return isinstance(enc, AmdWmmaEncodingAttr)
+
+
+def is_dpas(enc: Attribute | None) -> bool:
+    return isinstance(enc, DpasEncodingAttr)
+
+
+def is_linear(enc: Attribute | None) -> bool:
+    return isinstance(enc, LinearEncodingAttr)
+
+
+def is_mma(enc: Attribute | None) -> bool:
+    """Triton's MmaEncodingTrait: nvidia_mma, amd_mfma, amd_wmma, dpas."""
+    return isinstance(
+        enc, (NvidiaMmaEncodingAttr, AmdMfmaEncodingAttr, AmdWmmaEncodingAttr, DpasEncodingAttr)
+    )
+
+
+def is_shared(enc: Attribute | None) -> bool:
+    return isinstance(enc, SHARED_LAYOUTS)
+
+
+def is_distributed(enc: Attribute | None) -> bool:
+    return enc is not None and not is_shared(enc) and (
+        is_blocked(enc) or is_slice(enc) or is_dot_operand(enc) or is_mma(enc) or is_linear(enc)
+    )
+
+
+def mma_version(enc: Attribute) -> int:
+    """versionMajor of nvidia_mma (2 Ampere, 3 Hopper, 5 Blackwell...); mfma/wmma version for AMD."""
+    v = enc.get("versionMajor")
+    if v is None:
+        v = enc.get("version")
+    return int(v) if v is not None else 0
+
+
+def is_mma_v2(enc: Attribute | None) -> bool:
+    return is_nvidia_mma(enc) and mma_version(enc) == 2
+
+
+def is_mma_v3(enc: Attribute | None) -> bool:
+    return is_nvidia_mma(enc) and mma_version(enc) == 3
+
+
+def rank_of(enc: Attribute) -> int:
+    """Rank of the tensors a layout applies to."""
+    if is_slice(enc):
+        return rank_of(enc.get("parent")) - 1
+    if is_dot_operand(enc):
+        return rank_of(enc.get("parent"))
+    if is_linear(enc):
+        for key in ("register", "lane", "warp", "block"):
+            b = enc.get(key)
+            if b:
+                return len(b[0])
+        raise UnsupportedLayout("linear layout with no bases: rank unknown")
+    if is_dpas(enc):
+        return len(enc.get("warpsPerCTA"))
+    for key in ("warpsPerCTA", "order", "sizePerThread"):
+        v = enc.get(key)
+        if v is not None:
+            return len(v)
+    raise UnsupportedLayout(f"rank of {enc.name}")
+
+
+def _rev_order(rank: int) -> tuple[int, ...]:
+    return tuple(range(rank - 1, -1, -1))
+
+
+# ---------------------------------------------------------------------------------------------
+# Slice helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def slice_parent(enc: Attribute) -> Attribute:
+    return enc.get("parent")
+
+
+def slice_dim(enc: Attribute) -> int:
+    return int(enc.get("dim"))
+
+
+def slice_padded_shape(enc: Attribute, shape: Sequence[int]) -> Shape:
+    """The parent shape of a slice: size 1 inserted at `dim` (SliceEncodingAttr::paddedShape)."""
+    s = list(shape)
+    s.insert(slice_dim(enc), 1)
+    return tuple(s)
+
+
+def _erase(seq: Sequence[int], dim: int) -> tuple[int, ...]:
+    return tuple(v for i, v in enumerate(seq) if i != dim)
+
+
+def erase_order(order: Sequence[int], dim: int) -> tuple[int, ...]:
+    """Remove `dim` from an order and renumber the dims above it (Triton's eraseOrder)."""
+    return tuple(o - (1 if o > dim else 0) for o in order if o != dim)
+
+
+def _fold_sliced(values: Sequence[int], dim: int) -> tuple[int, ...]:
+    """Slice{ThreadsPerWarp,WarpsPerCTA} at 3.1: erase `dim`, multiply every other entry by values[dim]."""
+    rest = list(_erase(values, dim))
+    return tuple(v * values[dim] for v in rest)
+
+
+# ---------------------------------------------------------------------------------------------
+# CTA layout
+# ---------------------------------------------------------------------------------------------
+
+
+def _cta_field(enc: Attribute, key: str) -> tuple[int, ...] | None:
+    if is_slice(enc):
+        v = _cta_field(enc.get("parent"), key)
+        return None if v is None else _erase(v, slice_dim(enc))
+    if is_dot_operand(enc):
+        return _cta_field(enc.get("parent"), key)
+    try:
+        return enc.get(key)
+    except Exception:
+        return None
+
+
+def cta_split_num(enc: Attribute) -> tuple[int, ...]:
+    """CTASplitNum (all 1 when absent: one CTA per CGA)."""
+    v = _cta_field(enc, "CTASplitNum")
+    if v is None:
+        cga = _cta_field(enc, "CGALayout")
+        if cga:
+            # 3.9 CGALayout: the block bases; the split of a dim is 2^(#bases moving along it).
+            rank = rank_of(enc)
+            split = [1] * rank
+            for b in cga:
+                for d, x in enumerate(b):
+                    if x:
+                        split[d] *= 2
+            return tuple(split)
+        return (1,) * rank_of(enc)
+    return v
+
+
+def ctas_per_cga(enc: Attribute) -> tuple[int, ...]:
+    """CTAsPerCGA (all 1 when absent).  For the 3.9 `CGALayout` form, the CTAs that broadcast (zero
+    bases) are counted on dim 0."""
+    v = _cta_field(enc, "CTAsPerCGA")
+    if v is None:
+        cga = _cta_field(enc, "CGALayout")
+        split = list(cta_split_num(enc))
+        if cga:
+            zeros = sum(1 for b in cga if not any(b))
+            split[0] *= 1 << zeros
+        return tuple(split)
+    return v
+
+
+def num_ctas(enc: Attribute) -> int:
+    return prod(ctas_per_cga(enc))
+
+
+def shape_per_cta(enc: Attribute | None, shape: Sequence[int]) -> Shape:
+    """shape / CTASplitNum per dim (Triton's getShapePerCTA)."""
+    if enc is None or is_shared(enc) and enc.get("CTASplitNum") is None:
+        return tuple(shape)
+    try:
+        split = cta_split_num(enc)
+    except UnsupportedLayout:
+        return tuple(shape)
+    if len(split) != len(shape):
+        # memdesc with a leading pipeline dim: the split applies to the trailing dims
+        split = (1,) * (len(shape) - len(split)) + tuple(split)
+    return tuple(max(1, s // c) for s, c in zip(shape, split))
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-layout parameters
+# ---------------------------------------------------------------------------------------------
+
+
+def _mfma_mn(enc: Attribute) -> tuple[int, int]:
+    instr = enc.get("instrShape")
+    if instr:
+        return int(instr[0]), int(instr[1])
+    m = enc.get("MDim")
+    n = enc.get("NDim")
+    if m is not None:
+        return int(m), int(n if n is not None else m)
+    raise UnsupportedLayout("amd_mfma without instrShape")
+
+
+def _dpas_c(enc: Attribute) -> tuple[int, int]:
+    rc = enc.get("repCluster") or (1, 1)
+    return enc.get("repeatCount") * rc[-2], enc.get("executionSize") * rc[-1]
+
+
+def _dpas_a(enc: Attribute) -> tuple[int, int]:
+    rc = enc.get("repCluster") or (1, 1)
+    return enc.get("repeatCount") * rc[-2], enc.get("systolicDepth") * enc.get("opsPerChan")
+
+
+def _dpas_b(enc: Attribute) -> tuple[int, int]:
+    rc = enc.get("repCluster") or (1, 1)
+    return enc.get("systolicDepth") * enc.get("opsPerChan"), enc.get("executionSize") * rc[-1]
+
+
+def warps_per_cta(enc: Attribute) -> tuple[int, ...]:
+    """getWarpsPerCTA (3.1).  Slices fold the sliced dim's warps into the others; dot operands report the
+    parent's warps (Triton 3.1 returns the parent's warpsPerCTA unchanged)."""
+    if is_slice(enc):
+        return _fold_sliced(warps_per_cta(enc.get("parent")), slice_dim(enc))
+    if is_dot_operand(enc):
+        return warps_per_cta(enc.get("parent"))
+    if is_linear(enc):
+        from irkit.layout.linear import linear_warps_per_cta
+
+        return linear_warps_per_cta(enc)
+    w = enc.get("warpsPerCTA")
+    if w is None:
+        raise UnsupportedLayout(f"warpsPerCTA of {enc.name}")
+    return tuple(w)
+
+
+def threads_per_warp(enc: Attribute) -> tuple[int, ...]:
+    """getThreadsPerWarp (3.1)."""
+    if is_blocked(enc):
+        return tuple(enc.get("threadsPerWarp"))
+    if is_slice(enc):
+        return _fold_sliced(threads_per_warp(enc.get("parent")), slice_dim(enc))
+    rank = rank_of(enc)
+    if is_nvidia_mma(enc):
+        v = mma_version(enc)
+        if v == 1:
+            return (1,) * (rank - 2) + (4, 8)
+        return (1,) * (rank - 2) + (8, 4)
+    if is_mfma(enc):
+        m, _ = _mfma_mn(enc)
+        rows, cols = (32, 2) if m == 32 else (16, 4) if m == 16 else (m, 64 // m)
+        if enc.get("isTransposed"):
+            return (1,) * (rank - 2) + (rows, cols)
+        return (1,) * (rank - 2) + (cols, rows)
+    if is_wmma(enc):
+        return (1,) * (rank - 2) + (2, 16)
+    if is_dpas(enc):
+        es = enc.get("executionSize")
+        tpw = enc.get("threadsPerWarp")
+        rows = tpw // es
+        return (rows, es)
+    if is_dot_operand(enc):
+        return threads_per_warp(enc.get("parent"))
+    if is_linear(enc):
+        from irkit.layout.linear import linear_threads_per_warp
+
+        return linear_threads_per_warp(enc)
+    raise UnsupportedLayout(f"threadsPerWarp of {enc.name}")
+
+
+def size_per_thread(enc: Attribute) -> tuple[int, ...]:
+    """getSizePerThread (3.1)."""
+    if is_blocked(enc):
+        return tuple(enc.get("sizePerThread"))
+    if is_slice(enc):
+        return _erase(size_per_thread(enc.get("parent")), slice_dim(enc))
+    rank = rank_of(enc)
+    if is_nvidia_mma(enc):
+        v = mma_version(enc)
+        if v == 1:
+            return (1,) * (rank - 2) + (1, 2)
+        if v == 3:
+            instr = enc.get("instrShape") or (16, 8, 16)
+            return (2, instr[1] // 4)
+        return (1,) * (rank - 2) + (2, 2)
+    if is_mfma(enc):
+        m, _ = _mfma_mn(enc)
+        rows = 16 if m == 32 else 4
+        if enc.get("isTransposed"):
+            return (1,) * (rank - 2) + (1, rows)
+        return (1,) * (rank - 2) + (rows, 1)
+    if is_wmma(enc):
+        return (1,) * (rank - 2) + (8, 1)
+    if is_dpas(enc):
+        c0, _ = _dpas_c(enc)
+        es = enc.get("executionSize")
+        tpw = enc.get("threadsPerWarp")
+        if tpw == es:
+            return (c0, enc.get("repCluster")[-1] if enc.get("repCluster") else 1)
+        return (c0 * es // tpw, 1)
+    if is_dot_operand(enc):
+        return _dot_size_per_thread(enc)
+    if is_linear(enc):
+        from irkit.layout.linear import linear_contig_per_thread
+
+        return linear_contig_per_thread(enc)
+    raise UnsupportedLayout(f"sizePerThread of {enc.name}")
+
+
+def _dot_size_per_thread(enc: Attribute) -> tuple[int, ...]:
+    parent = enc.get("parent")
+    op = enc.get("opIdx")
+    rank = rank_of(parent)
+    lead = (1,) * (rank - 2)
+    if is_nvidia_mma(parent):
+        if mma_version(parent) == 2:
+            return lead + ((2, 4) if op == 0 else (4, 1))
+        if mma_version(parent) == 3 and op == 0:
+            return lead + (2, 4)
+    if is_mfma(parent):
+        kw = enc.get("kWidth") or 1
+        return lead + ((1, kw) if op == 0 else (kw, 1))
+    if is_wmma(parent):
+        kw = enc.get("kWidth") or 16
+        return lead + ((1, kw) if op == 0 else (kw, 1))
+    if is_dpas(parent):
+        return lead + (1, 1)
+    if is_blocked(parent):
+        spt = list(size_per_thread(parent))
+        return tuple(spt)
+    raise UnsupportedLayout(f"sizePerThread of dot_op with parent {parent.name}")
+
+
+def get_order(enc: Attribute) -> tuple[int, ...]:
+    """getOrder (3.1): the fastest-varying dim first."""
+    if is_blocked(enc):
+        return tuple(enc.get("order"))
+    if is_slice(enc):
+        return erase_order(get_order(enc.get("parent")), slice_dim(enc))
+    if is_shared(enc):
+        o = enc.get("order")
+        if o is not None:
+            return tuple(o)
+        rank = enc.get("rank") or 2
+        return _nvmma_transposed_order(rank) if enc.get("transposed") else _rev_order(rank)
+    if is_dpas(enc):
+        return (1, 0)
+    if is_mma(enc) or is_dot_operand(enc):
+        return _rev_order(rank_of(enc))
+    if is_linear(enc):
+        from irkit.layout.linear import linear_order
+
+        return linear_order(enc)
+    raise UnsupportedLayout(f"order of {enc.name}")
+
+
+def _nvmma_transposed_order(rank: int) -> tuple[int, ...]:
+    # transposed nvmma_shared: the second-last dim is the contiguous one
+    o = list(_rev_order(rank))
+    o[0], o[1] = o[1], o[0]
+    return tuple(o)
+
+
+def contig_per_thread(enc: Attribute) -> tuple[int, ...]:
+    """getContigPerThread (3.1)."""
+    if is_blocked(enc):
+        return tuple(enc.get("sizePerThread"))
+    if is_slice(enc):
+        return _erase(contig_per_thread(enc.get("parent")), slice_dim(enc))
+    rank = rank_of(enc)
+    if is_nvidia_mma(enc):
+        if mma_version(enc) == 1:
+            return (1,) * (rank - 2) + (1, 2)
+        return (1,) * (rank - 1) + (2,)
+    if is_mfma(enc):
+        if enc.get("isTransposed"):
+            return (1,) * (rank - 1) + (4,)
+        return (1,) * (rank - 2) + (4, 1)
+    if is_wmma(enc):
+        return (1,) * (rank - 2) + (8, 1)
+    if is_dpas(enc):
+        c0, _ = _dpas_c(enc)
+        if enc.get("threadsPerWarp") == enc.get("executionSize"):
+            return (c0, 1)
+        return (1, 1)
+    if is_dot_operand(enc):
+        return _dot_size_per_thread(enc)
+    if is_linear(enc):
+        from irkit.layout.linear import linear_contig_per_thread
+
+        return linear_contig_per_thread(enc)
+    raise UnsupportedLayout(f"contigPerThread of {enc.name}")
+
+
+def unique_contig_per_thread(enc: Attribute, shape: Sequence[int]) -> tuple[int, ...]:
+    """getUniqueContigPerThread: min(shape[d], contig[d]); slices recurse on the padded parent shape."""
+    if is_slice(enc):
+        parent = enc.get("parent")
+        p = unique_contig_per_thread(parent, slice_padded_shape(enc, shape))
+        return _erase(p, slice_dim(enc))
+    c = contig_per_thread(enc)
+    return tuple(min(s, x) for s, x in zip(shape, c))
+
+
+def shape_per_cta_tile(enc: Attribute, shape: Sequence[int] | None = None) -> tuple[int, ...]:
+    """getShapePerCTATile (3.1): the tensor extent one CTA covers with one repetition of the layout."""
+    if is_blocked(enc):
+        return tuple(
+            s * t * w
+            for s, t, w in zip(enc.get("sizePerThread"), enc.get("threadsPerWarp"), enc.get("warpsPerCTA"))
+        )
+    if is_slice(enc):
+        parent = enc.get("parent")
+        pshape = slice_padded_shape(enc, shape) if shape is not None else None
+        return _erase(shape_per_cta_tile(parent, pshape), slice_dim(enc))
+    rank = rank_of(enc)
+    if is_nvidia_mma(enc):
+        w = enc.get("warpsPerCTA")
+        v = mma_version(enc)
+        if v == 1:
+            return (1,) * (rank - 2) + (16 * w[-2], 16 * w[-1])
+        if v == 2:
+            return tuple(w[:-2]) + (16 * w[-2], 8 * w[-1])
+        if v == 3:
+            instr = enc.get("instrShape") or (16, 8, 16)
+            return (16 * w[0], instr[1] * w[1])
+        raise UnsupportedLayout(f"nvidia_mma v{v}")
+    if is_mfma(enc):
+        w = enc.get("warpsPerCTA")
+        m, n = _mfma_mn(enc)
+        return tuple(w[:-2]) + (m * w[-2], n * w[-1])
+    if is_wmma(enc):
+        w = enc.get("warpsPerCTA")
+        instr = enc.get("instrShape") or (16, 16, 16)
+        return tuple(w[:-2]) + (instr[0] * w[-2], instr[1] * w[-1])
+    if is_dpas(enc):
+        w = enc.get("warpsPerCTA")
+        c0, c1 = _dpas_c(enc)
+        return (c0 * w[0], c1 * w[1])
+    if is_dot_operand(enc):
+        return _dot_shape_per_cta_tile(enc, shape)
+    if is_linear(enc):
+        from irkit.layout.linear import linear_shape_per_cta_tile
+
+        return linear_shape_per_cta_tile(enc)
+    raise UnsupportedLayout(f"shapePerCTATile of {enc.name}")
+
+
+def _dot_shape_per_cta_tile(enc: Attribute, shape: Sequence[int] | None) -> tuple[int, ...]:
+    parent = enc.get("parent")
+    op = enc.get("opIdx")
+    pt = shape_per_cta_tile(parent, shape)
+    rank = len(pt)
+    lead = tuple(pt[:-2])
+    if is_nvidia_mma(parent):
+        return lead + ((pt[-2], 16) if op == 0 else (16, pt[-1]))
+    if is_mfma(parent):
+        return lead + ((pt[-2], 32) if op == 0 else (32, pt[-1]))
+    if is_wmma(parent):
+        return lead + ((pt[-2], 16) if op == 0 else (16, pt[-1]))
+    if is_dpas(parent):
+        if op == 0:
+            return (pt[0], _dpas_a(parent)[1])
+        return (_dpas_b(parent)[0], pt[1])
+    if is_blocked(parent):
+        # FMA dot operands: the K dim is owned whole by each thread
+        k = rank - 1 if op == 0 else rank - 2
+        out = list(pt)
+        if shape is not None:
+            out[k] = shape[k]
+        return tuple(out)
+    raise UnsupportedLayout(f"shapePerCTATile of dot_op with parent {parent.name}")
+
+
+def warps_per_cta_with_unique_data(enc: Attribute, shape: Sequence[int]) -> tuple[int, ...]:
+    """getWarpsPerCTAWithUniqueData: min(wpc[d], ceil(shape[d] / (spt[d]*tpw[d])))."""
+    if is_slice(enc):
+        p = warps_per_cta_with_unique_data(enc.get("parent"), slice_padded_shape(enc, shape))
+        return _erase(p, slice_dim(enc))
+    w = warps_per_cta(enc)
+    spt = size_per_thread(enc)
+    tpw = threads_per_warp(enc)
+    return tuple(min(w[i], max(1, -(-shape[i] // (spt[i] * tpw[i])))) for i in range(len(w)))
+
+
+def threads_per_warp_with_unique_data(enc: Attribute, shape: Sequence[int]) -> tuple[int, ...]:
+    """getThreadsPerWarpWithUniqueData: min(tpw[d], ceil(shape[d] / spt[d]))."""
+    if is_slice(enc):
+        p = threads_per_warp_with_unique_data(enc.get("parent"), slice_padded_shape(enc, shape))
+        return _erase(p, slice_dim(enc))
+    tpw = threads_per_warp(enc)
+    spt = size_per_thread(enc)
+    return tuple(min(tpw[i], max(1, -(-shape[i] // spt[i]))) for i in range(len(tpw)))
+
+
+def num_elements_per_thread(enc: Attribute, shape: Sequence[int]) -> int:
+    """getTotalElemsPerThread for blocked/slice/mma (3.1): elements (with repetitions) each thread holds."""
+    if is_slice(enc):
+        # elements of the parent (with the sliced dim of size 1), as SliceEncodingAttr::getElemsPerThread
+        return num_elements_per_thread(enc.get("parent"), slice_padded_shape(enc, shape))
+    if is_blocked(enc):
+        spt = enc.get("sizePerThread")
+        tile = shape_per_cta_tile(enc)
+        sp = shape_per_cta(enc, shape)
+        return prod(s * max(1, -(-n // t)) for s, n, t in zip(spt, sp, tile))
+    if is_linear(enc) or is_mma(enc) or is_dot_operand(enc):
+        from irkit.layout.linear import to_linear_layout
+
+        ll = to_linear_layout(enc, shape)
+        if ll is not None:
+            return ll.in_dim_size("register")
+    spt = size_per_thread(enc)
+    tile = shape_per_cta_tile(enc, shape)
+    sp = shape_per_cta(enc, shape)
+    return prod(s * max(1, -(-n // t)) for s, n, t in zip(spt, sp, tile))
+
+
+# ---------------------------------------------------------------------------------------------
+# Construction (BlockedEncodingAttr::get, docs §4.1)
+# ---------------------------------------------------------------------------------------------
+
+
+def _clamp(v: int, lo: int, hi: int) -> int:
+    return max(lo, min(v, hi))
+
+
+def blocked_layout(
+    shape: Sequence[int],
+    size_per_thread: Sequence[int],
+    order: Sequence[int],
+    num_warps: int,
+    threads_per_warp: int,
+    cta_fields: dict | None = None,
+) -> BlockedEncodingAttr:
+    """Triton's TableGen builder `BlockedEncodingAttr::get(shape, sizePerThread, order, numWarps, tpw, CTALayout)`.
+
+    Threads and then warps are spread over the dims in `order` (fastest first), each dim taking at most
+    shapePerCTA/sizePerThread threads; the slowest dim takes whatever is left.  `cta_fields` (CTAsPerCGA,
+    CTASplitNum, CTAOrder) divide the shape per CTA and are copied into the attribute."""
+    rank = len(shape)
+    if cta_fields:
+        split = cta_fields.get("CTASplitNum") or (1,) * rank
+        shape_cta = [max(1, s // c) for s, c in zip(shape, split)]
+    else:
+        shape_cta = list(shape)
+    tpw = [0] * rank
+    wpc = [0] * rank
+    rem_lanes = threads_per_warp
+    rem_threads = num_warps * threads_per_warp
+    rem_warps = num_warps
+    prev_lanes = 1
+    prev_warps = 1
+    for d in range(rank - 1):
+        i = order[d]
+        threads_per_cta = _clamp(rem_threads, 1, max(1, shape_cta[i] // size_per_thread[i]))
+        tpw[i] = _clamp(threads_per_cta, 1, rem_lanes)
+        wpc[i] = _clamp(threads_per_cta // tpw[i], 1, rem_warps)
+        rem_warps //= wpc[i]
+        rem_lanes //= tpw[i]
+        rem_threads //= threads_per_cta
+        prev_lanes *= tpw[i]
+        prev_warps *= wpc[i]
+    last = order[rank - 1]
+    tpw[last] = threads_per_warp // prev_lanes
+    wpc[last] = num_warps // prev_warps
+    values = dict(
+        sizePerThread=tuple(size_per_thread),
+        threadsPerWarp=tuple(tpw),
+        warpsPerCTA=tuple(wpc),
+        order=tuple(order),
+    )
+    if cta_fields:
+        values.update({k: tuple(v) for k, v in cta_fields.items() if v is not None})
+    return BlockedEncodingAttr.from_values(**values)
+
+
+# ---------------------------------------------------------------------------------------------
+# Element sizes
+# ---------------------------------------------------------------------------------------------
+
+
+def elem_bits(t: Attribute) -> int:
+    """Bit width of a (tensor/memdesc element) type as Triton's allocation counts it.
+
+    Pointers are 64 bits (kPtrBitWidth); integers their width (i1 is 1: callers that need bytes use
+    `elem_bytes`, which rounds i1 up to 1 byte as Triton's max(1, bits/8) / max(8, bits)/8 do); floats
+    their width (fp8 = 8, bf16/f16 = 16, tf32 = 32); index is 64."""
+    from irkit.dialects.types import MemDescType, PointerType
+
+    if isinstance(t, (TensorType, MemDescType)):
+        t = t.element_type
+    if isinstance(t, PointerType):
+        return 64
+    if isinstance(t, IntegerType):
+        return t.width.data
+    if isinstance(t, IndexType):
+        return 64
+    if isinstance(t, AnyFloat):
+        return t.bitwidth
+    bw = getattr(t, "bitwidth", None)
+    if isinstance(bw, int):
+        return bw
+    name = getattr(t, "name", "")
+    if "f8" in name or "fp8" in name.lower() or "float8" in name.lower():
+        return 8
+    raise UnsupportedLayout(f"bit width of {t}")
+
+
+def elem_bytes(t: Attribute) -> int:
+    """max(1, bits/8): bytes per element in convert_layout scratch (pointers 8, i1 1)."""
+    return max(1, elem_bits(t) // 8)
+
+
+def ceil_bytes(t: Attribute) -> int:
+    """ceil(bits/8): bytes per element in reduce/scan scratch (i1 -> 1)."""
+    return -(-elem_bits(t) // 8)

@@ -1,0 +1,966 @@
+"""Linear layouts: layouts as F2-linear maps from hardware indices to tensor coordinates.
+
+A `LinearLayout` maps input dimensions (`register`, `lane`, `warp`, `block` for distributed layouts) to
+output dimensions (`dim0`, `dim1`, ...).  Each input dimension of size 2^k has k basis vectors; the
+image of an index is the XOR of the bases of its set bits.  This is Triton's `triton::LinearLayout`
+(`lib/Tools/LinearLayout.cpp`), written again here from its documented semantics.
+
+`to_linear_layout(enc, shape)` converts the layout attributes irkit knows into linear layouts, following
+Triton's `lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp` (the conversions are the same from 3.1
+to 3.9 for blocked, slice, nvidia_mma v2/v3, amd_mfma, amd_wmma and the dot operands of mma v2 and
+mfma; `#ttg.linear` is read as written).  It returns None for a layout it cannot convert faithfully
+(dpas, dot_op of dpas/wmma/blocked parents, mma v3 operand B, CTA layouts it cannot read).
+
+On top of that:
+* `cvt_is_register_only(src, dst, shape)`: every thread holds the same elements before and after
+  (Triton's "LL(src)^-1 o LL(dst) divides by identity(lane x warp x block)", `cvtReordersRegisters`);
+* `cvt_is_warp_local(src, dst, shape)`: every warp holds the same elements (the 3.3+/3.9 warp-shuffle
+  candidates, before Triton's extra "fewer than 2 mixed transpositions" test);
+* `cvt_needs_shared_memory(src, dst, shape, version)`: the per-version decision of §5.3/§5.6
+  (3.1 also accepts the mma->mma, mma->dot and mfma->dot shortcuts);
+* `swizzled_scratch_elems(src, dst, shape, bitwidth)`: the newest (3.9) scratch size of a convert,
+  `getNumScratchElemsSwizzledCvt` built on `optimalSwizzlingLdSt` (lib/Tools/GenericSwizzling.cpp).
+
+Where a decision cannot be made (a layout without a linear form) the functions are conservative: a
+conversion is assumed to need shared memory, and the caller falls back to the padded-repShape formula.
+"""
+
+from __future__ import annotations
+
+from math import prod
+from typing import Iterable, Mapping, Sequence
+
+from xdsl.ir import Attribute
+
+from irkit.layout import algebra as A
+
+REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
+HW_DIMS = (REG, LANE, WARP, BLOCK)
+
+
+def _log2(n: int) -> int:
+    if n <= 0 or n & (n - 1):
+        raise ValueError(f"{n} is not a power of two")
+    return n.bit_length() - 1
+
+
+def _next_pow2_size(x: int) -> int:
+    """The smallest power of two strictly greater than every bit of x (1 for x == 0)."""
+    return 1 << x.bit_length()
+
+
+def dim_names(rank: int) -> list[str]:
+    return [f"dim{i}" for i in range(rank)]
+
+
+class LinearLayout:
+    """bases[in_dim] = list of basis vectors; each vector has one int per out dim (in `out_dims` order)."""
+
+    __slots__ = ("bases", "out_dims")
+
+    def __init__(
+        self,
+        bases: Mapping[str, Sequence[Sequence[int]]],
+        out_dims: Sequence[str] | Sequence[tuple[str, int]],
+    ):
+        self.bases: dict[str, list[tuple[int, ...]]] = {k: [tuple(b) for b in v] for k, v in bases.items()}
+        if out_dims and isinstance(out_dims[0], tuple):
+            self.out_dims: list[tuple[str, int]] = [(n, int(s)) for n, s in out_dims]  # type: ignore[misc]
+        else:
+            names = list(out_dims)  # type: ignore[arg-type]
+            sizes = []
+            for i, _ in enumerate(names):
+                acc = 0
+                for vecs in self.bases.values():
+                    for v in vecs:
+                        acc |= v[i]
+                sizes.append(_next_pow2_size(acc))
+            self.out_dims = list(zip(names, sizes))
+        n = len(self.out_dims)
+        for k, vecs in self.bases.items():
+            for v in vecs:
+                if len(v) != n:
+                    raise ValueError(f"basis {v} of {k} has {len(v)} entries for {n} out dims")
+
+    # -- construction --------------------------------------------------------------------------
+    @staticmethod
+    def empty() -> LinearLayout:
+        return LinearLayout({}, [])
+
+    @staticmethod
+    def identity_1d(size: int, in_dim: str, out_dim: str) -> LinearLayout:
+        if size <= 1:
+            return LinearLayout({in_dim: []}, [(out_dim, 1)])
+        return LinearLayout({in_dim: [(1 << i,) for i in range(_log2(size))]}, [(out_dim, size)])
+
+    @staticmethod
+    def zeros_1d(size: int, in_dim: str, out_dim: str) -> LinearLayout:
+        return LinearLayout({in_dim: [(0,)] * (_log2(size) if size > 1 else 0)}, [(out_dim, 1)])
+
+    # -- queries ---------------------------------------------------------------------------------
+    @property
+    def in_dims(self) -> list[str]:
+        return list(self.bases)
+
+    @property
+    def out_dim_names(self) -> list[str]:
+        return [n for n, _ in self.out_dims]
+
+    def has_in_dim(self, d: str) -> bool:
+        return d in self.bases
+
+    def in_dim_size_log2(self, d: str) -> int:
+        return len(self.bases.get(d, ()))
+
+    def in_dim_size(self, d: str) -> int:
+        return 1 << self.in_dim_size_log2(d)
+
+    def out_dim_size(self, d: str) -> int:
+        for n, s in self.out_dims:
+            if n == d:
+                return s
+        raise KeyError(d)
+
+    def out_dim_index(self, d: str) -> int:
+        return self.out_dim_names.index(d)
+
+    def total_out_size(self) -> int:
+        return prod(s for _, s in self.out_dims)
+
+    def total_out_bits(self) -> int:
+        return sum(_log2(s) for _, s in self.out_dims)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, LinearLayout)
+            and self.out_dims == other.out_dims
+            and {k: v for k, v in self.bases.items() if v} == {k: v for k, v in other.bases.items() if v}
+        )
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{k}={[list(b) for b in v]}" for k, v in self.bases.items())
+        return f"LinearLayout({body}; outs={self.out_dims})"
+
+    def apply(self, index: Mapping[str, int]) -> tuple[int, ...]:
+        out = [0] * len(self.out_dims)
+        for d, x in index.items():
+            for i, b in enumerate(self.bases.get(d, ())):
+                if x >> i & 1:
+                    out = [o ^ v for o, v in zip(out, b)]
+        return tuple(out)
+
+    # -- algebra ---------------------------------------------------------------------------------
+    def __mul__(self, other: LinearLayout) -> LinearLayout:
+        """Triton's operator*: `other` is the outer (more major) factor; shared out dims multiply."""
+        names = self.out_dim_names + [n for n in other.out_dim_names if n not in self.out_dim_names]
+        sizes = {n: 1 for n in names}
+        for n, s in self.out_dims:
+            sizes[n] *= s
+        shift = {n: _log2(s) for n, s in self.out_dims}
+        for n, s in other.out_dims:
+            sizes[n] *= s
+        in_dims = list(self.bases) + [d for d in other.bases if d not in self.bases]
+        bases: dict[str, list[tuple[int, ...]]] = {}
+        for d in in_dims:
+            vecs: list[tuple[int, ...]] = []
+            for v in self.bases.get(d, ()):
+                m = dict(zip(self.out_dim_names, v))
+                vecs.append(tuple(m.get(n, 0) for n in names))
+            for v in other.bases.get(d, ()):
+                m = dict(zip(other.out_dim_names, v))
+                vecs.append(tuple(m.get(n, 0) << shift.get(n, 0) for n in names))
+            bases[d] = vecs
+        return LinearLayout(bases, [(n, sizes[n]) for n in names])
+
+    def transpose_outs(self, names: Sequence[str]) -> LinearLayout:
+        idx = [self.out_dim_index(n) for n in names]
+        if sorted(idx) != list(range(len(self.out_dims))):
+            raise ValueError(f"transpose_outs {names} of {self.out_dim_names}")
+        return LinearLayout(
+            {k: [tuple(v[i] for i in idx) for v in vs] for k, vs in self.bases.items()},
+            [self.out_dims[i] for i in idx],
+        )
+
+    def transpose_ins(self, names: Sequence[str]) -> LinearLayout:
+        return LinearLayout({n: self.bases[n] for n in names}, self.out_dims)
+
+    def with_in_dims(self, dims: Sequence[str]) -> LinearLayout:
+        """Add empty input dims so that every name of `dims` exists, in that order."""
+        bases = {d: self.bases.get(d, []) for d in dims}
+        for d, v in self.bases.items():
+            bases.setdefault(d, v)
+        return LinearLayout(bases, self.out_dims)
+
+    def compose(self, outer: LinearLayout) -> LinearLayout:
+        """outer(self(x)): self's out dims are outer's in dims (by name)."""
+        bases = {}
+        for d, vecs in self.bases.items():
+            out = []
+            for v in vecs:
+                out.append(outer.apply(dict(zip(self.out_dim_names, v))))
+            bases[d] = out
+        return LinearLayout(bases, outer.out_dims)
+
+    def flat(self, v: Sequence[int]) -> int:
+        """A basis vector as one integer over the flattened outputs (the first out dim most minor)."""
+        acc = 0
+        shift = 0
+        for x, (_, s) in zip(v, self.out_dims):
+            acc |= x << shift
+            shift += _log2(s)
+        return acc
+
+    def flat_bases(self, d: str) -> list[int]:
+        return [self.flat(v) for v in self.bases.get(d, ())]
+
+    def remove_zero_bases(self, d: str) -> LinearLayout:
+        """actionRemoveBroadcastedRegs for any in dim: drop the all-zero bases of `d`."""
+        bases = dict(self.bases)
+        bases[d] = [v for v in self.bases.get(d, ()) if any(v)]
+        return LinearLayout(bases, self.out_dims)
+
+    def free_variable_mask(self, d: str) -> int:
+        """Bits of in dim `d` whose basis is zero (pure broadcast)."""
+        return sum(1 << i for i, v in enumerate(self.bases.get(d, ())) if not any(v))
+
+
+# ---------------------------------------------------------------------------------------------
+# Shape helpers (LayoutUtils.cpp)
+# ---------------------------------------------------------------------------------------------
+
+
+def identity_standard_nd(in_dim: str, shape: Sequence[int], order: Sequence[int]) -> LinearLayout:
+    """identityStandardND: identity along dims in `order` (most minor first); out dims ordered by `order`."""
+    names = dim_names(len(shape))
+    ret = LinearLayout.empty()
+    for d in order:
+        ret = ret * LinearLayout.identity_1d(shape[d], in_dim, names[d])
+    return ret
+
+
+def ensure_not_smaller(ll: LinearLayout, shape: Mapping[str, int]) -> LinearLayout:
+    """ensureLayoutNotSmallerThan: repeat along the first in dim (register) until each out dim is big enough."""
+    if not shape:
+        return ll
+    k = ll.in_dims[0]
+    ret = ll
+    for n, actual in ll.out_dims:
+        desired = shape[n]
+        if actual < desired:
+            ret = ret * LinearLayout.identity_1d(desired // actual, k, n)
+    return ret
+
+
+def ensure_not_larger(ll: LinearLayout, shape: Mapping[str, int], broadcast_registers: bool = False) -> LinearLayout:
+    """ensureLayoutNotLargerThan: zero the largest bases of an out dim until it fits (registers are zeroed
+    too when broadcast_registers, Triton's default; removed otherwise)."""
+    bases = {k: [list(v) for v in vs] for k, vs in ll.bases.items()}
+    removed: set[int] = set()
+    for oi, (n, actual) in enumerate(ll.out_dims):
+        desired = shape[n]
+        if actual <= desired:
+            continue
+        cands = []
+        for d, vs in bases.items():
+            for i, v in enumerate(vs):
+                if v[oi]:
+                    cands.append((v[oi], d, i))
+        cands.sort(key=lambda t: -t[0])  # largest first (ties keep in-dim order)
+        for val, d, i in cands:
+            if actual <= desired:
+                break
+            if not broadcast_registers and d == REG:
+                removed.add(i)
+            else:
+                bases[d][i][oi] = 0
+            actual >>= 1
+    if not broadcast_registers and removed:
+        bases[REG] = [v for i, v in enumerate(bases[REG]) if i not in removed]
+    return LinearLayout(bases, [(n, min(s, shape[n])) for n, s in ll.out_dims])
+
+
+def _cga_layout(enc: Attribute, rank: int) -> LinearLayout:
+    """makeCgaLayout for the CTA fields of `enc` (block -> dims); trivial for one CTA."""
+    names = dim_names(rank)
+    cga = A._cta_field(enc, "CGALayout")
+    if cga:
+        return LinearLayout({BLOCK: [tuple(b) for b in cga]}, names)
+    split = A._cta_field(enc, "CTASplitNum")
+    ctas = A._cta_field(enc, "CTAsPerCGA")
+    order = A._cta_field(enc, "CTAOrder")
+    if split is None or ctas is None:
+        ret = LinearLayout.empty()
+        for n in names:
+            ret = ret * LinearLayout.identity_1d(1, BLOCK, n)
+        return ret
+    order = order if order is not None else tuple(range(rank - 1, -1, -1))
+    ret = LinearLayout.empty()
+    for d in order:
+        ret = ret * LinearLayout.identity_1d(split[d], BLOCK, names[d]) * LinearLayout.zeros_1d(
+            ctas[d] // split[d], BLOCK, names[d]
+        )
+    return ret.transpose_outs(names)
+
+
+def combine_cta_cga_with_shape(cta: LinearLayout, enc: Attribute, shape: Sequence[int]) -> LinearLayout:
+    """combineCtaCgaWithShape: fit a one-CTA layout to `shape` (repeat in registers / broadcast) and add the
+    block dim."""
+    rank = len(shape)
+    names = dim_names(rank)
+    labeled = dict(zip(names, shape))
+    cga = ensure_not_larger(_cga_layout(enc, rank), labeled).transpose_outs(cta.out_dim_names)
+    cta_shape = {n: max(1, labeled[n] // cga.out_dim_size(n)) for n in cta.out_dim_names}
+    cta = ensure_not_smaller(cta, cta_shape)
+    cta = ensure_not_larger(cta, cta_shape)
+    ret = (cta * cga).transpose_outs(names)
+    return ret.with_in_dims(HW_DIMS)
+
+
+# ---------------------------------------------------------------------------------------------
+# Conversions (LinearLayoutConversions.cpp)
+# ---------------------------------------------------------------------------------------------
+
+
+def _blocked_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout:
+    order = enc.get("order")
+    cta = (
+        identity_standard_nd(REG, enc.get("sizePerThread"), order)
+        * identity_standard_nd(LANE, enc.get("threadsPerWarp"), order)
+        * identity_standard_nd(WARP, enc.get("warpsPerCTA"), order)
+    )
+    return combine_cta_cga_with_shape(cta, enc, shape)
+
+
+def _nvidia_mma_tile(tile: Sequence[int], k_width: int, order: Sequence[int], rep_order: Sequence[int]) -> LinearLayout:
+    """nvidiaMmaTile: kWidth regs and 4 lanes on the inner dim, 8 lanes then m/8 regs on the outer dim,
+    then n/(4 kWidth) regs on the inner dim."""
+    rank = len(rep_order)
+    names = dim_names(rank)
+    ret = identity_standard_nd(REG, [1] * rank, rep_order)
+    inner, outer = order[0], order[1]
+    m, n = tile[outer], tile[inner]
+    ret = (
+        ret
+        * LinearLayout.identity_1d(k_width, REG, names[inner])
+        * LinearLayout.identity_1d(4, LANE, names[inner])
+        * LinearLayout.identity_1d(8, LANE, names[outer])
+        * LinearLayout.identity_1d(m // 8, REG, names[outer])
+        * LinearLayout.identity_1d(n // (k_width * 4), REG, names[inner])
+    )
+    return ret
+
+
+def _mma_warp_order(enc: Attribute) -> tuple[int, ...]:
+    rank = len(enc.get("warpsPerCTA"))
+    if A.mma_version(enc) == 3:
+        return tuple(range(rank))  # Hopper warp groups run along dim0 first
+    return tuple(range(rank - 1, -1, -1))
+
+
+def _nvidia_mma_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
+    v = A.mma_version(enc)
+    rank = len(shape)
+    instr = enc.get("instrShape")
+    if v == 2:
+        tile = tuple(instr) if instr else (1,) * (rank - 2) + (16, 8)
+    elif v == 3:
+        if not instr or rank != 2:
+            return None
+        tile = (instr[0], instr[1])
+    else:
+        return None
+    order = tuple(range(rank - 1, -1, -1))
+    cta = _nvidia_mma_tile(tile, 2, order, order)
+    warps = identity_standard_nd(WARP, enc.get("warpsPerCTA"), _mma_warp_order(enc))
+    cta = cta * warps.transpose_outs(cta.out_dim_names)
+    return combine_cta_cga_with_shape(cta, enc, shape)
+
+
+def _nvidia_dot_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
+    mma = enc.get("parent")
+    rank = len(shape)
+    k_width = enc.get("kWidth")
+    is_a = enc.get("opIdx") == 0
+    if k_width is None:
+        return None
+    tile = [1] * rank
+    if is_a:
+        tile[rank - 2], tile[rank - 1] = 16, k_width * 8
+    else:
+        if A.mma_version(mma) != 2:
+            return None  # Hopper takes operand B from shared memory
+        tile[rank - 2], tile[rank - 1] = k_width * 8, 8
+    # getOrder(dot) is K-contiguous: [rank-1, rank-2, ...] for A, [rank-2, rank-1, ...] for B
+    if is_a:
+        order = tuple(range(rank - 1, -1, -1))
+    else:
+        order = (rank - 2, rank - 1) + tuple(range(rank - 3, -1, -1))
+    cta = _nvidia_mma_tile(tile, k_width, order, order)  # repOrder is K-major like the order
+    # warpsNvidiaDot: the mma warps with the K dim broadcast
+    names = dim_names(rank)
+    inner = rank - 1 if is_a else rank - 2
+    wpc = mma.get("warpsPerCTA")
+    warps = LinearLayout.empty()
+    for d in _mma_warp_order(mma):
+        if d == inner:
+            warps = warps * LinearLayout.zeros_1d(wpc[d], WARP, names[d])
+        else:
+            warps = warps * LinearLayout.identity_1d(wpc[d], WARP, names[d])
+    cta = cta * warps.transpose_outs(cta.out_dim_names)
+    return combine_cta_cga_with_shape(cta, mma, shape)
+
+
+def _mfma_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
+    rank = len(shape)
+    try:
+        m, n = A._mfma_mn(enc)
+    except A.UnsupportedLayout:
+        return None
+    if (m, n) not in ((32, 32), (16, 16)) or rank not in (2, 3):
+        return None
+    names = dim_names(rank)
+    order = tuple(range(rank - 1, -1, -1))
+    outs = [names[order[0]], names[order[1]]]  # (N, M)
+    t = bool(enc.get("isTransposed"))
+    if m == 32:
+        if not t:
+            tile = LinearLayout(
+                {REG: [(0, 1), (0, 2), (0, 8), (0, 16)], LANE: [(1, 0), (2, 0), (4, 0), (8, 0), (16, 0), (0, 4)]}, outs
+            )
+        else:
+            tile = LinearLayout(
+                {REG: [(1, 0), (2, 0), (8, 0), (16, 0)], LANE: [(0, 1), (0, 2), (0, 4), (0, 8), (0, 16), (4, 0)]}, outs
+            )
+    else:
+        if not t:
+            tile = LinearLayout({REG: [(0, 1), (0, 2)], LANE: [(1, 0), (2, 0), (4, 0), (8, 0), (0, 4), (0, 8)]}, outs)
+        else:
+            tile = LinearLayout({REG: [(1, 0), (2, 0)], LANE: [(0, 1), (0, 2), (0, 4), (0, 8), (4, 0), (8, 0)]}, outs)
+    if rank == 3:
+        tile = tile * LinearLayout.identity_1d(1, REG, names[order[2]]) * LinearLayout.identity_1d(1, LANE, names[order[2]])
+    tiles_per_warp = enc.get("tilesPerWarp")
+    if tiles_per_warp and any(x != 1 for x in tiles_per_warp):
+        return None
+    warps = identity_standard_nd(WARP, enc.get("warpsPerCTA"), order)
+    return combine_cta_cga_with_shape(tile * warps, enc, shape)
+
+
+def _mfma_dot_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
+    mfma = enc.get("parent")
+    rank = len(shape)
+    k_width = enc.get("kWidth")
+    if k_width is None or rank not in (2, 3):
+        return None
+    try:
+        m, _ = A._mfma_mn(mfma)
+    except A.UnsupportedLayout:
+        return None
+    op = enc.get("opIdx")
+    k_dim = rank - 1 if op == 0 else rank - 2
+    k_size = shape[k_dim]
+    names = dim_names(rank)
+    regs = []
+    e = 1
+    while e < k_width:
+        regs.append((e, 0))
+        e *= 2
+    if m == 32:
+        lanes = [(0, 1), (0, 2), (0, 4), (0, 8), (0, 16), (k_width, 0)]
+        k_tile = k_width * 2
+    elif m == 16:
+        lanes = [(0, 1), (0, 2), (0, 4), (0, 8), (k_width, 0), (k_width * 2, 0)]
+        k_tile = k_width * 4
+    else:
+        return None
+    e = k_tile
+    while e < k_size:
+        regs.append((e, 0))
+        e *= 2
+    # register order [k, nonk(, batch)]
+    if op == 0:
+        order = (rank - 1, rank - 2) + tuple(range(rank - 3, -1, -1))
+    else:
+        order = (rank - 2, rank - 1) + tuple(range(rank - 3, -1, -1))
+    tile = LinearLayout({REG: regs, LANE: lanes}, [names[order[0]], names[order[1]]])
+    if rank == 3:
+        tile = tile * LinearLayout.identity_1d(1, REG, names[order[2]]) * LinearLayout.identity_1d(1, LANE, names[order[2]])
+    # warps: the mfma warps (order [rank-1..0], as the mfma itself) with the K dim broadcast
+    wpc = list(mfma.get("warpsPerCTA"))
+    warps = LinearLayout.empty()
+    for d in range(rank - 1, -1, -1):
+        if d == k_dim:
+            warps = warps * LinearLayout.zeros_1d(wpc[d], WARP, names[d])
+        else:
+            warps = warps * LinearLayout.identity_1d(wpc[d], WARP, names[d])
+    cta = tile.transpose_outs(names) * warps.transpose_outs(names)
+    return combine_cta_cga_with_shape(cta, mfma, shape)
+
+
+def _wmma_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
+    rank = len(shape)
+    if rank not in (2, 3):
+        return None
+    names = dim_names(rank)
+    order = tuple(range(rank - 1, -1, -1))
+    outs = [names[order[0]], names[order[1]]]
+    ver = enc.get("version") or 1
+    if ver == 1:
+        tile = LinearLayout({REG: [(0, 2), (0, 4), (0, 8)], LANE: [(1, 0), (2, 0), (4, 0), (8, 0), (0, 1)]}, outs)
+    elif ver == 2:
+        tile = LinearLayout({REG: [(0, 1), (0, 2), (0, 4)], LANE: [(1, 0), (2, 0), (4, 0), (8, 0), (0, 8)]}, outs)
+    else:
+        return None
+    if enc.get("isTransposed"):
+        return None
+    if rank == 3:
+        tile = tile * LinearLayout.identity_1d(1, REG, names[order[2]]) * LinearLayout.identity_1d(1, LANE, names[order[2]])
+    warps = identity_standard_nd(WARP, enc.get("warpsPerCTA"), order)
+    return combine_cta_cga_with_shape(tile * warps, enc, shape)
+
+
+def _slice_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
+    dim = A.slice_dim(enc)
+    parent_shape = list(shape)
+    parent_shape.insert(dim, 1)
+    pll = to_linear_layout(enc.get("parent"), parent_shape)
+    if pll is None:
+        return None
+    names = dim_names(len(shape))
+    # drop out dim `dim` (its size is 1 so all its components are 0)
+    keep = [i for i in range(len(parent_shape)) if i != dim]
+    bases = {}
+    for d, vecs in pll.bases.items():
+        bases[d] = [tuple(v[i] for i in keep) for v in vecs]
+    bases[REG] = [v for v in bases.get(REG, []) if any(v)]
+    return LinearLayout(bases, [(names[j], pll.out_dims[i][1]) for j, i in enumerate(keep)])
+
+
+def _linear_attr_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout:
+    rank = len(shape)
+    bases = {d: [tuple(b) for b in (enc.get(d) or ())] for d in HW_DIMS}
+    return LinearLayout(bases, list(zip(dim_names(rank), shape)))
+
+
+def to_linear_layout(enc: Attribute | None, shape: Sequence[int]) -> LinearLayout | None:
+    """The linear layout of a distributed layout on a tensor of `shape` (None if irkit has no faithful
+    conversion for it)."""
+    if enc is None:
+        return None
+    shape = tuple(int(s) for s in shape)
+    try:
+        if A.is_blocked(enc):
+            return _blocked_to_ll(enc, shape)
+        if A.is_slice(enc):
+            return _slice_to_ll(enc, shape)
+        if A.is_nvidia_mma(enc):
+            return _nvidia_mma_to_ll(enc, shape)
+        if A.is_mfma(enc):
+            return _mfma_to_ll(enc, shape)
+        if A.is_wmma(enc):
+            return _wmma_to_ll(enc, shape)
+        if A.is_linear(enc):
+            return _linear_attr_to_ll(enc, shape)
+        if A.is_dot_operand(enc):
+            parent = enc.get("parent")
+            if A.is_nvidia_mma(parent):
+                return _nvidia_dot_to_ll(enc, shape)
+            if A.is_mfma(parent):
+                return _mfma_dot_to_ll(enc, shape)
+            return None
+    except (A.UnsupportedLayout, ValueError, KeyError, TypeError):
+        return None
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Linear-encoding queries (LinearEncodingAttr's legacy accessors)
+# ---------------------------------------------------------------------------------------------
+
+
+def _bases_per_dim(enc: Attribute, in_dim: str) -> tuple[int, ...]:
+    vecs = enc.get(in_dim) or ()
+    rank = A.rank_of(enc)
+    out = [1] * rank
+    for v in vecs:
+        for d, x in enumerate(v):
+            if x:
+                out[d] *= 2
+    return tuple(out)
+
+
+def linear_warps_per_cta(enc: Attribute) -> tuple[int, ...]:
+    return _bases_per_dim(enc, WARP)
+
+
+def linear_threads_per_warp(enc: Attribute) -> tuple[int, ...]:
+    return _bases_per_dim(enc, LANE)
+
+
+def linear_order(enc: Attribute) -> tuple[int, ...]:
+    """orderPerDim(register): dims in the order their first register basis appears, then the rest."""
+    rank = A.rank_of(enc)
+    seen: list[int] = []
+    for d_in in (REG, LANE, WARP):
+        for v in enc.get(d_in) or ():
+            for d, x in enumerate(v):
+                if x and d not in seen:
+                    seen.append(d)
+    for d in range(rank - 1, -1, -1):
+        if d not in seen:
+            seen.append(d)
+    return tuple(seen)
+
+
+def linear_contig_per_thread(enc: Attribute) -> tuple[int, ...]:
+    """Per dim: 2^k where the first k register bases touching the dim are 1, 2, ..., 2^(k-1) on it alone."""
+    rank = A.rank_of(enc)
+    out = [1] * rank
+    for d in range(rank):
+        expect = 1
+        for v in enc.get(REG) or ():
+            if v[d] == 0:
+                continue
+            if v[d] == expect and all(x == 0 for i, x in enumerate(v) if i != d):
+                expect *= 2
+            else:
+                break
+        out[d] = expect
+    return tuple(out)
+
+
+def linear_shape_per_cta_tile(enc: Attribute) -> tuple[int, ...]:
+    rank = A.rank_of(enc)
+    acc = [0] * rank
+    for d_in in (REG, LANE, WARP):
+        for v in enc.get(d_in) or ():
+            for d, x in enumerate(v):
+                acc[d] |= x
+    return tuple(_next_pow2_size(a) for a in acc)
+
+
+# ---------------------------------------------------------------------------------------------
+# Conversion decisions
+# ---------------------------------------------------------------------------------------------
+
+
+def _span(vectors: Iterable[int]) -> list[int]:
+    """Row-reduced basis (as ints) of the F2 span of `vectors`."""
+    basis: list[int] = []
+    for v in vectors:
+        for b in basis:
+            v = min(v, v ^ b)
+        if v:
+            basis.append(v)
+            basis.sort(reverse=True)
+    return basis
+
+
+def _in_span(v: int, basis: list[int]) -> bool:
+    for b in basis:
+        v = min(v, v ^ b)
+    return v == 0
+
+
+def _same_span(a: Iterable[int], b: Iterable[int]) -> bool:
+    sa, sb = _span(a), _span(b)
+    return len(sa) == len(sb) and all(_in_span(x, sa) for x in sb)
+
+
+def _elements_per_group(ll: LinearLayout, fixed: Sequence[str]) -> tuple[list[int], dict[str, list[int]]]:
+    free = [x for d in ll.in_dims if d not in fixed for x in ll.flat_bases(d)]
+    return free, {d: ll.flat_bases(d) for d in fixed}
+
+
+def _same_groups(src: LinearLayout, dst: LinearLayout, fixed: Sequence[str]) -> bool:
+    """Do src and dst give every index of the `fixed` in dims the same set of elements?
+
+    The set owned by a fixed index x is L(x) + span(free bases), so the two layouts agree iff their free
+    spans are equal and, for every fixed basis, the two images differ by an element of that span."""
+    free_s, fix_s = _elements_per_group(src, fixed)
+    free_d, fix_d = _elements_per_group(dst, fixed)
+    if not _same_span(free_s, free_d):
+        return False
+    span = _span(free_s)
+    for d in fixed:
+        a, b = fix_s.get(d, []), fix_d.get(d, [])
+        n = max(len(a), len(b))
+        a = a + [0] * (n - len(a))
+        b = b + [0] * (n - len(b))
+        if any(not _in_span(x ^ y, span) for x, y in zip(a, b)):
+            return False
+    return True
+
+
+def cvt_is_register_only(src: Attribute, dst: Attribute, shape: Sequence[int]) -> bool | None:
+    """Every (lane, warp, block) holds the same elements in src and dst: a register permutation
+    (Triton's cvtReordersRegisters / the U31 divideRight test).  None if a layout has no linear form."""
+    ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
+    if ls is None or ld is None:
+        return None
+    return _same_groups(ls, ld, (LANE, WARP, BLOCK))
+
+
+def cvt_is_warp_local(src: Attribute, dst: Attribute, shape: Sequence[int]) -> bool | None:
+    """Every (warp, block) holds the same elements in src and dst (data moves only inside warps)."""
+    ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
+    if ls is None or ld is None:
+        return None
+    return _same_groups(ls, ld, (WARP, BLOCK))
+
+
+# -- 3.1 shortcuts (lib/Analysis/Utility.cpp @U31) -----------------------------------------------
+
+
+def is_mma_to_mma_shortcut(src: Attribute, dst: Attribute) -> bool:
+    """mma v3 -> mma v3 with the same warpsPerCTA and instrShape N differing only by... (3.1:
+    isMmaToMmaShortcut: both Hopper, same warps, src N == dst N or the conversion keeps the rows)."""
+    if not (A.is_mma_v3(src) and A.is_mma_v3(dst)):
+        return False
+    return src.get("warpsPerCTA") == dst.get("warpsPerCTA") and (src.get("warpsPerCTA") or (0, 0))[1] == 1
+
+
+def is_mma_to_dot_shortcut(src: Attribute, dst: Attribute, elem_bits: int) -> bool:
+    """isMmaToDotShortcut (3.1): mma v2 -> dot_op(opIdx 0, parent = that mma, kWidth 2) for 16-bit types,
+    and mma v3 (warpsPerCTA[1] == 1) -> dot_op(opIdx 0) for 16-bit types."""
+    if not A.is_dot_operand(dst) or dst.get("opIdx") != 0:
+        return False
+    parent = dst.get("parent")
+    if A.is_mma_v2(src):
+        return (
+            parent == src
+            and elem_bits == 16
+            and (dst.get("kWidth") in (None, 2))
+            and tuple(src.get("warpsPerCTA") or ())[-1:] == (1,)
+        )
+    if A.is_mma_v3(src):
+        return (src.get("warpsPerCTA") or (0, 0))[1] == 1 and elem_bits == 16 and dst.get("kWidth") == 32 // elem_bits
+    return False
+
+
+def is_mfma_to_dot_shortcut(src: Attribute, dst: Attribute, elem_bits: int) -> bool:
+    """isMfmaToDotShortcut (3.1): mfma 32x32, non-transposed... -> dot_op(opIdx 0, same parent, kWidth 4),
+    16-bit elements, warpsPerCTA[1] == 1."""
+    if not (A.is_mfma(src) and A.is_dot_operand(dst)) or dst.get("opIdx") != 0:
+        return False
+    return (
+        dst.get("parent") == src
+        and tuple(A._mfma_mn(src)) == (32, 32)
+        and bool(src.get("isTransposed"))
+        and dst.get("kWidth") == 4
+        and elem_bits == 16
+        and tuple(src.get("warpsPerCTA") or ())[-1:] == (1,)
+    )
+
+
+def cvt_needs_shared_memory(
+    src: Attribute, dst: Attribute, shape: Sequence[int], elem_bits: int = 32, version: str = "3.1"
+) -> bool:
+    """Does a convert_layout src -> dst on `shape` go through shared memory?
+
+    3.1: not if it is a register permutation (linear layouts), nor an mma->mma / mma->dot / mfma->dot
+    shortcut.  3.3: register permutations and blocked->dot_op(blocked) are free.  3.9: also free when the
+    data stays inside each warp (warp shuffles; Triton additionally requires < 2 mixed register/lane
+    transpositions, which `needs_shuffle_fallback` approximates).  Layouts without a linear form need it."""
+    reg = cvt_is_register_only(src, dst, shape)
+    if reg:
+        return False
+    major_minor = _version_tuple(version)
+    if major_minor < (3, 2):
+        if is_mma_to_mma_shortcut(src, dst) or is_mma_to_dot_shortcut(src, dst, elem_bits):
+            return False
+        if is_mfma_to_dot_shortcut(src, dst, elem_bits):
+            return False
+        return True
+    if major_minor >= (3, 4) and reg is not None and cvt_is_warp_local(src, dst, shape):
+        ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
+        if ls is not None and ld is not None and mixed_transpositions(ls, ld) < 2:
+            return False
+    return True
+
+
+def _version_tuple(version: str | None) -> tuple[int, int]:
+    if not version:
+        return (3, 9)
+    parts = version.split(".")
+    return int(parts[0]), int(parts[1]) if len(parts) > 1 else 0
+
+
+def mixed_transpositions(src: LinearLayout, dst: LinearLayout) -> int:
+    """Number of (register, lane) transpositions in the warp-local permutation src -> dst
+    (getWarpLayoutConvertDecomposition): the register->lane steps of its cycles."""
+    s = src.remove_zero_bases(REG)
+    t = dst.remove_zero_bases(REG)
+    n_reg = max(s.in_dim_size_log2(REG), t.in_dim_size_log2(REG))
+    n_lane = max(s.in_dim_size_log2(LANE), t.in_dim_size_log2(LANE))
+    sv = s.flat_bases(REG) + [0] * (n_reg - s.in_dim_size_log2(REG))
+    sv += s.flat_bases(LANE) + [0] * (n_lane - s.in_dim_size_log2(LANE))
+    tv = t.flat_bases(REG) + [0] * (n_reg - t.in_dim_size_log2(REG))
+    tv += t.flat_bases(LANE) + [0] * (n_lane - t.in_dim_size_log2(LANE))
+    n = n_reg + n_lane
+    # P maps src index bit i to the dst index bit j with tv[j] == sv[i]; zeros are paired up in order
+    where = {}
+    for j, v in enumerate(tv):
+        if v:
+            where[v] = j
+    perm = [-1] * n
+    src_free, dst_free = [], []
+    for i, v in enumerate(sv):
+        if v == 0 and tv[i] == 0:
+            perm[i] = i
+        elif v == 0:
+            src_free.append(i)
+        elif v in where:
+            perm[i] = where[v]
+        else:
+            return 2  # not a bit permutation: treat as needing shared memory
+    for i, v in enumerate(tv):
+        if v == 0 and sv[i] != 0:
+            dst_free.append(i)
+    for i, j in zip(src_free, dst_free):
+        perm[i] = j
+    if -1 in perm or sorted(perm) != list(range(n)):
+        return 2
+    seen = [False] * n
+    count = 0
+    for i in range(n):
+        if seen[i]:
+            continue
+        j = i
+        while not seen[j]:
+            seen[j] = True
+            nxt = perm[j]
+            if j < n_reg <= nxt:
+                count += 1
+            j = nxt
+    return count
+
+
+# ---------------------------------------------------------------------------------------------
+# Newest scratch formula: generic swizzling (lib/Tools/GenericSwizzling.cpp)
+# ---------------------------------------------------------------------------------------------
+
+
+def _intersection_pow2(b1: Sequence[int], b2: Sequence[int]) -> list[int]:
+    s2 = set(b2)
+    return [b for b in b1 if b and b in s2]
+
+
+def _get_vbasis(reg_src: list[int], reg_dst: list[int], lane_src: list[int], lane_dst: list[int], bitwidth: int) -> list[int]:
+    vbasis = _intersection_pow2(reg_src, reg_dst)
+    max_vec = _log2(max(1, 128 // bitwidth)) if bitwidth <= 128 else 0
+    vbasis = vbasis[:max_vec]
+    bases_per_bank = 0 if bitwidth > 32 else _log2(32 // bitwidth)
+    lane_src_set, lane_dst_set = set(lane_src), set(lane_dst)
+
+    def after_bank0(regs: list[int], vb: list[int], other_lane: set[int]) -> list[int]:
+        vec: list[int] = []
+        max_log2 = _log2(max(1, 128 // max(bitwidth, 32)))
+        for r in regs:
+            if r in vb:
+                continue
+            if r in other_lane:
+                vec.append(r)
+            if len(vec) == max_log2:
+                break
+        return vec
+
+    vec_src = True
+    if (1 << len(vbasis)) * bitwidth < 32:
+
+        def is_prefix(prefix: list[int], regs: list[int]) -> bool:
+            return len(prefix) <= len(regs) and regs[: len(prefix)] == prefix
+
+        src_prefix, dst_prefix = is_prefix(vbasis, reg_src), is_prefix(vbasis, reg_dst)
+
+        def front(regs: list[int]) -> list[int]:
+            return list(vbasis) + [r for r in regs if r not in vbasis]
+
+        if vbasis and not src_prefix and not dst_prefix:
+            reg_src, reg_dst = front(reg_src), front(reg_dst)
+            src_prefix = dst_prefix = True
+
+        def fill(regs: list[int], vb: list[int]) -> list[int]:
+            ret = list(vb)
+            i = len(vb)
+            while i < bases_per_bank and i < len(regs):
+                ret.append(regs[i])
+                i += 1
+            return ret
+
+        if src_prefix and dst_prefix:
+            vs = after_bank0(reg_src, fill(reg_src, vbasis), lane_dst_set)
+            vd = after_bank0(reg_dst, fill(reg_dst, vbasis), lane_src_set)
+            src_prefix = len(vs) >= len(vd)
+            dst_prefix = len(vd) > len(vs)
+        vec_src = src_prefix
+        vbasis = fill(reg_src if vec_src else reg_dst, vbasis)
+    vbasis = vbasis + (after_bank0(reg_src, vbasis, lane_dst_set) if vec_src else after_bank0(reg_dst, vbasis, lane_src_set))
+    return vbasis
+
+
+def _compute_segment(bank_src: list[int], bank_dst: list[int], dim: int, len_segment: int) -> list[int]:
+    set_src = {b for b in bank_src if b}
+    set_dst = {b for b in bank_dst if b}
+    segment = [1 << b for b in range(dim) if (1 << b) not in set_src and (1 << b) not in set_dst]
+    if len(segment) >= len_segment:
+        return segment[:len_segment]
+    a = sorted(v for v in set_src if v not in set_dst)
+    b = sorted(v for v in set_dst if v not in set_src)
+    if len(a) > len(b):
+        a, b = b, a
+    log_conf = min(max(0, len_segment - len(a) - len(segment)), len(a))
+    for i in range(log_conf, len(a)):
+        segment.append(a[i] ^ b[i])
+    segment += a[:log_conf]
+    segment += b[:log_conf]
+    return segment[:len_segment]
+
+
+def swizzled_scratch_layout(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> dict[str, list[int]]:
+    """optimalSwizzlingLdSt (plain ld/st tiles): the shared-memory layout's vector/bank/segment/reps bases
+    (flattened), for register-broadcast-free src and dst."""
+    reg_src, reg_dst = src.flat_bases(REG), dst.flat_bases(REG)
+    lane_src, lane_dst = src.flat_bases(LANE), dst.flat_bases(LANE)
+    dim = src.total_out_bits()
+    vbasis = _get_vbasis(list(reg_src), list(reg_dst), lane_src, lane_dst, bitwidth)
+
+    def vector_size(regs: list[int]) -> int:
+        for i, v in enumerate(vbasis):
+            if not (i < len(regs) and regs[i] == v):
+                return i
+        return len(vbasis)
+
+    tile_src, tile_dst = list(lane_src), list(lane_dst)
+    vs = vector_size(reg_src)
+    if (1 << vs) * bitwidth > 32:
+        tile_src = tile_src[: len(tile_src) - _log2((1 << vs) * bitwidth // 32)]
+    vd = vector_size(reg_dst)
+    if (1 << vd) * bitwidth > 32:
+        tile_dst = tile_dst[: len(tile_dst) - _log2((1 << vd) * bitwidth // 32)]
+    tile_src = [b for b in tile_src if b not in vbasis]
+    tile_dst = [b for b in tile_dst if b not in vbasis]
+    bank_bits = 32 * 32
+    len_b = min(_log2(max(1, bank_bits // ((1 << len(vbasis)) * bitwidth))) if (1 << len(vbasis)) * bitwidth <= bank_bits else 0, dim - len(vbasis))
+    len_s = dim - len_b - len(vbasis)
+    sbasis = _compute_segment(vbasis + tile_src, vbasis + tile_dst, dim, len_s)
+    src_regs, dst_regs = set(reg_src), set(reg_dst)
+    segment, reps = [], []
+    for s in sbasis:
+        if s in src_regs and s in dst_regs:
+            reps.append(s)
+        else:
+            segment.append(s)
+    return {"vector": vbasis, "segment": segment, "reps": reps, "dim": [dim]}
+
+
+def swizzled_scratch_elems(src: Attribute, dst: Attribute, shape: Sequence[int], bitwidth: int) -> int | None:
+    """getNumScratchElemsSwizzledCvt: elements of the swizzled scratch tile = numel / 2^#reps / #CTA splits.
+    None if a layout has no linear form."""
+    ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
+    if ls is None or ld is None:
+        return None
+    ls, ld = ls.remove_zero_bases(REG), ld.remove_zero_bases(REG)
+    smem = swizzled_scratch_layout(ls, ld, bitwidth)
+    total = 1 << smem["dim"][0]
+    splits = prod(A.cta_split_num(src))
+    return total // (1 << len(smem["reps"])) // max(1, splits)
