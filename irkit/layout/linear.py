@@ -916,12 +916,54 @@ def _compute_segment(bank_src: list[int], bank_dst: list[int], dim: int, len_seg
     return segment[:len_segment]
 
 
-def swizzled_scratch_layout(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> dict[str, list[int]]:
-    """optimalSwizzlingLdSt (plain ld/st tiles): the shared-memory layout's vector/bank/segment/reps bases
-    (flattened), for register-broadcast-free src and dst."""
-    reg_src, reg_dst = src.flat_bases(REG), dst.flat_bases(REG)
-    lane_src, lane_dst = src.flat_bases(LANE), dst.flat_bases(LANE)
-    dim = src.total_out_bits()
+def _f2_rank(vectors: Iterable[int]) -> int:
+    return len(_span(vectors))
+
+
+def _intersection_dim(b1: Sequence[int], b2: Sequence[int]) -> int:
+    """dim(span(b1) & span(b2)) (intersectionBasis(...).size())."""
+    b1 = [b for b in b1 if b]
+    b2 = [b for b in b2 if b]
+    return _f2_rank(b1) + _f2_rank(b2) - _f2_rank(b1 + b2)
+
+
+def _complement_size(basis: Sequence[int], dim: int) -> int:
+    return dim - _f2_rank(basis)
+
+
+def _swizzle(
+    reg_src: list[int],
+    reg_dst: list[int],
+    dim: int,
+    bitwidth: int,
+    vbasis: list[int],
+    tile_src: list[int],
+    tile_dst: list[int],
+    leave_reps: int = 0,
+) -> dict[str, list[int]]:
+    """optimalSwizzling(src, dst, bitwidth, vbasis, tileSrc, tileDst, leaveReps) + buildReps."""
+    bank_bits = 32 * 32
+    per_bank = bank_bits // ((1 << len(vbasis)) * bitwidth) if (1 << len(vbasis)) * bitwidth <= bank_bits else 1
+    len_b = min(_log2(max(1, per_bank)), dim - len(vbasis))
+    len_s = dim - len_b - len(vbasis)
+    sbasis = _compute_segment(vbasis + tile_src, vbasis + tile_dst, dim, len_s)
+    src_regs, dst_regs = set(reg_src), set(reg_dst)
+    segment: list[int] = []
+    reps: list[int] = []
+    for x in sbasis:
+        if x in src_regs and x in dst_regs:
+            if leave_reps > 0:
+                leave_reps -= 1
+                segment.append(x)
+            else:
+                reps.append(x)
+        else:
+            segment.append(x)
+    return {"vector": list(vbasis), "segment": segment, "reps": reps, "dim": [dim]}
+
+
+def _ldst_swizzle(reg_src, reg_dst, lane_src, lane_dst, dim, bitwidth) -> dict[str, list[int]]:
+    """optimalSwizzlingLdSt: plain ld.shared/st.shared on both sides."""
     vbasis = _get_vbasis(list(reg_src), list(reg_dst), lane_src, lane_dst, bitwidth)
 
     def vector_size(regs: list[int]) -> int:
@@ -939,28 +981,147 @@ def swizzled_scratch_layout(src: LinearLayout, dst: LinearLayout, bitwidth: int)
         tile_dst = tile_dst[: len(tile_dst) - _log2((1 << vd) * bitwidth // 32)]
     tile_src = [b for b in tile_src if b not in vbasis]
     tile_dst = [b for b in tile_dst if b not in vbasis]
-    bank_bits = 32 * 32
-    len_b = min(_log2(max(1, bank_bits // ((1 << len(vbasis)) * bitwidth))) if (1 << len(vbasis)) * bitwidth <= bank_bits else 0, dim - len(vbasis))
-    len_s = dim - len_b - len(vbasis)
-    sbasis = _compute_segment(vbasis + tile_src, vbasis + tile_dst, dim, len_s)
-    src_regs, dst_regs = set(reg_src), set(reg_dst)
-    segment, reps = [], []
-    for s in sbasis:
-        if s in src_regs and s in dst_regs:
-            reps.append(s)
-        else:
-            segment.append(s)
-    return {"vector": vbasis, "segment": segment, "reps": reps, "dim": [dim]}
+    return _swizzle(reg_src, reg_dst, dim, bitwidth, vbasis, tile_src, tile_dst)
 
 
-def swizzled_scratch_elems(src: Attribute, dst: Attribute, shape: Sequence[int], bitwidth: int) -> int | None:
+# LocalMemOpTile(laneContig, laneAddr) of getSrcDstTiles (lib/Conversion/TritonGPUToLLVM/Utility.cpp)
+_LDST = ((), (0, 1, 2))
+_MATRIX = ((0, 1), (2, 3, 4))
+_MATRIX_T = ((2, 3, 4), (0, 1))
+
+
+def src_dst_tiles(target: str | None, bitwidth: int) -> tuple[list[tuple], list[tuple]]:
+    """The shared-memory instructions each side may use: ld/st.shared always; on NVIDIA stmatrix (sm90+)
+    for sources and ldmatrix (sm75+) for destinations when bitwidth <= 32, and their .trans forms for
+    16-bit elements."""
+    src, dst = [_LDST], [_LDST]
+    cc = _cuda_cc(target)
+    st, ld = cc >= 90, cc >= 75
+    if st or ld:
+        if bitwidth <= 32:
+            if st:
+                src.append(_MATRIX)
+            if ld:
+                dst.append(_MATRIX)
+        if bitwidth == 16:
+            if st:
+                src.append(_MATRIX_T)
+            if ld:
+                dst.append(_MATRIX_T)
+    return src, dst
+
+
+def _cuda_cc(target: str | None) -> int:
+    if target and target.startswith("cuda:"):
+        try:
+            return int(target.split(":", 1)[1])
+        except ValueError:
+            return 0
+    return 0
+
+
+def _where(v: int, bases: Mapping[str, list[int]]) -> tuple[str, int] | None:
+    """The (in dim, bit) of a layout whose basis equals flattened v (its preimage under a subpermutation)."""
+    for d, vecs in bases.items():
+        for i, b in enumerate(vecs):
+            if b == v:
+                return d, i
+    return None
+
+
+def _tile_swizzle_candidate(a, b, n_reg_a, n_reg_b, lane_tile_a, lane_tile_b):
+    """optimalSwizzlingTile: the vectorisation basis shared by instruction tiles of a (src) and b (dst)."""
+    if n_reg_a < n_reg_b:
+        return _tile_swizzle_candidate(b, a, n_reg_b, n_reg_a, lane_tile_b, lane_tile_a)
+    reg_a, reg_b = a[REG], b[REG]
+    lane_a, lane_b = a[LANE], b[LANE]
+    vbasis = _intersection_pow2(reg_a, reg_b)
+    if len(vbasis) < n_reg_b:
+        return None
+    vbasis = vbasis[:n_reg_b]
+    if any(i >= len(lane_a) for i in lane_tile_a) or any(i >= len(lane_b) for i in lane_tile_b):
+        return None
+    tile_a = [lane_a[i] for i in lane_tile_a]
+    tile_b = [lane_b[i] for i in lane_tile_b]
+    if any(x == 0 for x in tile_a) or any(x == 0 for x in tile_b):
+        return None
+    # b's first lanes must be registers of a
+    for i in range(n_reg_a - n_reg_b):
+        w = _where(lane_b[lane_tile_b[i]], a)
+        if w is None or w[0] != REG:
+            return None
+    # the remaining lanes of b must be the lanes of a's tile, in order
+    rest_b = lane_tile_b[len(lane_tile_b) - len(lane_tile_a):] if lane_tile_a else []
+    for ia, ib in zip(lane_tile_a, rest_b):
+        w = _where(lane_b[ib], a)
+        if w != (LANE, ia):
+            return None
+    return vbasis + tile_b
+
+
+def swizzled_scratch_layout(
+    src: LinearLayout, dst: LinearLayout, bitwidth: int, target: str | None = None
+) -> dict[str, list[int]]:
+    """The shared-memory layout Triton 3.9 picks for a convert (flattened bases of its vector / segment /
+    reps dims), for register-broadcast-free src and dst.  With an NVIDIA target the ld/stmatrix tiles are
+    tried as in `optimalSwizzling(src, dst, srcTiles, dstTiles)`; otherwise `optimalSwizzlingLdSt`."""
+    a = {d: src.flat_bases(d) for d in src.in_dims}
+    b = {d: dst.flat_bases(d) for d in dst.in_dims}
+    reg_src, reg_dst = a.get(REG, []), b.get(REG, [])
+    lane_src, lane_dst = a.get(LANE, []), b.get(LANE, [])
+    dim = src.total_out_bits()
+    if not (target or "").startswith("cuda"):
+        return _ldst_swizzle(reg_src, reg_dst, lane_src, lane_dst, dim, bitwidth)
+    src_tiles, dst_tiles = src_dst_tiles(target, bitwidth)
+    total = _log2(128 // bitwidth) if bitwidth <= 128 else 0
+    cands = []
+    for i, (c_src, addr_src) in enumerate(src_tiles):
+        for j, (c_dst, addr_dst) in enumerate(dst_tiles):
+            vb = _tile_swizzle_candidate(a, b, total - len(c_src), total - len(c_dst), list(c_src), list(c_dst))
+            if vb is None:
+                continue
+
+            def get_tile(addr, regs, lanes):
+                need = 3 - len(addr)
+                tile = []
+                for r in regs:
+                    if need == 0:
+                        break
+                    if r not in vb:
+                        tile.append(r)
+                        need -= 1
+                if need > 0 or any(k >= len(lanes) for k in addr):
+                    return None
+                return tile + [lanes[k] for k in addr]
+
+            ts = get_tile(addr_src, reg_src, lane_src)
+            td = get_tile(addr_dst, reg_dst, lane_dst)
+            if ts is None or td is None:
+                continue
+            leave = min(len(c_src) + len(addr_src) - 3, len(c_dst) + len(addr_dst) - 3)
+            cands.append((vb, ts, td, leave))
+    if not cands:
+        return _ldst_swizzle(reg_src, reg_dst, lane_src, lane_dst, dim, bitwidth)
+    best = None
+    for vb, ts, td, leave in cands:
+        smem = _swizzle(reg_src, reg_dst, dim, bitwidth, vb, ts, td, leave)
+        conflicts = (1 << _intersection_dim(smem["segment"], td)) - 1 + (1 << _intersection_dim(smem["segment"], ts)) - 1
+        key = (conflicts, -len(smem["reps"]))
+        if best is None or key < best[0]:
+            best = (key, smem)
+    return best[1]
+
+
+def swizzled_scratch_elems(
+    src: Attribute, dst: Attribute, shape: Sequence[int], bitwidth: int, target: str | None = None
+) -> int | None:
     """getNumScratchElemsSwizzledCvt: elements of the swizzled scratch tile = numel / 2^#reps / #CTA splits.
     None if a layout has no linear form."""
     ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
     if ls is None or ld is None:
         return None
     ls, ld = ls.remove_zero_bases(REG), ld.remove_zero_bases(REG)
-    smem = swizzled_scratch_layout(ls, ld, bitwidth)
+    smem = swizzled_scratch_layout(ls, ld, bitwidth, target)
     total = 1 << smem["dim"][0]
     splits = prod(A.cta_split_num(src))
     return total // (1 << len(smem["reps"])) // max(1, splits)
