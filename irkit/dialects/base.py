@@ -1,0 +1,64 @@
+"""What every irkit op class has beside its IRDL definition.
+
+`FORMAT` is the op's MLIR `assemblyFormat` (None: the op has hand-written
+syntax in `irkit.frontend.custom_syntax`, or prints in generic form).
+`FORMAT_LEGACY` overrides it for modules in the Triton 3.1 spelling where the
+C++ format changed between versions.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import IntegerType, TensorType
+from xdsl.ir import Attribute
+from xdsl.irdl import IRDLOperation
+
+from irkit.frontend.opformat import AttrStyle
+
+
+class TritonOp(IRDLOperation):
+    FORMAT: ClassVar[str | None] = None
+    FORMAT_LEGACY: ClassVar[str | None] = None
+    ATTR_STYLES: ClassVar[dict[str, AttrStyle]] = {}
+    STRIPPED: ClassVar[dict[str, str]] = {}  # operand/result name -> dialect type name
+
+    @classmethod
+    def infer_types(cls, types: dict[str, list[Attribute]]) -> None:
+        """Fill result types the format does not spell (by result name)."""
+
+
+def i1_like(t: Attribute) -> Attribute:
+    """i1, or a tensor of i1 with the shape and layout of `t`."""
+    if isinstance(t, TensorType):
+        return TensorType(IntegerType(1), t.get_shape(), t.encoding)
+    return IntegerType(1)
+
+
+def with_element(t: Attribute, element: Attribute) -> Attribute:
+    if isinstance(t, TensorType):
+        return TensorType(element, t.get_shape(), t.encoding)
+    return element
+
+
+def same_as(types: dict[str, list[Attribute]], target: str, source: str) -> None:
+    if not types.get(target) and types.get(source):
+        types[target] = list(types[source])
+
+
+_SYNTAX_FIELDS = ("FORMAT", "FORMAT_LEGACY", "ATTR_STYLES", "STRIPPED")
+
+
+def irkit_op(cls):
+    """`irdl_op_definition` for irkit ops: the syntax fields (FORMAT, ...) are
+    class constants irkit reads, not IRDL fields, so they are set aside while
+    IRDL builds the definition and put back on the resulting class."""
+    from xdsl.irdl import irdl_op_definition
+
+    syntax = {k: cls.__dict__[k] for k in _SYNTAX_FIELDS if k in cls.__dict__}
+    for k in syntax:
+        delattr(cls, k)
+    op_cls = irdl_op_definition(cls)
+    for k, v in syntax.items():
+        setattr(op_cls, k, v)
+    return op_cls

@@ -1,0 +1,220 @@
+"""Vendor dialects: `amdg` (TritonAMDGPU; `amdgpu` in 3.1) and `ttig`
+(TritonIntelGPU; `triton_intel_gpu` before 2025)."""
+
+from __future__ import annotations
+
+from xdsl.ir import Dialect
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.traits import Pure
+
+from irkit.dialects.base import TritonOp, irkit_op
+from irkit.dialects.tt import CACHE, EVICT, MEM_SCOPE, MEM_SEMANTIC, RMW_OP
+
+# -- AMD -----------------------------------------------------------------------------------
+
+
+@irkit_op
+class InThreadTransposeOp(TritonOp):
+    name = "amdg.in_thread_transpose"
+    src = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$src attr-dict `:` type($src) `->` type($result)"
+
+
+@irkit_op
+class BufferLoadOp(TritonOp):
+    name = "amdg.buffer_load"
+    ptr = operand_def()
+    offsets = operand_def()
+    stride = opt_operand_def()
+    mask = opt_operand_def()
+    other = opt_operand_def()
+    result = result_def()
+    cache = opt_prop_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    FORMAT = (
+        "$ptr `[` $offsets `]` (`,` $mask^)? (`,` $other^)? oilist(`cacheModifier` `=` $cache) "
+        "(`stride` `=` $stride^)? attr-dict `:` type($result)"
+    )
+    ATTR_STYLES = {"cache": CACHE}
+
+
+@irkit_op
+class BufferStoreOp(TritonOp):
+    name = "amdg.buffer_store"
+    value = operand_def()
+    ptr = operand_def()
+    offsets = operand_def()
+    stride = opt_operand_def()
+    mask = opt_operand_def()
+    cache = opt_prop_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    FORMAT = (
+        "$value `,` $ptr `[` $offsets `]` (`,` $mask^)? oilist(`cacheModifier` `=` $cache) "
+        "(`stride` `=` $stride^)? attr-dict `:` type($value)"
+    )
+    ATTR_STYLES = {"cache": CACHE}
+
+
+@irkit_op
+class BufferAtomicRMWOp(TritonOp):
+    name = "amdg.buffer_atomic_rmw"
+    ptr = operand_def()
+    offsets = operand_def()
+    value = operand_def()
+    stride = opt_operand_def()
+    mask = opt_operand_def()
+    result = result_def()
+    atomic_rmw_op = prop_def()
+    sem = prop_def()
+    scope = prop_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    FORMAT = (
+        "$atomic_rmw_op `,` $sem `,` $scope `,` $value `,` $ptr `[` $offsets `]` (`,` $mask^)? "
+        "(`stride` `=` $stride^)? attr-dict `:` type($result)"
+    )
+    ATTR_STYLES = {"atomic_rmw_op": RMW_OP, "sem": MEM_SEMANTIC, "scope": MEM_SCOPE}
+
+
+@irkit_op
+class BufferLoadToLocalOp(TritonOp):
+    name = "amdg.buffer_load_to_local"
+    ptr = operand_def()
+    offsets = operand_def()
+    dest = operand_def()
+    mask = opt_operand_def()
+    other = opt_operand_def()
+    stride = opt_operand_def()
+    token = result_def()
+    cache = opt_prop_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    FORMAT = (
+        "$ptr `[` $offsets `]` (`mask` `=` $mask^)? (`other` `=` $other^)? (`stride` `=` $stride^)? "
+        "oilist(`cacheModifier` `=` $cache) `into` $dest attr-dict `:` "
+        "type($ptr) `[` type($offsets) `]` type($other) `->` type($dest)"
+    )
+    ATTR_STYLES = {"cache": CACHE}
+
+
+@irkit_op
+class InstructionSchedHintOp(TritonOp):
+    name = "amdg.instruction_sched_hint"
+    variant = opt_prop_def()
+    FORMAT = "attr-dict"
+
+
+@irkit_op
+class SchedBarrierOp(TritonOp):
+    name = "amdg.sched_barrier"
+    FORMAT = "attr-dict"
+
+
+@irkit_op
+class CondBarrierOp(TritonOp):
+    name = "amdg.cond_barrier"
+    pred = operand_def()
+    FORMAT = "$pred attr-dict"
+
+
+@irkit_op
+class ExtractSliceOp(TritonOp):
+    name = "amdg.extract_slice"
+    source = operand_def()
+    result = result_def()
+    static_offsets = prop_def()
+    traits = traits_def(Pure())
+    FORMAT = "$source $static_offsets attr-dict `:` type($source) `to` type($result)"
+
+
+@irkit_op
+class ConcatOp(TritonOp):
+    name = "amdg.concat"
+    sources = var_operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$sources attr-dict `:` type($sources) `->` type($result)"
+
+
+AMDG_OPS = [
+    InThreadTransposeOp, BufferLoadOp, BufferStoreOp, BufferAtomicRMWOp, BufferLoadToLocalOp,
+    InstructionSchedHintOp, SchedBarrierOp, CondBarrierOp, ExtractSliceOp, ConcatOp,
+]
+TritonAMDGPU = Dialect("amdg", AMDG_OPS, [])
+
+# -- Intel ----------------------------------------------------------------------------------
+
+
+@irkit_op
+class PrefetchOp(TritonOp):
+    name = "ttig.prefetch"
+    ptr = operand_def()
+    mask = opt_operand_def()
+    cache = opt_prop_def()
+    evict = opt_prop_def()
+    isVolatile = opt_prop_def()
+    FORMAT = "$ptr (`,` $mask^)? attr-dict `:` type($ptr)"
+    FORMAT_LEGACY = "operands attr-dict `:` type($ptr)"
+
+
+@irkit_op
+class IntelAllocOp(TritonOp):
+    name = "ttig.alloc"
+    result = result_def()
+    FORMAT = "attr-dict `:` type($result)"
+
+
+@irkit_op
+class GlueOp(TritonOp):
+    name = "ttig.glue"
+    operands_ = var_operand_def()
+    res = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "operands attr-dict `:` functional-type(operands, results)"
+
+
+@irkit_op
+class ExtractOp(TritonOp):
+    name = "ttig.extract"
+    base = operand_def()
+    res = result_def()
+    index = prop_def()
+    traits = traits_def(Pure())
+    FORMAT = "$base `[` $index `]` attr-dict `:` type($base) `->` type($res)"
+
+
+@irkit_op
+class IntelBroadcastOp(TritonOp):
+    name = "ttig.broadcast"
+    src = operand_def()
+    res = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$src attr-dict `:` type($src) `->` type($res)"
+
+
+@irkit_op
+class SubGroupTransposeOp(TritonOp):
+    name = "ttig.sub_group_transpose"
+    src = operand_def()
+    res = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$src attr-dict `:` type($src)"
+
+    @classmethod
+    def infer_types(cls, types):
+        types["res"] = list(types["src"])
+
+
+TTIG_OPS = [PrefetchOp, IntelAllocOp, GlueOp, ExtractOp, IntelBroadcastOp, SubGroupTransposeOp]
+TritonIntelGPU = Dialect("ttig", TTIG_OPS, [])
+
+__all__ = ["TritonAMDGPU", "TritonIntelGPU", "AMDG_OPS", "TTIG_OPS", "EVICT"]

@@ -1,0 +1,57 @@
+"""Every op irkit knows, by canonical (current-spelling) name.
+
+Ops of MLIR's own dialects that xDSL already defines correctly (scf, cf, ub,
+llvm.mlir.undef, builtin.module) are reused; their textual formats, which irkit
+parses and prints itself, are given here in MLIR's assemblyFormat notation.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import cf, gpu, scf
+from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
+from xdsl.ir import Operation
+
+from irkit.dialects.arith import ARITH_OPS, MATH_OPS, MISC_OPS
+from irkit.dialects.gpu_vendors import AMDG_OPS, TTIG_OPS
+from irkit.dialects.tt import TT_OPS
+from irkit.dialects.ttg import TTG_OPS
+from irkit.dialects.ttng import TTNG_OPS
+
+_REUSED: list[type[Operation]] = [
+    ModuleOp,
+    scf.ForOp,
+    scf.IfOp,
+    scf.YieldOp,
+    scf.WhileOp,
+    scf.ConditionOp,
+    scf.ExecuteRegionOp,
+    cf.BranchOp,
+    cf.ConditionalBranchOp,
+    cf.AssertOp,
+    gpu.BarrierOp,
+    UnrealizedConversionCastOp,
+]
+
+OPS: dict[str, type[Operation]] = {
+    cls.name: cls
+    for cls in [*TT_OPS, *TTG_OPS, *TTNG_OPS, *AMDG_OPS, *TTIG_OPS, *ARITH_OPS, *MATH_OPS, *MISC_OPS, *_REUSED]
+}
+
+# assemblyFormats for the reused xDSL ops that are not hand-written in custom_syntax
+EXTERNAL_FORMATS: dict[str, str] = {
+    "scf.yield": "attr-dict ($arguments^ `:` type($arguments))?",
+    "scf.condition": "`(` $condition `)` attr-dict ($args^ `:` type($args))?",
+    "cf.assert": "$arg `,` $msg attr-dict",
+    "gpu.barrier": "attr-dict",
+}
+
+
+def format_of(cls: type[Operation], legacy: bool) -> str | None:
+    if legacy:
+        fmt = getattr(cls, "FORMAT_LEGACY", None)
+        if fmt is not None:
+            return fmt
+    fmt = getattr(cls, "FORMAT", None)
+    if fmt is not None:
+        return fmt
+    return EXTERNAL_FORMATS.get(cls.name)

@@ -1,0 +1,666 @@
+"""The `tt` dialect (Triton IR), Triton 3.1 through 3.9.
+
+Formats are the `assemblyFormat`s of Triton's TritonOps.td; ops whose syntax
+is hand-written in C++ (tt.func, tt.call) have theirs in
+`irkit.frontend.custom_syntax`, and tt.reduce/tt.scan print in generic form as
+Triton does.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IntegerType, TensorType
+from xdsl.ir import Attribute, Dialect
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_region_def,
+    var_result_def,
+)
+from xdsl.traits import (
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    Pure,
+    SymbolOpInterface,
+)
+
+from irkit.dialects.base import TritonOp, irkit_op, i1_like, same_as, with_element
+from irkit.dialects.types import PointerType
+from irkit.frontend.opformat import EnumStyle, IntStyle, UnitStyle
+
+CACHE = EnumStyle(("none", "ca", "cg", "wb", "cs", "wt", "cv"), base=1)
+EVICT = EnumStyle(("evict_normal", "evict_first", "evict_last"), base=1)
+PROGRAM_AXIS = EnumStyle(("x", "y", "z"))
+INPUT_PRECISION = EnumStyle(("tf32", "tf32x3", "ieee", "hf32", "bf16x3", "bf16x6"))
+RMW_OP = EnumStyle(("and", "or", "xor", "add", "fadd", "max", "min", "umax", "umin", "exch"), base=1)
+MEM_SEMANTIC = EnumStyle(("relaxed", "acquire", "release", "acq_rel"), base=1)
+MEM_SCOPE = EnumStyle(("gpu", "cta", "sys"), base=1)
+ROUNDING = EnumStyle(("rtz", "rtne"))
+
+_UNARY_CAST = "$src attr-dict `:` type($src) `->` type($result)"
+
+
+def pointee_value_type(ptr_type: Attribute) -> Attribute:
+    """What a load through `ptr_type` yields."""
+    if isinstance(ptr_type, PointerType):
+        return ptr_type.pointee  # scalar pointer or block pointer
+    if isinstance(ptr_type, TensorType) and isinstance(ptr_type.element_type, PointerType):
+        return with_element(ptr_type, ptr_type.element_type.pointee)
+    return ptr_type
+
+
+# -- functions -----------------------------------------------------------------------
+
+
+@irkit_op
+class FuncOp(TritonOp):
+    name = "tt.func"
+    body = region_def()
+    sym_name = prop_def()
+    function_type = prop_def()
+    sym_visibility = opt_prop_def()
+    arg_attrs = opt_prop_def()
+    res_attrs = opt_prop_def()
+    traits = traits_def(SymbolOpInterface(), IsolatedFromAbove())
+
+
+@irkit_op
+class ReturnOp(TritonOp):
+    name = "tt.return"
+    srcs = var_operand_def()
+    traits = traits_def(IsTerminator(), Pure())
+    FORMAT = "attr-dict ($srcs^ `:` type($srcs))?"
+
+
+@irkit_op
+class CallOp(TritonOp):
+    name = "tt.call"
+    callee = prop_def()
+    args = var_operand_def()
+    res = var_result_def()
+
+
+# -- memory --------------------------------------------------------------------------
+
+
+@irkit_op
+class LoadOp(TritonOp):
+    name = "tt.load"
+    ptr = operand_def()
+    mask = opt_operand_def()
+    other = opt_operand_def()
+    result = result_def()
+    boundaryCheck = opt_prop_def()
+    padding = opt_prop_def()
+    cache = opt_prop_def()
+    evict = opt_prop_def()
+    isVolatile = opt_prop_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    FORMAT = (
+        "$ptr (`,` $mask^)? (`,` $other^)? oilist(`cacheModifier` `=` $cache | "
+        "`evictionPolicy` `=` $evict) attr-dict `:` type($ptr)"
+    )
+    ATTR_STYLES = {"cache": CACHE, "evict": EVICT}
+
+    @classmethod
+    def infer_types(cls, types):
+        types["result"] = [pointee_value_type(types["ptr"][0])]
+
+
+@irkit_op
+class StoreOp(TritonOp):
+    name = "tt.store"
+    ptr = operand_def()
+    value = operand_def()
+    mask = opt_operand_def()
+    boundaryCheck = opt_prop_def()
+    cache = opt_prop_def()
+    evict = opt_prop_def()
+    FORMAT = (
+        "$ptr `,` $value (`,` $mask^)? oilist(`cacheModifier` `=` $cache | "
+        "`evictionPolicy` `=` $evict) attr-dict `:` type($ptr)"
+    )
+    ATTR_STYLES = {"cache": CACHE, "evict": EVICT}
+
+
+@irkit_op
+class AtomicRMWOp(TritonOp):
+    name = "tt.atomic_rmw"
+    ptr = operand_def()
+    val = operand_def()
+    mask = opt_operand_def()
+    result = result_def()
+    atomic_rmw_op = prop_def()
+    sem = prop_def()
+    scope = prop_def()
+    FORMAT = "$atomic_rmw_op `,` $sem `,` $scope `,` $ptr `,` $val (`,` $mask^)? attr-dict `:` functional-type(operands, $result)"
+    ATTR_STYLES = {"atomic_rmw_op": RMW_OP, "sem": MEM_SEMANTIC, "scope": MEM_SCOPE}
+
+
+@irkit_op
+class AtomicCASOp(TritonOp):
+    name = "tt.atomic_cas"
+    ptr = operand_def()
+    cmp = operand_def()
+    val = operand_def()
+    result = result_def()
+    sem = prop_def()
+    scope = prop_def()
+    FORMAT = "$sem `,` $scope `,` $ptr `,` $cmp `,` $val attr-dict `:` functional-type(operands, $result)"
+    ATTR_STYLES = {"sem": MEM_SEMANTIC, "scope": MEM_SCOPE}
+
+
+@irkit_op
+class MakeTensorPtrOp(TritonOp):
+    name = "tt.make_tensor_ptr"
+    base = operand_def()
+    shape = var_operand_def()
+    strides = var_operand_def()
+    offsets = var_operand_def()
+    result = result_def()
+    order = prop_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure())
+    FORMAT = (
+        "$base `,` `[` $shape `]` `,` `[` $strides `]` `,` `[` $offsets `]` "
+        "attr-dict `:` type($result)"
+    )
+    STRIPPED = {"result": "tt.ptr"}
+
+
+@irkit_op
+class AdvanceOp(TritonOp):
+    name = "tt.advance"
+    ptr = operand_def()
+    offsets = var_operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$ptr `,` `[` $offsets `]` attr-dict `:` type($result)"
+    STRIPPED = {"result": "tt.ptr"}
+
+
+@irkit_op
+class MakeTensorDescOp(TritonOp):
+    name = "tt.make_tensor_descriptor"
+    base = operand_def()
+    shape = var_operand_def()
+    strides = var_operand_def()
+    result = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    FORMAT = "$base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:` type($base) `,` type($result)"
+    STRIPPED = {"base": "tt.ptr", "result": "tt.tensordesc"}
+
+
+@irkit_op
+class DescriptorLoadOp(TritonOp):
+    name = "tt.descriptor_load"
+    desc = operand_def()
+    indices = var_operand_def()
+    result = result_def()
+    cache = opt_prop_def()
+    evict = opt_prop_def()
+    FORMAT = (
+        "$desc `[` $indices `]` oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict) "
+        "attr-dict `:` qualified(type($desc)) `->` type($result)"
+    )
+    ATTR_STYLES = {"cache": CACHE, "evict": EVICT}
+
+
+@irkit_op
+class DescriptorStoreOp(TritonOp):
+    name = "tt.descriptor_store"
+    desc = operand_def()
+    indices = var_operand_def()
+    src = operand_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    FORMAT = "$desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)"
+
+
+@irkit_op
+class DescriptorGatherOp(TritonOp):
+    name = "tt.descriptor_gather"
+    desc = operand_def()
+    x_offsets = operand_def()
+    y_offset = operand_def()
+    result = result_def()
+    FORMAT = "$desc `[` $x_offsets `,` $y_offset `]` attr-dict `:` functional-type(operands, results)"
+
+
+@irkit_op
+class DescriptorScatterOp(TritonOp):
+    name = "tt.descriptor_scatter"
+    desc = operand_def()
+    x_offsets = operand_def()
+    y_offset = operand_def()
+    src = operand_def()
+    FORMAT = "$desc `[` $x_offsets `,` $y_offset `]` `,` $src attr-dict `:` type(operands)"
+
+
+@irkit_op
+class ExperimentalDescriptorLoadOp(TritonOp):
+    name = "tt.experimental_descriptor_load"
+    desc = operand_def()
+    indices = var_operand_def()
+    result = result_def()
+    cache = opt_prop_def()
+    evict = opt_prop_def()
+    FORMAT = (
+        "$desc `[` $indices `]` oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict) "
+        "attr-dict `:` qualified(type($desc)) `->` type($result)"
+    )
+    ATTR_STYLES = {"cache": CACHE, "evict": EVICT}
+
+
+@irkit_op
+class ExperimentalDescriptorStoreOp(TritonOp):
+    name = "tt.experimental_descriptor_store"
+    desc = operand_def()
+    src = operand_def()
+    indices = var_operand_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    FORMAT = "$desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)"
+
+
+# -- shape and index arithmetic -----------------------------------------------------
+
+
+@irkit_op
+class SplatOp(TritonOp):
+    name = "tt.splat"
+    src = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = _UNARY_CAST
+
+
+@irkit_op
+class UnsplatOp(TritonOp):
+    name = "tt.unsplat"
+    src = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = _UNARY_CAST
+
+
+@irkit_op
+class BroadcastOp(TritonOp):
+    name = "tt.broadcast"
+    src = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = _UNARY_CAST
+
+
+@irkit_op
+class ExpandDimsOp(TritonOp):
+    name = "tt.expand_dims"
+    src = operand_def()
+    result = result_def()
+    axis = prop_def()
+    traits = traits_def(Pure())
+    FORMAT = _UNARY_CAST
+
+
+@irkit_op
+class MakeRangeOp(TritonOp):
+    name = "tt.make_range"
+    result = result_def()
+    start = prop_def()
+    end = prop_def()
+    traits = traits_def(Pure())
+    FORMAT = "attr-dict `:` type($result)"
+
+
+@irkit_op
+class AddPtrOp(TritonOp):
+    name = "tt.addptr"
+    ptr = operand_def()
+    offset = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)"
+
+
+@irkit_op
+class ReshapeOp(TritonOp):
+    name = "tt.reshape"
+    src = operand_def()
+    result = result_def()
+    allow_reorder = opt_prop_def()
+    efficient_layout = opt_prop_def()
+    traits = traits_def(Pure())
+    FORMAT = (
+        "$src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)? "
+        "attr-dict `:` type($src) `->` type($result)"
+    )
+    FORMAT_LEGACY = _UNARY_CAST
+    ATTR_STYLES = {"allow_reorder": UnitStyle(), "efficient_layout": UnitStyle()}
+
+
+@irkit_op
+class TransOp(TritonOp):
+    name = "tt.trans"
+    src = operand_def()
+    result = result_def()
+    order = prop_def()
+    traits = traits_def(Pure())
+    FORMAT = _UNARY_CAST
+
+
+@irkit_op
+class JoinOp(TritonOp):
+    name = "tt.join"
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
+
+
+@irkit_op
+class SplitOp(TritonOp):
+    name = "tt.split"
+    src = operand_def()
+    outLHS = result_def()
+    outRHS = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$src attr-dict `:` type($src) `->` type($outLHS)"
+
+    @classmethod
+    def infer_types(cls, types):
+        same_as(types, "outRHS", "outLHS")
+
+
+@irkit_op
+class CatOp(TritonOp):
+    name = "tt.cat"
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
+
+
+@irkit_op
+class GatherOp(TritonOp):
+    name = "tt.gather"
+    src = operand_def()
+    indices = operand_def()
+    result = result_def()
+    axis = prop_def()
+    efficient_layout = opt_prop_def()
+    traits = traits_def(Pure())
+    FORMAT = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)"
+
+
+@irkit_op
+class HistogramOp(TritonOp):
+    name = "tt.histogram"
+    src = operand_def()
+    mask = opt_operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$src (`,` $mask^)? attr-dict `:` type($src) `->` type($result)"
+
+
+@irkit_op
+class GetProgramIdOp(TritonOp):
+    name = "tt.get_program_id"
+    result = result_def()
+    axis = prop_def()
+    traits = traits_def(Pure())
+    FORMAT = "$axis attr-dict `:` type($result)"
+    ATTR_STYLES = {"axis": PROGRAM_AXIS}
+
+
+@irkit_op
+class GetNumProgramsOp(TritonOp):
+    name = "tt.get_num_programs"
+    result = result_def()
+    axis = prop_def()
+    traits = traits_def(Pure())
+    FORMAT = "$axis attr-dict `:` type($result)"
+    ATTR_STYLES = {"axis": PROGRAM_AXIS}
+
+
+# -- casts and math -------------------------------------------------------------------
+
+
+@irkit_op
+class FpToFpOp(TritonOp):
+    name = "tt.fp_to_fp"
+    src = operand_def()
+    result = result_def()
+    rounding = opt_prop_def()
+    traits = traits_def(Pure())
+    FORMAT = "$src attr-dict (`,` `rounding` `=` $rounding^)? `:` type($src) `->` type($result)"
+    ATTR_STYLES = {"rounding": ROUNDING}
+
+
+@irkit_op
+class BitcastOp(TritonOp):
+    name = "tt.bitcast"
+    src = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = _UNARY_CAST
+
+
+@irkit_op
+class IntToPtrOp(TritonOp):
+    name = "tt.int_to_ptr"
+    src = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = _UNARY_CAST
+
+
+@irkit_op
+class PtrToIntOp(TritonOp):
+    name = "tt.ptr_to_int"
+    src = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = _UNARY_CAST
+
+
+@irkit_op
+class PreciseSqrtOp(TritonOp):
+    name = "tt.precise_sqrt"
+    x = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$x attr-dict `:` type($x)"
+
+    @classmethod
+    def infer_types(cls, types):
+        same_as(types, "result", "x")
+
+
+@irkit_op
+class PreciseDivFOp(TritonOp):
+    name = "tt.precise_divf"
+    x = operand_def()
+    y = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$x `,` $y attr-dict `:` type($x)"
+
+    @classmethod
+    def infer_types(cls, types):
+        same_as(types, "result", "x")
+
+
+@irkit_op
+class MulhiUIOp(TritonOp):
+    name = "tt.mulhiui"
+    x = operand_def()
+    y = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$x `,` $y attr-dict `:` type($x)"
+
+    @classmethod
+    def infer_types(cls, types):
+        same_as(types, "result", "x")
+
+
+@irkit_op
+class ClampFOp(TritonOp):
+    name = "tt.clampf"
+    x = operand_def()
+    min = operand_def()
+    max = operand_def()
+    result = result_def()
+    propagateNan = prop_def()
+    traits = traits_def(Pure())
+    FORMAT = "$x `,` $min `,` $max `,` `propagateNan` `=` $propagateNan attr-dict `:` type($result)"
+    ATTR_STYLES = {"propagateNan": EnumStyle(("none", "all"), base=0)}
+
+
+@irkit_op
+class ExternElementwiseOp(TritonOp):
+    name = "tt.extern_elementwise"
+    srcs = var_operand_def()
+    result = result_def()
+    FORMAT = "operands attr-dict `:` functional-type(operands, $result)"
+
+
+@irkit_op
+class ElementwiseInlineAsmOp(TritonOp):
+    name = "tt.elementwise_inline_asm"
+    args = var_operand_def()
+    result = var_result_def()
+    asm_string = prop_def()
+    FORMAT = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)"
+
+
+# -- dot, reductions ---------------------------------------------------------------------
+
+
+@irkit_op
+class DotOp(TritonOp):
+    name = "tt.dot"
+    a = operand_def()
+    b = operand_def()
+    c = operand_def()
+    d = result_def()
+    inputPrecision = opt_prop_def()
+    maxNumImpreciseAcc = opt_prop_def()
+    traits = traits_def(Pure())
+    FORMAT = (
+        "$a`,` $b`,` $c (`,` `inputPrecision` `=` $inputPrecision^)? attr-dict `:` "
+        "type($a) `*` type($b) `->` type($d)"
+    )
+    ATTR_STYLES = {"inputPrecision": INPUT_PRECISION}
+
+
+@irkit_op
+class DotScaledOp(TritonOp):
+    name = "tt.dot_scaled"
+    a = operand_def()
+    b = operand_def()
+    c = operand_def()
+    a_scale = opt_operand_def()
+    b_scale = opt_operand_def()
+    d = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure())
+
+
+@irkit_op
+class ReduceOp(TritonOp):
+    name = "tt.reduce"
+    srcs = var_operand_def()
+    result = var_result_def()
+    axis = prop_def()
+    combineOp = region_def()
+    traits = traits_def(Pure())
+
+
+@irkit_op
+class ReduceReturnOp(TritonOp):
+    name = "tt.reduce.return"
+    result = var_operand_def()
+    traits = traits_def(IsTerminator(), Pure(), HasParent(ReduceOp))
+    FORMAT = "$result attr-dict `:` type($result)"
+
+
+@irkit_op
+class ScanOp(TritonOp):
+    name = "tt.scan"
+    srcs = var_operand_def()
+    result = var_result_def()
+    axis = prop_def()
+    reverse = opt_prop_def()
+    combineOp = region_def()
+    traits = traits_def(Pure())
+
+
+@irkit_op
+class ScanReturnOp(TritonOp):
+    name = "tt.scan.return"
+    result = var_operand_def()
+    traits = traits_def(IsTerminator(), Pure(), HasParent(ScanOp))
+    FORMAT = "$result attr-dict `:` type($result)"
+
+
+@irkit_op
+class MapElementwiseOp(TritonOp):
+    name = "tt.map_elementwise"
+    srcs = var_operand_def()
+    result = var_result_def()
+    pack = opt_prop_def()
+    scalarOp = var_region_def()
+
+
+@irkit_op
+class MapElementwiseReturnOp(TritonOp):
+    name = "tt.map_elementwise.return"
+    result = var_operand_def()
+    traits = traits_def(IsTerminator())
+    FORMAT = "attr-dict ($result^ `:` type($result))?"
+
+
+# -- debugging ---------------------------------------------------------------------------
+
+
+@irkit_op
+class AssertOp(TritonOp):
+    name = "tt.assert"
+    condition = operand_def()
+    message = prop_def()
+    FORMAT = "$condition `,` $message attr-dict `:` type($condition)"
+
+
+@irkit_op
+class PrintOp(TritonOp):
+    name = "tt.print"
+    args = var_operand_def()
+    prefix = prop_def()
+    hex = prop_def()
+    isSigned = opt_prop_def()
+    FORMAT = "$prefix attr-dict (`:` $args^ `:` type($args))?"
+
+
+TT_OPS = [
+    FuncOp, ReturnOp, CallOp, LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp, MakeTensorPtrOp,
+    AdvanceOp, MakeTensorDescOp, DescriptorLoadOp, DescriptorStoreOp, DescriptorGatherOp,
+    DescriptorScatterOp, ExperimentalDescriptorLoadOp, ExperimentalDescriptorStoreOp, SplatOp,
+    UnsplatOp, BroadcastOp, ExpandDimsOp, MakeRangeOp, AddPtrOp, ReshapeOp, TransOp, JoinOp,
+    SplitOp, CatOp, GatherOp, HistogramOp, GetProgramIdOp, GetNumProgramsOp, FpToFpOp,
+    BitcastOp, IntToPtrOp, PtrToIntOp, PreciseSqrtOp, PreciseDivFOp, MulhiUIOp, ClampFOp,
+    ExternElementwiseOp, ElementwiseInlineAsmOp, DotOp, DotScaledOp, ReduceOp, ReduceReturnOp,
+    ScanOp, ScanReturnOp, MapElementwiseOp, MapElementwiseReturnOp, AssertOp, PrintOp,
+]
+
+Triton = Dialect("tt", TT_OPS, [])
+
+__all__ = ["Triton", "TT_OPS", "pointee_value_type", "i1_like", "IntegerType", "IntStyle"]

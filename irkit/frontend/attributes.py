@@ -1,0 +1,659 @@
+"""Parsing of types, attributes and locations.
+
+Types repeat a lot in Triton IR (every op spells its tensor types out), so a
+type is parsed once per distinct text and the object is shared: attributes are
+immutable, so sharing is safe, and it is most of what makes parsing fast.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BFloat16Type,
+    BoolAttr,
+    CallSiteLoc,
+    DenseArrayBase,
+    DictionaryAttr,
+    FileLineColLoc,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    Float8E4M3B11FNUZType,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
+    FloatAttr,
+    FloatTF32Type,
+    FunctionType,
+    FusedLoc,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    NameLoc,
+    NoneAttr,
+    NoneType,
+    Signedness,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    UnitAttr,
+    UnknownLoc,
+    VectorType,
+)
+from xdsl.ir import Attribute
+
+from irkit.dialects import encodings as enc
+from irkit.dialects.builtin_extras import DenseElementsAttr, parse_scalar
+from irkit.dialects.types import (
+    AsyncTokenType,
+    MemDescType,
+    OpaqueType,
+    PointerType,
+    TensorDescType,
+)
+from irkit.frontend.lexer import Cursor, ParseError
+from irkit.frontend.spelling import canonical_name
+
+_SCALAR_TYPES: dict[str, Attribute] = {
+    "index": IndexType(),
+    "f16": Float16Type(),
+    "bf16": BFloat16Type(),
+    "f32": Float32Type(),
+    "f64": Float64Type(),
+    "tf32": FloatTF32Type(),
+    "f8E4M3FN": Float8E4M3FNType(),
+    "f8E5M2": Float8E5M2Type(),
+    "f8E4M3FNUZ": Float8E4M3FNUZType(),
+    "f8E5M2FNUZ": Float8E5M2FNUZType(),
+    "f8E4M3B11FNUZ": Float8E4M3B11FNUZType(),
+    "none": NoneType(),
+}
+_INT_TYPE = re.compile(r"(si|ui|i)(\d+)\b")
+_DIMS = re.compile(r"((?:(?:\d+|\?)x)*)")
+_STRUCT_BY_NAME = {cls.name: cls for cls in enc.STRUCT_LAYOUTS}
+
+
+def scalar_type_name(t: Attribute) -> str | None:
+    for name, st in _SCALAR_TYPES.items():
+        if st == t:
+            return name
+    return None
+
+
+def integer_type(width: int, signedness: str = "i") -> IntegerType:
+    sign = {"i": Signedness.SIGNLESS, "si": Signedness.SIGNED, "ui": Signedness.UNSIGNED}[signedness]
+    return IntegerType(width, sign)
+
+
+class AliasTable:
+    """Top-level `#name = ...` / `!name = ...` definitions, resolved lazily.
+
+    Triton prints most `#locN` aliases after the module that uses them, so the
+    whole file is scanned for definitions first and each is parsed on first use.
+    """
+
+    _DEF = re.compile(r"^([#!])([\w$.\-]+)[ \t]*=[ \t]*", re.MULTILINE)
+
+    def __init__(self, text: str):
+        self.text = text
+        self.pending: dict[str, int] = {}  # "#blocked" -> position of the value
+        self.values: dict[str, Attribute] = {}
+        self.ends: dict[str, int] = {}
+        self.order: list[str] = []
+        self.starts: dict[str, int] = {}
+        self._resolving: set[str] = set()
+        for m in self._DEF.finditer(text):
+            key = m.group(1) + m.group(2)
+            if key in self.pending:
+                continue  # the parser reports the redefinition where it meets it
+            self.pending[key] = m.end()
+            self.starts[key] = m.start()
+            self.order.append(key)
+
+    def resolve(self, key: str, parser: AttrParser, use_pos: int) -> Attribute:
+        value = self.values.get(key)
+        if value is not None:
+            return value
+        pos = self.pending.get(key)
+        if pos is None:
+            kind = "type" if key[0] == "!" else "attribute"
+            raise ParseError(use_pos, f"undefined symbol alias id '{key[1:]}'" if kind else "")
+        if key in self._resolving:
+            raise ParseError(use_pos, f"alias '{key}' refers to itself")
+        self._resolving.add(key)
+        saved = parser.cur.pos
+        parser.cur.pos = pos
+        try:
+            value = parser.parse_type() if key[0] == "!" else parser.parse_attribute_or_location()
+            self.ends[key] = parser.cur.pos
+        finally:
+            parser.cur.pos = saved
+            self._resolving.discard(key)
+        self.values[key] = value
+        return value
+
+
+class AttrParser:
+    """Types, attributes and locations at the cursor."""
+
+    def __init__(self, cur: Cursor, aliases: AliasTable, type_cache: dict[str, Attribute] | None = None):
+        self.cur = cur
+        self.aliases = aliases
+        self.type_cache: dict[str, Attribute] = {} if type_cache is None else type_cache
+        self.saw_legacy = False
+        self.saw_current = False
+
+    # -- spelling -------------------------------------------------------------
+    def canonical(self, name: str) -> str:
+        canon, legacy = canonical_name(name)
+        if legacy:
+            self.saw_legacy = True
+        elif canon.startswith(("ttg.", "ttng.", "ttig.", "amdg.")):
+            self.saw_current = True
+        return canon
+
+    # -- types ------------------------------------------------------------------
+    def try_type(self) -> Attribute | None:
+        cur = self.cur
+        cur.skip()
+        text = cur.text
+        pos = cur.pos
+        if pos >= len(text):
+            return None
+        c = text[pos]
+        if c == "(":
+            return self._function_type()
+        if c == "!":
+            return self._bang_type()
+        m = _INT_TYPE.match(text, pos)
+        if m:
+            cur.pos = m.end()
+            return integer_type(int(m.group(2)), m.group(1))
+        m = re.compile(r"[A-Za-z_][\w]*").match(text, pos)
+        if not m:
+            return None
+        word = m.group(0)
+        st = _SCALAR_TYPES.get(word)
+        if st is not None:
+            cur.pos = m.end()
+            return st
+        if word in ("tensor", "vector") and text.startswith("<", m.end()):
+            end = cur.balanced_end(m.end())
+            key = text[pos:end]
+            cached = self.type_cache.get(key)
+            if cached is None:
+                cur.pos = m.end() + 1
+                cached = self._shaped_body(word)
+                cur.expect(">", f"to end {word} type")
+                self.type_cache[key] = cached
+            cur.pos = end
+            return cached
+        return None
+
+    def parse_type(self, what: str = "type") -> Attribute:
+        pos = self.cur.skip()
+        t = self.try_type()
+        if t is None:
+            raise ParseError(pos, f"expected {what}, found {self.cur._describe_next()}")
+        return t
+
+    def _function_type(self) -> FunctionType:
+        cur = self.cur
+        cur.expect("(")
+        inputs: list[Attribute] = []
+        if not cur.try_lit(")"):
+            inputs.append(self.parse_type())
+            while cur.try_lit(","):
+                inputs.append(self.parse_type())
+            cur.expect(")", "to end function input types")
+        cur.expect("->", "in function type")
+        outputs = self.parse_result_types()
+        return FunctionType.from_lists(inputs, outputs)
+
+    def parse_result_types(self) -> list[Attribute]:
+        """`T` or `(T, U)` or `()` after an arrow."""
+        cur = self.cur
+        if cur.peek() == "(":
+            save = cur.pos
+            # a parenthesised list, unless it is itself a function type
+            cur.expect("(")
+            out: list[Attribute] = []
+            if not cur.try_lit(")"):
+                out.append(self.parse_type())
+                while cur.try_lit(","):
+                    out.append(self.parse_type())
+                cur.expect(")", "to end result types")
+            if cur.peek(2) == "->":
+                cur.pos = save
+                return [self._function_type()]
+            return out
+        return [self.parse_type()]
+
+    def _dims(self) -> list[int]:
+        cur = self.cur
+        m = _DIMS.match(cur.text, cur.pos)
+        dims: list[int] = []
+        if m and m.group(1):
+            for d in m.group(1)[:-1].split("x"):
+                dims.append(-1 if d == "?" else int(d))
+            cur.pos = m.end()
+        return dims
+
+    def _shaped_body(self, kind: str) -> Attribute:
+        cur = self.cur
+        cur.skip()
+        dims = self._dims()
+        elem = self.parse_type("element type")
+        if kind == "vector":
+            return VectorType(elem, dims)
+        encoding: Attribute = NoneAttr()
+        if cur.try_lit(","):
+            encoding = self.parse_attribute()
+        return TensorType(elem, dims, encoding)
+
+    def _bang_type(self) -> Attribute:
+        cur = self.cur
+        start = cur.skip()
+        ident = cur.try_bang_id()
+        if ident is None:
+            raise cur.error("expected type after '!'")
+        if cur.text.startswith("<", cur.pos):
+            end = cur.balanced_end(cur.pos)
+            key = cur.text[start:end]
+            cached = self.type_cache.get(key)
+            if cached is not None:
+                cur.pos = end
+                self.canonical(ident)  # still record the spelling
+                return cached
+            t = self.dialect_type(self.canonical(ident), ident, stripped=False)
+            self.type_cache[key] = t
+            return t
+        if "." not in ident:
+            return self.aliases.resolve("!" + ident, self, start)
+        name = self.canonical(ident)
+        if name == "ttg.async.token":
+            return AsyncTokenType()
+        return OpaqueType(StringAttr(ident), StringAttr(""))
+
+    def dialect_type(self, name: str, raw_name: str, stripped: bool) -> Attribute:
+        """The `<...>` body of a dialect type (the cursor is on `<`)."""
+        cur = self.cur
+        start = cur.pos
+        if name == "tt.ptr":
+            cur.expect("<")
+            pointee = self.parse_type("pointee type")
+            space = 1
+            if cur.try_lit(","):
+                space = cur.integer("address space")
+            cur.expect(">", "to end !tt.ptr")
+            return PointerType(pointee, space)
+        if name in ("tt.memdesc", "ttg.memdesc"):
+            cur.expect("<")
+            cur.skip()
+            dims = self._dims()
+            elem = self.parse_type("element type")
+            encoding: Attribute = NoneAttr()
+            space: Attribute = NoneAttr()
+            mutable = False
+            alloc_shape = None
+            while cur.try_lit(","):
+                if cur.try_lit("mutable"):
+                    mutable = True
+                    continue
+                cur.skip()
+                if cur.text[cur.pos].isdigit():
+                    alloc_shape = tuple(self._dims()) + (cur.integer(),)
+                    continue
+                attr = self.parse_attribute()
+                if isinstance(encoding, NoneAttr) and not isinstance(attr, enc.SharedMemorySpaceAttr):
+                    encoding = attr
+                else:
+                    space = attr
+            cur.expect(">", "to end memdesc type")
+            return MemDescType(tuple(dims), elem, encoding, space, mutable, alloc_shape)
+        if name == "tt.tensordesc":
+            cur.expect("<")
+            cur.skip()
+            if cur.text.startswith("tensor<", cur.pos):
+                block = self.parse_type()
+                wrapped = True
+            else:
+                block = self._shaped_body("tensor")
+                wrapped = False
+            cur.expect(">", "to end tensordesc type")
+            return TensorDescType(block, wrapped)
+        end = cur.balanced_end(start)
+        cur.pos = end
+        return OpaqueType(StringAttr(raw_name), StringAttr(cur.text[start:end]))
+
+    # -- attributes -----------------------------------------------------------------
+    def parse_attribute_or_location(self) -> Attribute:
+        if self.cur.peek(4) == "loc(":
+            return self.parse_location()
+        return self.parse_attribute()
+
+    def parse_attribute(self, what: str = "attribute") -> Attribute:
+        pos = self.cur.skip()
+        a = self.try_attribute()
+        if a is None:
+            raise ParseError(pos, f"expected {what}, found {self.cur._describe_next()}")
+        return a
+
+    def try_attribute(self) -> Attribute | None:
+        cur = self.cur
+        start = cur.skip()
+        text = cur.text
+        if start >= len(text):
+            return None
+        c = text[start]
+        if c == "#":
+            return self._hash_attribute()
+        if c == '"':
+            s = cur.string()
+            if cur.peek() == ":" and not cur.text.startswith("::", cur.pos):
+                save = cur.pos
+                cur.try_lit(":")
+                if self.try_type() is None:
+                    cur.pos = save
+            return StringAttr(s)
+        if c == "[":
+            cur.expect("[")
+            items: list[Attribute] = []
+            if not cur.try_lit("]"):
+                items.append(self.parse_attribute())
+                while cur.try_lit(","):
+                    items.append(self.parse_attribute())
+                cur.expect("]", "to end array")
+            return ArrayAttr(items)
+        if c == "{":
+            return self.parse_dictionary()
+        if c == "@":
+            root = cur.try_symbol()
+            nested: list[str] = []
+            while cur.try_lit("::"):
+                s = cur.try_symbol()
+                if s is None:
+                    raise cur.error("expected symbol after '::'")
+                nested.append(s)
+            return SymbolRefAttr(root, nested)
+        if c == "-" or c.isdigit():
+            return self._number_attribute()
+        word = re.compile(r"[A-Za-z_][\w]*").match(text, start)
+        if word:
+            w = word.group(0)
+            if w in ("true", "false"):
+                cur.pos = word.end()
+                return BoolAttr.from_bool(w == "true")
+            if w == "unit":
+                cur.pos = word.end()
+                return UnitAttr()
+            if w == "dense" and text.startswith("<", word.end()):
+                return self._dense()
+            if w == "array" and text.startswith("<", word.end()):
+                return self._dense_array()
+        t = self.try_type()
+        if t is not None:
+            return t
+        return None
+
+    def parse_dictionary(self) -> DictionaryAttr:
+        return DictionaryAttr(self.parse_attr_entries("{", "}"))
+
+    def parse_attr_entries(self, open_: str, close: str) -> dict[str, Attribute]:
+        cur = self.cur
+        cur.expect(open_)
+        out: dict[str, Attribute] = {}
+        if cur.try_lit(close):
+            return out
+        while True:
+            pos = cur.skip()
+            key = cur.try_string()
+            if key is None:
+                key = cur.try_bare_id()
+            if key is None:
+                raise cur.error(f"expected attribute name, found {cur._describe_next()}")
+            if key in out:
+                raise ParseError(pos, f"duplicate key '{key}' in dictionary attribute")
+            if cur.try_lit("="):
+                out[key] = self.parse_attribute()
+            else:
+                out[key] = UnitAttr()
+            if cur.try_lit(close):
+                return out
+            cur.expect(",", "or '" + close + "' in attribute dictionary")
+
+    def _number_attribute(self) -> Attribute:
+        cur = self.cur
+        start = cur.skip()
+        num = cur.try_number_text()
+        if num is None:
+            raise cur.error("expected number")
+        t: Attribute | None = None
+        if cur.peek() == ":" and not cur.text.startswith("::", cur.pos):
+            cur.try_lit(":")
+            t = self.parse_type()
+        is_float_text = ("." in num or "e" in num.lower()) and not num.lower().lstrip("-").startswith("0x")
+        if t is None:
+            if is_float_text:
+                return FloatAttr(float(num), Float64Type())
+            return IntegerAttr(int(num, 0), IntegerType(64))
+        if isinstance(t, (IntegerType, IndexType)):
+            if is_float_text:
+                raise ParseError(start, "floating point value not valid for integer type")
+            value = int(num, 0)
+            if isinstance(t, IntegerType):
+                width = t.width.data
+                if width < 64 and not (-(1 << width) <= value < (1 << width)):
+                    raise ParseError(start, f"integer constant out of range for attribute of type {width}-bit")
+                if width == 1:
+                    return BoolAttr.from_bool(bool(value))
+            return IntegerAttr(value, t)
+        try:
+            value = parse_scalar(num, t)
+        except (ValueError, OverflowError) as e:
+            raise ParseError(start, f"invalid floating point literal: {e}") from None
+        return FloatAttr(float(value), t)
+
+    def _dense(self) -> Attribute:
+        cur = self.cur
+        cur.expect("dense")
+        start = cur.pos
+        end = cur.balanced_end(start)
+        body = cur.text[start + 1 : end - 1].strip()
+        cur.pos = end
+        cur.expect(":", "after dense literal")
+        t = self.parse_type()
+        if not isinstance(t, TensorType):
+            raise ParseError(start, "dense elements need a tensor type")
+        # validate the literal against the element type now, not when a pass reads it
+        try:
+            DenseElementsAttr(StringAttr(body), t).values()
+        except (ValueError, OverflowError):
+            raise ParseError(start, f"invalid dense literal '{body}' for {t.element_type}") from None
+        return DenseElementsAttr(StringAttr(body), t)
+
+    def _dense_array(self) -> Attribute:
+        cur = self.cur
+        cur.expect("array")
+        cur.expect("<")
+        elem = self.parse_type("element type")
+        values: list[int | float] = []
+        if cur.try_lit(":"):
+            while True:
+                num = cur.try_number_text()
+                if num is None:
+                    if cur.try_lit("true"):
+                        num = "1"
+                    elif cur.try_lit("false"):
+                        num = "0"
+                    else:
+                        raise cur.error("expected number in array literal")
+                values.append(float(num) if "." in num else int(num, 0))
+                if not cur.try_lit(","):
+                    break
+        cur.expect(">", "to end array literal")
+        return DenseArrayBase.from_list(elem, values)
+
+    def _hash_attribute(self) -> Attribute:
+        cur = self.cur
+        start = cur.skip()
+        ident = cur.try_hash_id()
+        if ident is None:
+            raise cur.error("expected attribute after '#'")
+        if "." not in ident and not cur.text.startswith("<", cur.pos):
+            return self.aliases.resolve("#" + ident, self, start)
+        name = self.canonical(ident)
+        if name == "ttg.shared_memory":
+            return enc.SharedMemorySpaceAttr()
+        cls = _STRUCT_BY_NAME.get(name)
+        if cls is not None and cur.text.startswith("<{", cur.pos):
+            key = cur.text[start : cur.balanced_end(cur.pos)]
+            cached = self.type_cache.get(key)
+            if cached is not None:
+                cur.pos = start + len(key)
+                return cached
+            body_start = cur.pos
+            try:
+                attr = self._struct_layout(cls)
+            except _UnknownField:
+                cur.pos = cur.balanced_end(body_start)
+                attr = enc.OpaqueAttr(StringAttr(ident), StringAttr(cur.text[body_start : cur.pos]))
+            self.type_cache[key] = attr
+            return attr
+        body = ""
+        if cur.text.startswith("<", cur.pos):
+            end = cur.balanced_end(cur.pos)
+            body = cur.text[cur.pos : end]
+            cur.pos = end
+        return enc.OpaqueAttr(StringAttr(ident), StringAttr(body))
+
+    def _struct_layout(self, cls: type[enc.StructLayoutAttr]) -> Attribute:
+        cur = self.cur
+        kinds = dict(cls.FIELDS)
+        cur.expect("<")
+        cur.expect("{")
+        values: dict[str, object] = {}
+        if not cur.try_lit("}"):
+            while True:
+                pos = cur.skip()
+                key = cur.bare_id("layout parameter name")
+                kind = kinds.get(key)
+                if kind is None:
+                    raise _UnknownField(key)
+                cur.expect("=")
+                values[key] = self._struct_value(kind, pos)
+                if cur.try_lit("}"):
+                    break
+                cur.expect(",", "or '}' in layout parameters")
+        cur.expect(">", f"to end #{cls.name}")
+        return cls.from_values(**values)
+
+    def _struct_value(self, kind: str, pos: int) -> object:
+        cur = self.cur
+        if kind == enc.INT:
+            return cur.integer()
+        if kind == enc.BOOL:
+            if cur.try_lit("true"):
+                return True
+            if cur.try_lit("false"):
+                return False
+            raise cur.error("expected 'true' or 'false'")
+        if kind == enc.INTS:
+            return tuple(self._int_list())
+        if kind == enc.INTSS:
+            cur.expect("[")
+            out: list[tuple[int, ...]] = []
+            if not cur.try_lit("]"):
+                while True:
+                    out.append(tuple(self._int_list()))
+                    if cur.try_lit("]"):
+                        break
+                    cur.expect(",")
+            return tuple(out)
+        return self.parse_attribute()
+
+    def _int_list(self) -> list[int]:
+        cur = self.cur
+        cur.expect("[")
+        out: list[int] = []
+        if cur.try_lit("]"):
+            return out
+        while True:
+            out.append(cur.integer())
+            if cur.try_lit("]"):
+                return out
+            cur.expect(",", "or ']' in integer list")
+
+    # -- locations ----------------------------------------------------------------------
+    def try_location(self) -> Attribute | None:
+        """`loc(...)` if it comes next."""
+        if not self.cur.try_lit("loc"):
+            return None
+        self.cur.expect("(")
+        loc = self._location_inner()
+        self.cur.expect(")", "to end location")
+        return loc
+
+    def parse_location(self) -> Attribute:
+        loc = self.try_location()
+        if loc is None:
+            raise self.cur.error("expected location")
+        return loc
+
+    def _location_inner(self) -> Attribute:
+        cur = self.cur
+        start = cur.skip()
+        if cur.text.startswith("#", start):
+            ident = cur.try_hash_id()
+            return self.aliases.resolve("#" + (ident or ""), self, start)
+        if cur.try_lit("unknown"):
+            return UnknownLoc()
+        if cur.try_lit("callsite"):
+            cur.expect("(")
+            callee = self._location_inner()
+            cur.expect("at", "in callsite location")
+            caller = self._location_inner()
+            cur.expect(")")
+            return CallSiteLoc(callee, caller)
+        if cur.try_lit("fused"):
+            metadata: Attribute = NoneAttr()
+            if cur.try_lit("<"):
+                metadata = self.parse_attribute()
+                cur.expect(">")
+            cur.expect("[")
+            locs: list[Attribute] = []
+            if not cur.try_lit("]"):
+                locs.append(self._location_inner())
+                while cur.try_lit(","):
+                    locs.append(self._location_inner())
+                cur.expect("]")
+            return FusedLoc(ArrayAttr(locs), metadata)
+        s = cur.try_string()
+        if s is None:
+            raise cur.error(f"expected location, found {cur._describe_next()}")
+        if cur.try_lit(":"):
+            line = cur.integer("line number")
+            cur.expect(":")
+            col = cur.integer("column number")
+            if cur.try_lit("to"):  # a range: keep the start
+                cur.integer()
+                if cur.try_lit(":"):
+                    cur.integer()
+            return FileLineColLoc(StringAttr(s), IntAttr(line), IntAttr(col))
+        if cur.try_lit("("):
+            child = self._location_inner()
+            cur.expect(")")
+            return NameLoc(StringAttr(s), child)
+        return NameLoc(StringAttr(s), NoneAttr())
+
+
+class _UnknownField(Exception):
+    pass
+
+
+TypeParser = Callable[[], Attribute]

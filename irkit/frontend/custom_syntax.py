@@ -1,0 +1,575 @@
+"""Ops whose syntax is hand-written C++ in MLIR/Triton (no assemblyFormat).
+
+Each op has its parse and print function next to each other here, so the two
+directions stay in step.  Parsers take (parser, op class, legacy spelling,
+number of results bound) and return the op; printers take (printer, op) and
+write everything after the op name.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from xdsl.dialects import cf, scf
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
+    IndexType,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+)
+from xdsl.ir import Attribute, Block, Operation, Region
+
+from irkit.dialects import arith, tt
+from irkit.frontend.lexer import ParseError
+from irkit.frontend.printer import symbol
+
+PARSERS: dict[str, Callable] = {}
+PRINTERS: dict[str, Callable] = {}
+
+
+def syntax(name: str):
+    def register(pair: tuple[Callable, Callable]) -> tuple[Callable, Callable]:
+        PARSERS[name], PRINTERS[name] = pair
+        return pair
+
+    return register
+
+
+# -- builtin.module ----------------------------------------------------------------------------
+
+
+def _parse_module(p, cls, legacy, nres):
+    cur = p.cur
+    props = {}
+    sym = cur.try_symbol()
+    if sym is not None:
+        props["sym_name"] = StringAttr(sym)
+    attrs = {}
+    if cur.try_lit("attributes"):
+        attrs = p.attrs.parse_attr_entries("{", "}")
+    region = p.parse_region(isolated=True)
+    if not region.blocks:
+        region.add_block(Block())
+    return ModuleOp.create(regions=[region], attributes=attrs, properties=props)
+
+
+def _print_module(pr, op):
+    sym = op.properties.get("sym_name")
+    if sym is not None:
+        pr.w(" " + symbol(sym.data))
+    if op.attributes:
+        pr.w(" attributes " + pr.attr_dict_text(dict(op.attributes)))
+    pr.w(" ")
+    pr.print_region(op.body, entry_args=False, isolated=True)
+
+
+syntax("builtin.module")((_parse_module, _print_module))
+
+# -- tt.func -------------------------------------------------------------------------------------
+
+_FUNC_INHERENT = {"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"}
+
+
+def _parse_func(p, cls, legacy, nres):
+    cur = p.cur
+    props: dict[str, Attribute] = {}
+    vis = None
+    for v in ("public", "private", "nested"):
+        if cur.try_lit(v):
+            vis = v
+            break
+    if vis is not None:
+        props["sym_visibility"] = StringAttr(vis)
+    spos = cur.skip()
+    name = cur.try_symbol()
+    if name is None:
+        raise ParseError(spos, "expected function name '@...'")
+    props["sym_name"] = StringAttr(name)
+    cur.expect("(", "to start the argument list")
+    args: list[tuple[str, Attribute, Attribute | None, int]] = []
+    arg_attrs: list[DictionaryAttr] = []
+    if not cur.try_lit(")"):
+        while True:
+            apos = cur.skip()
+            d = cur.try_value_def()
+            if d is None:
+                # a declaration lists bare types
+                t = p.attrs.parse_type()
+                args.append(("", t, None, apos))
+            else:
+                cur.expect(":")
+                t = p.attrs.parse_type()
+                args.append((d[0], t, None, apos))
+            a = p.attrs.parse_attr_entries("{", "}") if cur.peek() == "{" else {}
+            arg_attrs.append(DictionaryAttr(a))
+            loc = p.attrs.try_location()
+            if loc is not None:
+                args[-1] = (args[-1][0], args[-1][1], loc, apos)
+            if cur.try_lit(")"):
+                break
+            cur.expect(",", "or ')' in the argument list")
+    results: list[Attribute] = []
+    res_attrs: list[DictionaryAttr] = []
+    if cur.try_lit("->"):
+        if cur.try_lit("("):
+            if not cur.try_lit(")"):
+                while True:
+                    results.append(p.attrs.parse_type())
+                    res_attrs.append(DictionaryAttr(p.attrs.parse_attr_entries("{", "}") if cur.peek() == "{" else {}))
+                    if cur.try_lit(")"):
+                        break
+                    cur.expect(",")
+        else:
+            results.append(p.attrs.parse_type())
+            res_attrs.append(DictionaryAttr({}))
+    props["function_type"] = FunctionType.from_lists([t for _, t, _, _ in args], results)
+    if any(d.data for d in arg_attrs):
+        props["arg_attrs"] = ArrayAttr(arg_attrs)
+    if any(d.data for d in res_attrs):
+        props["res_attrs"] = ArrayAttr(res_attrs)
+    attrs = {}
+    if cur.try_lit("attributes"):
+        attrs = p.attrs.parse_attr_entries("{", "}")
+    for k in list(attrs):
+        if k in _FUNC_INHERENT:
+            props[k] = attrs.pop(k)
+    if cur.peek() == "{":
+        if any(n == "" for n, _, _, _ in args):
+            raise cur.error("a function with a body needs named arguments")
+        region = p.parse_region(entry_args=args, isolated=True)
+    else:
+        region = Region()
+    return cls.create(regions=[region], properties=props, attributes=attrs)
+
+
+def _print_func(pr, op):
+    vis = op.properties.get("sym_visibility")
+    if vis is not None:
+        pr.w(" " + vis.data)
+    pr.w(" " + symbol(op.properties["sym_name"].data))
+    ftype: FunctionType = op.properties["function_type"]
+    arg_attrs = op.properties.get("arg_attrs")
+    body = op.regions[0]
+    from irkit.frontend.printer import _Names
+
+    names = _Names()
+    if body.blocks:
+        names.number(body)
+    pr.scopes.append(names)
+    parts = []
+    for i, t in enumerate(ftype.inputs.data):
+        if body.blocks:
+            arg = body.blocks.first.args[i]
+            s = f"{pr.value(arg)}: {pr.type(t)}"
+        else:
+            s = pr.type(t)
+        if arg_attrs is not None and arg_attrs.data[i].data:
+            s += " " + pr.attr_dict_text(dict(arg_attrs.data[i].data))
+        if body.blocks and pr.o.debuginfo:
+            s += " " + pr.inline_location(body.blocks.first.args[i].location)
+        parts.append(s)
+    pr.w("(" + ", ".join(parts) + ")")
+    outs = list(ftype.outputs.data)
+    if outs:
+        res_attrs = op.properties.get("res_attrs")
+        rs = []
+        for i, t in enumerate(outs):
+            s = pr.type(t)
+            if res_attrs is not None and res_attrs.data[i].data:
+                s += " " + pr.attr_dict_text(dict(res_attrs.data[i].data))
+            rs.append(s)
+        pr.w(" -> " + (rs[0] if len(rs) == 1 and res_attrs is None and not isinstance(outs[0], FunctionType) else "(" + ", ".join(rs) + ")"))
+    extra = {k: v for k, v in op.properties.items() if k not in _FUNC_INHERENT}
+    extra.update(op.attributes)
+    if extra:
+        pr.w(" attributes " + pr.attr_dict_text(extra))
+    if body.blocks:
+        pr.w(" ")
+        # the names were numbered above; print the body in that scope
+        pr.print_region(body, entry_args=False)
+    pr.scopes.pop()
+
+
+syntax("tt.func")((_parse_func, _print_func))
+
+
+# -- tt.call -----------------------------------------------------------------------------------------
+
+
+def _parse_call(p, cls, legacy, nres):
+    cur = p.cur
+    spos = cur.skip()
+    callee = cur.try_symbol()
+    if callee is None:
+        raise ParseError(spos, "expected callee '@...'")
+    cur.expect("(")
+    uses = p._use_list()
+    cur.expect(")")
+    attrs = p.optional_attr_dict()
+    cur.expect(":")
+    tpos = cur.skip()
+    ft = p.attrs.parse_type("function type")
+    if not isinstance(ft, FunctionType) or len(ft.inputs.data) != len(uses):
+        raise ParseError(tpos, "expected a function type matching the call's arguments")
+    operands = [p.lookup(n, i, pos, t) for (n, i, pos), t in zip(uses, ft.inputs.data)]
+    props = {"callee": SymbolRefAttr(callee)}
+    return cls.create(operands=operands, result_types=list(ft.outputs.data), properties=props, attributes=attrs)
+
+
+def _print_call(pr, op):
+    pr.w(" " + pr.attribute(op.properties["callee"]) + "(" + pr.values(op.operands) + ")")
+    if op.attributes:
+        pr.w(" " + pr.attr_dict_text(dict(op.attributes)))
+    ins = ", ".join(pr.type(v.type) for v in op.operands)
+    pr.w(f" : ({ins}) -> " + pr.result_types([r.type for r in op.results]))
+
+
+syntax("tt.call")((_parse_call, _print_call))
+
+
+# -- scf.for -------------------------------------------------------------------------------------------
+
+
+def _ensure_terminator(region: Region) -> None:
+    """MLIR elides a `scf.yield` without operands; put it back."""
+    for block in region.blocks:
+        last = block.last_op
+        if last is None or last.name not in ("scf.yield", "scf.condition"):
+            block.add_op(scf.YieldOp.create())
+
+
+def _parse_for(p, cls, legacy, nres):
+    cur = p.cur
+    unsigned = cur.try_lit("unsigned")
+    ivpos = cur.skip()
+    iv = cur.try_value_def()
+    if iv is None:
+        raise cur.error("expected induction variable")
+    cur.expect("=")
+    lb_use = (cur.value_use(), cur.pos)
+    cur.expect("to")
+    ub_use = (cur.value_use(), cur.pos)
+    cur.expect("step")
+    st_use = (cur.value_use(), cur.pos)
+    inits: list[tuple[str, tuple[str, int], int]] = []
+    types: list[Attribute] = []
+    if cur.try_lit("iter_args"):
+        cur.expect("(")
+        while True:
+            apos = cur.skip()
+            d = cur.try_value_def()
+            if d is None:
+                raise cur.error("expected iter_args name")
+            cur.expect("=")
+            upos = cur.skip()
+            u = cur.value_use()
+            inits.append((d[0], u, upos if apos else upos))
+            if cur.try_lit(")"):
+                break
+            cur.expect(",")
+        cur.expect("->")
+        types = p.attrs.parse_result_types()
+        if len(types) != len(inits):
+            raise cur.error(f"iter_args has {len(inits)} values but {len(types)} types")
+    iv_type: Attribute = IndexType()
+    if cur.try_lit(":"):
+        iv_type = p.attrs.parse_type()
+    lb = p.lookup(lb_use[0][0], lb_use[0][1], ivpos, iv_type)
+    ub = p.lookup(ub_use[0][0], ub_use[0][1], ivpos, iv_type)
+    step = p.lookup(st_use[0][0], st_use[0][1], ivpos, iv_type)
+    init_vals = [p.lookup(u[0], u[1], pos, t) for (_, u, pos), t in zip(inits, types)]
+    entry = [(iv[0], iv_type, None, ivpos)] + [(n, t, None, pos) for (n, _, pos), t in zip(inits, types)]
+    body = p.parse_region(entry_args=entry)
+    _ensure_terminator(body)
+    attrs = p.optional_attr_dict()
+    props = {}
+    if unsigned:
+        from xdsl.dialects.builtin import UnitAttr
+
+        attrs["unsignedCmp"] = UnitAttr()
+    return cls.create(operands=[lb, ub, step, *init_vals], result_types=types, regions=[body], attributes=attrs, properties=props)
+
+
+def _print_for(pr, op):
+    body = op.body.block
+    pr.w(f" {pr.value(body.args[0])} = {pr.value(op.lb)} to {pr.value(op.ub)} step {pr.value(op.step)}")
+    if op.iter_args:
+        pairs = ", ".join(f"{pr.value(a)} = {pr.value(v)}" for a, v in zip(body.args[1:], op.iter_args))
+        pr.w(f" iter_args({pairs}) -> (" + ", ".join(pr.type(v.type) for v in op.iter_args) + ")")
+    if not isinstance(op.lb.type, IndexType):
+        pr.w(" : " + pr.type(op.lb.type))
+    pr.w(" ")
+    pr.print_region(op.body, entry_args=False, terminators=bool(op.iter_args))
+    attrs = {k: v for k, v in op.attributes.items() if k != "unsignedCmp"}
+    if attrs:
+        pr.w(" " + pr.attr_dict_text(attrs))
+
+
+syntax("scf.for")((_parse_for, _print_for))
+
+
+# -- scf.if ----------------------------------------------------------------------------------------------
+
+
+def _parse_if(p, cls, legacy, nres):
+    cur = p.cur
+    cond = p.operand(IntegerType(1))
+    types: list[Attribute] = []
+    if cur.try_lit("->"):
+        types = p.attrs.parse_result_types()
+    then = p.parse_region()
+    els = Region()
+    if cur.try_lit("else"):
+        els = p.parse_region()
+    if not types:
+        _ensure_terminator(then)
+        if els.blocks:
+            _ensure_terminator(els)
+    attrs = p.optional_attr_dict()
+    return cls.create(operands=[cond], result_types=types, regions=[then, els], attributes=attrs)
+
+
+def _print_if(pr, op):
+    pr.w(" " + pr.value(op.cond))
+    if op.results:
+        pr.w(" -> (" + ", ".join(pr.type(r.type) for r in op.results) + ")")
+    pr.w(" ")
+    has_results = bool(op.results)
+    pr.print_region(op.true_region, terminators=has_results)
+    els = op.false_region
+    if els.blocks and (has_results or len(list(els.blocks.first.ops)) > 1 or els.blocks.first.last_op is None
+                       or els.blocks.first.last_op.operands):
+        pr.w(" else ")
+        pr.print_region(els, terminators=has_results)
+    if op.attributes:
+        pr.w(" " + pr.attr_dict_text(dict(op.attributes)))
+
+
+syntax("scf.if")((_parse_if, _print_if))
+
+
+# -- scf.while -------------------------------------------------------------------------------------------------
+
+
+def _parse_while(p, cls, legacy, nres):
+    cur = p.cur
+    cur.expect("(")
+    inits = []
+    if not cur.try_lit(")"):
+        while True:
+            apos = cur.skip()
+            d = cur.try_value_def()
+            if d is None:
+                raise cur.error("expected argument name")
+            cur.expect("=")
+            upos = cur.skip()
+            u = cur.value_use()
+            inits.append((d[0], u, upos, apos))
+            if cur.try_lit(")"):
+                break
+            cur.expect(",")
+    cur.expect(":")
+    ft = p.attrs.parse_type("function type")
+    if not isinstance(ft, FunctionType) or len(ft.inputs.data) != len(inits):
+        raise cur.error("expected a function type matching the while's arguments")
+    vals = [p.lookup(u[0], u[1], upos, t) for (_, u, upos, _), t in zip(inits, ft.inputs.data)]
+    before = p.parse_region(entry_args=[(n, t, None, apos) for (n, _, _, apos), t in zip(inits, ft.inputs.data)])
+    cur.expect("do")
+    after = p.parse_region()
+    attrs = {}
+    if cur.try_lit("attributes"):
+        attrs = p.attrs.parse_attr_entries("{", "}")
+    return cls.create(operands=vals, result_types=list(ft.outputs.data), regions=[before, after], attributes=attrs)
+
+
+def _print_while(pr, op):
+    before = op.before_region.blocks.first
+    pairs = ", ".join(f"{pr.value(a)} = {pr.value(v)}" for a, v in zip(before.args, op.arguments))
+    ins = ", ".join(pr.type(v.type) for v in op.arguments)
+    pr.w(f" ({pairs}) : ({ins}) -> " + pr.result_types([r.type for r in op.results]) + " ")
+    pr.print_region(op.before_region, entry_args=False)
+    pr.w(" do ")
+    pr.print_region(op.after_region, entry_args=True)
+    if op.attributes:
+        pr.w(" attributes " + pr.attr_dict_text(dict(op.attributes)))
+
+
+syntax("scf.while")((_parse_while, _print_while))
+
+
+def _parse_execute_region(p, cls, legacy, nres):
+    types = p.attrs.parse_result_types() if p.cur.try_lit("->") else []
+    region = p.parse_region()
+    attrs = p.optional_attr_dict()
+    return cls.create(result_types=types, regions=[region], attributes=attrs)
+
+
+def _print_execute_region(pr, op):
+    if op.results:
+        pr.w(" -> " + pr.result_types([r.type for r in op.results]))
+    pr.w(" ")
+    pr.print_region(op.region)
+    if op.attributes:
+        pr.w(" " + pr.attr_dict_text(dict(op.attributes)))
+
+
+syntax("scf.execute_region")((_parse_execute_region, _print_execute_region))
+
+
+# -- cf ------------------------------------------------------------------------------------------------------------
+
+
+def _successor_with_args(p):
+    cur = p.cur
+    pos = cur.skip()
+    label = cur.try_block_id()
+    if label is None:
+        raise cur.error("expected block reference")
+    block = p.block_ref(label, pos)
+    args = []
+    if cur.try_lit("("):
+        uses = p._use_list()
+        cur.expect(":")
+        ts = [p.attrs.parse_type()]
+        while cur.try_lit(","):
+            ts.append(p.attrs.parse_type())
+        cur.expect(")")
+        if len(ts) != len(uses):
+            raise cur.error("branch operands and types differ in number")
+        args = [p.lookup(n, i, upos, t) for (n, i, upos), t in zip(uses, ts)]
+    return block, args
+
+
+def _print_successor(pr, block: Block, args) -> str:
+    s = pr.block_name(block)
+    if args:
+        s += "(" + pr.values(args) + " : " + ", ".join(pr.type(a.type) for a in args) + ")"
+    return s
+
+
+def _parse_br(p, cls, legacy, nres):
+    block, args = _successor_with_args(p)
+    attrs = p.optional_attr_dict()
+    return cls.create(operands=args, successors=[block], attributes=attrs)
+
+
+def _print_br(pr, op):
+    pr.w(" " + _print_successor(pr, op.successor, op.arguments))
+
+
+def _parse_cond_br(p, cls, legacy, nres):
+    from xdsl.dialects.builtin import DenseArrayBase
+
+    cond = p.operand(IntegerType(1))
+    p.cur.expect(",")
+    then_b, then_args = _successor_with_args(p)
+    p.cur.expect(",")
+    else_b, else_args = _successor_with_args(p)
+    attrs = p.optional_attr_dict()
+    props = {"operandSegmentSizes": DenseArrayBase.from_list(IntegerType(32), [1, len(then_args), len(else_args)])}
+    return cls.create(operands=[cond, *then_args, *else_args], successors=[then_b, else_b], properties=props, attributes=attrs)
+
+
+def _print_cond_br(pr, op):
+    pr.w(f" {pr.value(op.cond)}, {_print_successor(pr, op.then_block, op.then_arguments)}, "
+         f"{_print_successor(pr, op.else_block, op.else_arguments)}")
+
+
+syntax("cf.br")((_parse_br, _print_br))
+syntax("cf.cond_br")((_parse_cond_br, _print_cond_br))
+
+
+# -- arith.constant / arith.select ---------------------------------------------------------------------------------
+
+
+def _parse_constant(p, cls, legacy, nres):
+    attrs = p.optional_attr_dict()
+    pos = p.cur.skip()
+    value = p.attrs.parse_attribute("constant value")
+    t = getattr(value, "type", None)
+    if t is None:
+        from xdsl.dialects.builtin import BoolAttr
+
+        if isinstance(value, BoolAttr):
+            t = IntegerType(1)
+        else:
+            raise ParseError(pos, "arith.constant needs a typed value, e.g. '0 : i32'")
+    return cls.create(result_types=[t], properties={"value": value}, attributes=attrs)
+
+
+def _print_constant(pr, op):
+    if op.attributes:
+        pr.w(" " + pr.attr_dict_text(dict(op.attributes)))
+    pr.w(" " + pr.attribute(op.properties["value"]))
+
+
+syntax("arith.constant")((_parse_constant, _print_constant))
+
+
+def _parse_select(p, cls, legacy, nres):
+    cur = p.cur
+    cpos = cur.skip()
+    c = cur.value_use()
+    cur.expect(",")
+    apos = cur.skip()
+    a = cur.value_use()
+    cur.expect(",")
+    bpos = cur.skip()
+    b = cur.value_use()
+    attrs = p.optional_attr_dict()
+    cur.expect(":")
+    t1 = p.attrs.parse_type()
+    cond_t: Attribute = IntegerType(1)
+    result_t = t1
+    if cur.try_lit(","):
+        cond_t, result_t = t1, p.attrs.parse_type()
+    ops = [p.lookup(c[0], c[1], cpos, cond_t), p.lookup(a[0], a[1], apos, result_t), p.lookup(b[0], b[1], bpos, result_t)]
+    return cls.create(operands=ops, result_types=[result_t], attributes=attrs)
+
+
+def _print_select(pr, op):
+    pr.w(f" {pr.values(op.operands)}")
+    if op.attributes:
+        pr.w(" " + pr.attr_dict_text(dict(op.attributes)))
+    ct = op.condition.type
+    if ct == IntegerType(1):
+        pr.w(" : " + pr.type(op.result.type))
+    else:
+        pr.w(f" : {pr.type(ct)}, {pr.type(op.result.type)}")
+
+
+syntax("arith.select")((_parse_select, _print_select))
+
+__all__ = ["PARSERS", "PRINTERS", "arith", "tt", "cf", "Operation"]
+
+
+# -- ttg.async_commit_group: `tokens` keyword since Triton 3.4 ------------------------------------------
+
+
+def _parse_commit_group(p, cls, legacy, nres):
+    from irkit.dialects.types import AsyncTokenType
+
+    keyword = p.cur.try_lit("tokens")
+    p.variants[cls.name] = "tokens" if keyword else "plain"
+    uses = p._use_list()
+    vals = [p.lookup(n, i, pos) for n, i, pos in uses]
+    attrs = p.optional_attr_dict()
+    return cls.create(operands=vals, result_types=[AsyncTokenType()], attributes=attrs)
+
+
+def _print_commit_group(pr, op):
+    from irkit.frontend.spelling import Spelling
+
+    if op.operands:
+        variant = pr.o.variants.get(op.name)
+        keyword = variant == "tokens" or (variant is None and pr.o.spelling is Spelling.CURRENT)
+        pr.w((" tokens " if keyword else " ") + pr.values(op.operands))
+    if op.attributes:
+        pr.w(" " + pr.attr_dict_text(dict(op.attributes)))
+
+
+syntax("ttg.async_commit_group")((_parse_commit_group, _print_commit_group))

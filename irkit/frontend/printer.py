@@ -1,0 +1,786 @@
+"""xDSL IR -> text the way triton-opt prints it.
+
+What MLIR does and xDSL's printer does not: attribute aliases (`#blocked =
+...`) are emitted at the top and used in the body, keeping the names the input
+had and naming new attributes the way Triton's dialects do (`#blocked3`,
+`#mma1`); locations print as `loc(#locN)` with the alias definitions after the
+module; values keep their name hints, unnamed ones are numbered per function;
+multi-result ops bind `%x:3` and uses read `%x#1`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    CallSiteLoc,
+    DenseArrayBase,
+    DictionaryAttr,
+    FileLineColLoc,
+    FloatAttr,
+    FunctionType,
+    FusedLoc,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    NameLoc,
+    NoneAttr,
+    NoneType,
+    Signedness,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    UnitAttr,
+    UnknownLoc,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.irdl import VarOperandDef, VarResultDef
+
+from irkit.dialects import encodings as enc
+from irkit.dialects.builtin_extras import DenseElementsAttr, format_float
+from irkit.dialects.types import (
+    AsyncTokenType,
+    MemDescType,
+    OpaqueType,
+    PointerType,
+    TensorDescType,
+)
+from irkit.frontend.attributes import scalar_type_name
+from irkit.frontend.opformat import (
+    DEFAULT_STYLE,
+    AttrDict,
+    CompiledFormat,
+    FunctionalType,
+    Group,
+    Lit,
+    OIList,
+    TypeOf,
+    Var,
+)
+from irkit.frontend.spelling import Spelling, memdesc_prefix, spelled
+
+_BARE_KEY = re.compile(r"[A-Za-z_][\w$.]*$")
+_ARG_NAME = re.compile(r"arg\d+$")
+_LOC_TYPES = (UnknownLoc, FileLineColLoc, NameLoc, CallSiteLoc, FusedLoc)
+
+
+def alias_prefix(attr: Attribute) -> str | None:
+    """The alias name Triton's dialects give an attribute kind (None: printed inline)."""
+    if isinstance(attr, enc.BlockedEncodingAttr):
+        return "blocked"
+    if isinstance(attr, enc.MMA_LAYOUTS):
+        return "mma"
+    if isinstance(attr, enc.SHARED_LAYOUTS):
+        return "shared"
+    if isinstance(attr, enc.LinearEncodingAttr):
+        return "linear"
+    if isinstance(attr, enc.SharedMemorySpaceAttr):
+        return "smem"
+    return None
+
+
+def symbol(name: str) -> str:
+    """`@name`, quoted when it is not a bare identifier."""
+    return "@" + (name if _BARE_KEY.match(name) else quote_string(name))
+
+
+def quote_string(s: str) -> str:
+    out = []
+    for ch in s:
+        o = ord(ch)
+        if ch == '"' or ch == "\\":
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif o < 0x20 or o == 0x7F:
+            out.append("\\%02X" % o)
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+@dataclass
+class PrintOptions:
+    debuginfo: bool = False
+    generic: bool = False
+    spelling: Spelling = Spelling.CURRENT
+    variants: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class AliasState:
+    """Alias names in force while printing one module."""
+
+    attr_names: dict[Attribute, str] = field(default_factory=dict)
+    loc_names: dict[Attribute, str] = field(default_factory=dict)
+    type_names: dict[Attribute, str] = field(default_factory=dict)
+    top_locs: set[str] = field(default_factory=set)
+    order: list[str] = field(default_factory=list)  # the input's alias names in file order
+    used_attrs: dict[str, Attribute] = field(default_factory=dict)
+    used_locs: dict[str, Attribute] = field(default_factory=dict)
+    used_types: dict[str, Attribute] = field(default_factory=dict)
+
+
+class _Names:
+    """SSA value and block names of one isolated region, numbered as MLIR does:
+    a region's blocks first, then its nested regions, each starting from the
+    counters its parent region ended with (so sibling regions reuse numbers)."""
+
+    def __init__(self) -> None:
+        self.values: dict[SSAValue, str] = {}
+        self.groups: dict[Operation, str] = {}
+        self.blocks: dict[Block, str] = {}
+
+    def number(self, region: Region, next_value: int = 0, next_arg: int = 0, chain: tuple[set[str], ...] = ()) -> None:
+        used: set[str] = set()
+        chain = chain + (used,)
+
+        def taken(n: str) -> bool:
+            return any(n in u for u in chain)
+
+        def unique(hint: str) -> str:
+            name = hint
+            i = 0
+            while taken(name):
+                name = f"{hint}_{i}"
+                i += 1
+            used.add(name)
+            return name
+
+        for bi, block in enumerate(region.blocks):
+            self.blocks[block] = f"bb{bi}"
+            for arg in block.args:
+                i = next_arg
+                next_arg += 1
+                hint = arg.name_hint
+                if hint and not _ARG_NAME.match(hint):
+                    self.values[arg] = unique(hint)
+                else:
+                    self.values[arg] = unique(f"arg{i}")
+            for op in block.ops:
+                if not op.results:
+                    continue
+                hint = op.results[0].name_hint
+                if hint:
+                    name = unique(hint)
+                else:
+                    while taken(str(next_value)):
+                        next_value += 1
+                    name = str(next_value)
+                    next_value += 1
+                    used.add(name)
+                if len(op.results) == 1:
+                    self.values[op.results[0]] = name
+                else:
+                    self.groups[op] = name
+                    for i, r in enumerate(op.results):
+                        self.values[r] = f"{name}#{i}"
+        for block in region.blocks:
+            for op in block.ops:
+                if _is_isolated(op):
+                    continue
+                for r in op.regions:
+                    self.number(r, next_value, next_arg, chain)
+
+
+def _is_isolated(op: Operation) -> bool:
+    return op.name in ("tt.func", "builtin.module", "func.func")
+
+
+class Printer:
+    def __init__(self, options: PrintOptions, aliases: AliasState | None = None):
+        self.o = options
+        self.aliases = aliases or AliasState()
+        self.out: list[str] = []
+        self.indent = 0
+        self.scopes: list[_Names] = [_Names()]
+        self._attr_text: dict[int, tuple[Attribute, str]] = {}
+
+    # -- module ---------------------------------------------------------------------------
+    def module_text(self, module: ModuleOp, implicit: bool = False) -> str:
+        top = _Names()
+        top.number(module.body)
+        self.scopes.append(top)
+        if implicit and not module.attributes and not module.properties:
+            for op in module.body.block.ops:
+                self.print_op(op)
+                self.out.append("\n")
+        else:
+            self.print_op(module)
+            self.out.append("\n")
+        body = "".join(self.out)
+        head: list[str] = []
+        # attribute aliases first, in the order they were defined (new ones last)
+        emitted: set[str] = set()
+        pending = list(self.aliases.used_attrs.items())
+        while pending:
+            name, attr = pending.pop(0)
+            if name in emitted:
+                continue
+            text = self._attr_body(attr)
+            head.append(f"#{name} = {text}\n")
+            emitted.add(name)
+            for n, a in self.aliases.used_attrs.items():
+                if n not in emitted and (n, a) not in pending:
+                    pending.append((n, a))
+        head = self._merge_top(head, [])
+        for name, t in self.aliases.used_types.items():
+            head.append(f"!{name} = {self._type_body(t)}\n")
+        tail: list[str] = []
+        if self.o.debuginfo:
+            loc_lines = self._location_alias_lines()
+            top = [line for name, line in loc_lines if name in self.aliases.top_locs]
+            tail = [line for name, line in loc_lines if name not in self.aliases.top_locs]
+            head = self._merge_top(head, top)
+        text = "".join(head) + body + "".join(tail)
+        return text
+
+    def _merge_top(self, attr_lines: list[str], loc_lines: list[str]) -> list[str]:
+        """Aliases before the module keep the input's order; new ones go last."""
+        index = {n: i for i, n in enumerate(self.aliases.order)}
+        merged = attr_lines + loc_lines
+        return sorted(merged, key=lambda line: index.get(line[1 : line.index(" ")], len(index)))
+
+    def _location_alias_lines(self) -> list[tuple[str, str]]:
+        names = self.aliases.loc_names
+        wanted: dict[str, Attribute] = dict(self.aliases.used_locs)
+        # aliases used inside other alias definitions
+        stack = list(wanted.values())
+        while stack:
+            loc = stack.pop()
+            for child in _loc_children(loc):
+                n = names.get(child)
+                if n is not None and n not in wanted:
+                    wanted[n] = child
+                    stack.append(child)
+        order = list(names.values())
+        index = {n: i for i, n in enumerate(order)}
+        lines = []
+        for n in sorted(wanted, key=lambda x: index.get(x, len(index))):
+            lines.append((n, f"#{n} = loc({self._loc_inner(wanted[n], top=True)})\n"))
+        return lines
+
+    # -- operations -------------------------------------------------------------------------
+    def w(self, s: str) -> None:
+        self.out.append(s)
+
+    def newline(self) -> None:
+        self.out.append("\n" + "  " * self.indent)
+
+    def print_op(self, op: Operation) -> None:
+        if op.results:
+            self.w(self._result_binding(op) + " = ")
+        from irkit.frontend import custom_syntax
+
+        name = op.name
+        hook = None if self.o.generic else custom_syntax.PRINTERS.get(name)
+        if hook is not None:
+            self.w("module" if name == "builtin.module" else spelled(name, self.o.spelling))
+            hook(self, op)
+        else:
+            fmt = None if self.o.generic else self._format_for(op)
+            if fmt is not None:
+                self.w(spelled(name, self.o.spelling))
+                self.print_with_format(op, fmt)
+            else:
+                self.print_generic(op)
+        self.print_location(op.location)
+
+    def _format_for(self, op: Operation) -> CompiledFormat | None:
+        from irkit.frontend.parser import compiled_format
+
+        try:
+            return compiled_format(type(op), self.o.spelling is Spelling.LEGACY)
+        except Exception:  # an op class without a definition (unregistered)
+            return None
+
+    def print_location(self, loc: Attribute) -> None:
+        if not self.o.debuginfo:
+            return
+        self.w(" loc(" + self._loc_inner(loc) + ")")
+
+    def inline_location(self, loc: Attribute) -> str:
+        """Block-argument locations: MLIR writes them out (children still by alias)
+        and still defines the alias the location has."""
+        name = self.aliases.loc_names.get(loc)
+        if name is not None:
+            self.aliases.used_locs.setdefault(name, loc)
+        return "loc(" + self._loc_inner(loc, top=True) + ")"
+
+    def _loc_inner(self, loc: Attribute, top: bool = False) -> str:
+        if not top:
+            name = self.aliases.loc_names.get(loc)
+            if name is not None:
+                self.aliases.used_locs.setdefault(name, loc)
+                return "#" + name
+        if isinstance(loc, UnknownLoc):
+            return "unknown"
+        if isinstance(loc, FileLineColLoc):
+            return f"{quote_string(loc.filename.data)}:{loc.line.data}:{loc.column.data}"
+        if isinstance(loc, NameLoc):
+            if isinstance(loc.location, NoneAttr):
+                return quote_string(loc.desc.data)
+            return f"{quote_string(loc.desc.data)}({self._loc_inner(loc.location)})"
+        if isinstance(loc, CallSiteLoc):
+            return f"callsite({self._loc_inner(loc.callee)} at {self._loc_inner(loc.caller)})"
+        if isinstance(loc, FusedLoc):
+            meta = "" if isinstance(loc.metadata, NoneAttr) else f"<{self.attribute(loc.metadata)}>"
+            return f"fused{meta}[" + ", ".join(self._loc_inner(x) for x in loc.locations.data) + "]"
+        return "unknown"
+
+    # -- value names ------------------------------------------------------------------------------
+    def _result_binding(self, op: Operation) -> str:
+        names = self.scopes[-1]
+        if len(op.results) == 1:
+            return "%" + names.values[op.results[0]]
+        return f"%{names.groups[op]}:{len(op.results)}"
+
+    def value(self, v: SSAValue) -> str:
+        for scope in reversed(self.scopes):
+            n = scope.values.get(v)
+            if n is not None:
+                return "%" + n
+        return "%<<UNKNOWN SSA VALUE>>"
+
+    def values(self, vs: Any) -> str:
+        return ", ".join(self.value(v) for v in vs)
+
+    def block_name(self, block: Block) -> str:
+        for scope in reversed(self.scopes):
+            n = scope.blocks.get(block)
+            if n is not None:
+                return "^" + n
+        return "^<<UNKNOWN BLOCK>>"
+
+    # -- regions ------------------------------------------------------------------------------------
+    def print_region(
+        self,
+        region: Region,
+        entry_args: bool = True,
+        terminators: bool = True,
+        isolated: bool = False,
+    ) -> None:
+        """`{ ... }`; `entry_args=False` when the op prints the entry block's
+        arguments itself (tt.func signature, scf.for induction variable)."""
+        if isolated:
+            names = _Names()
+            names.number(region)
+            self.scopes.append(names)
+        self.w("{")
+        blocks = list(region.blocks)
+        self.indent += 1
+        for i, block in enumerate(blocks):
+            if i > 0 or (entry_args and len(block.args) > 0):
+                self._block_header(block)
+            ops = list(block.ops)
+            if not terminators and ops and not ops[-1].operands and not ops[-1].results and _elidable_terminator(ops[-1]):
+                ops = ops[:-1]
+            for op in ops:
+                self.newline()
+                self.print_op(op)
+        self.indent -= 1
+        self.newline()
+        self.w("}")
+        if isolated:
+            self.scopes.pop()
+
+    def _block_header(self, block: Block) -> None:
+        self.out.append("\n" + "  " * (self.indent - 1))
+        self.w(self.block_name(block))
+        comment = self._predecessors_comment(block)
+        if block.args:
+            parts = []
+            for a in block.args:
+                s = f"{self.value(a)}: {self.type(a.type)}"
+                if self.o.debuginfo:
+                    s += " " + self.inline_location(a.location)
+                parts.append(s)
+            self.w("(" + ", ".join(parts) + ")")
+        self.w(":")
+        if comment:
+            self.w("  " + comment)
+
+    def _predecessors_comment(self, block: Block) -> str:
+        region = block.parent
+        if region is None or block is region.blocks.first:
+            return ""
+        preds: list[Block] = []
+        for b in region.blocks:
+            last = b.last_op
+            if last is not None and block in last.successors and b not in preds:
+                preds.append(b)
+        if not preds:
+            return "// no predecessors"
+        names = ", ".join(self.block_name(b) for b in preds)
+        return f"// pred: {names}" if len(preds) == 1 else f"// {len(preds)} preds: {names}"
+
+    # -- generic form -------------------------------------------------------------------------------
+    def print_generic(self, op: Operation) -> None:
+        self.w(quote_string(spelled(op.name if not hasattr(op, "op_name") else op.op_name.data, self.o.spelling)))
+        self.w("(" + self.values(op.operands) + ")")
+        if op.successors:
+            self.w("[" + ", ".join(self.block_name(b) for b in op.successors) + "]")
+        if op.properties:
+            self.w(" <" + self.attr_dict_text(dict(op.properties)) + ">")
+        if op.regions:
+            self.w(" (")
+            for i, r in enumerate(op.regions):
+                if i:
+                    self.w(", ")
+                self.print_region(r, entry_args=True, terminators=True)
+            self.w(")")
+        if op.attributes:
+            self.w(" " + self.attr_dict_text(dict(op.attributes)))
+        ins = ", ".join(self.type(v.type) for v in op.operands)
+        outs = [r.type for r in op.results]
+        self.w(f" : ({ins}) -> " + self.result_types(outs))
+
+    def result_types(self, ts: list[Attribute]) -> str:
+        if len(ts) == 1 and not isinstance(ts[0], FunctionType):
+            return self.type(ts[0])
+        return "(" + ", ".join(self.type(t) for t in ts) + ")"
+
+    # -- format-driven custom form ----------------------------------------------------------------------
+    def print_with_format(self, op: Operation, fmt: CompiledFormat) -> None:
+        state = _SpaceState()
+        self._emit(op, fmt, fmt.elements, state)
+
+    def _present(self, op: Operation, v: Var) -> bool:
+        if v.kind == "operand":
+            x = getattr(op, v.name)
+            if isinstance(x, tuple) or isinstance(x, list):
+                return len(x) > 0
+            return x is not None
+        if v.kind == "all_operands":
+            return len(op.operands) > 0
+        if v.kind == "attr":
+            return v.name in op.properties or v.name in op.attributes
+        return True
+
+    def _attr_value(self, op: Operation, name: str) -> Attribute | None:
+        if name in op.properties:
+            return op.properties[name]
+        return op.attributes.get(name)
+
+    def _emit(self, op: Operation, fmt: CompiledFormat, elements: list[Any], s: _SpaceState) -> None:
+        for e in elements:
+            if isinstance(e, Lit):
+                s.literal(self, e.text)
+            elif isinstance(e, Var):
+                if e.kind == "operand":
+                    x = getattr(op, e.name)
+                    text = self.values(x) if isinstance(x, (tuple, list)) else ("" if x is None else self.value(x))
+                elif e.kind == "all_operands":
+                    text = self.values(op.operands)
+                else:
+                    value = self._attr_value(op, e.name)
+                    style = getattr(op, "ATTR_STYLES", {}).get(e.name, DEFAULT_STYLE)
+                    text = "" if value is None or isinstance(value, UnitAttr) else style.print(self, value)
+                if text:
+                    s.variable(self, text)
+            elif isinstance(e, TypeOf):
+                s.variable(self, self._types_text(op, e))
+            elif isinstance(e, FunctionalType):
+                ins = self._named_types(op, e.inputs)
+                outs = self._named_types(op, e.outputs)
+                s.variable(self, "(" + ", ".join(self.type(t) for t in ins) + ") -> " + self.result_types(outs))
+            elif isinstance(e, AttrDict):
+                elided = set(fmt.used_attrs) | {"operandSegmentSizes", "resultSegmentSizes"}
+                merged = {k: v for k, v in op.properties.items() if k not in elided}
+                merged.update({k: v for k, v in op.attributes.items() if k not in elided})
+                if merged:
+                    prefix = " attributes " if e.with_keyword else " "
+                    self.w(prefix + self.attr_dict_text(merged))
+                    s.after_attr_dict()
+            elif isinstance(e, Group):
+                if self._present(op, e.anchor) if isinstance(e.anchor, Var) else self._types_present(op, e.anchor):
+                    self._emit(op, fmt, e.elements, s)
+            elif isinstance(e, OIList):
+                for clause in e.clauses:
+                    var = next((x for x in clause if isinstance(x, Var)), None)
+                    if var is not None and self._present(op, var):
+                        self._emit(op, fmt, clause, s)
+
+    def _types_present(self, op: Operation, t: Any) -> bool:
+        if isinstance(t, TypeOf):
+            return len(self._named_types(op, t.name)) > 0
+        return True
+
+    def _named_types(self, op: Operation, name: str) -> list[Attribute]:
+        if name == "operands":
+            return [v.type for v in op.operands]
+        if name == "results":
+            return [r.type for r in op.results]
+        x = getattr(op, name)
+        if isinstance(x, (tuple, list)):
+            return [v.type for v in x]
+        return [] if x is None else [x.type]
+
+    def _types_text(self, op: Operation, e: TypeOf) -> str:
+        stripped = getattr(op, "STRIPPED", {}).get(e.name)
+        ts = self._named_types(op, e.name)
+        if stripped is not None and not e.qualified:
+            return ", ".join(self._type_body(t, stripped=True) for t in ts)
+        return ", ".join(self.type(t) for t in ts)
+
+    # -- attributes -------------------------------------------------------------------------------------
+    def attr_dict_text(self, attrs: dict[str, Attribute]) -> str:
+        parts = []
+        for k in sorted(attrs):
+            v = attrs[k]
+            key = k if _BARE_KEY.match(k) else quote_string(k)
+            if isinstance(v, UnitAttr):
+                parts.append(key)
+            else:
+                parts.append(f"{key} = {self.attribute(v)}")
+        return "{" + ", ".join(parts) + "}"
+
+    def attribute(self, a: Attribute) -> str:
+        cached = self._attr_text.get(id(a))
+        if cached is not None and cached[0] is a:
+            return cached[1]
+        text = self._attribute(a)
+        self._attr_text[id(a)] = (a, text)
+        return text
+
+    def _attribute(self, a: Attribute) -> str:
+        name = self.aliases.attr_names.get(a)
+        if name is None:
+            prefix = alias_prefix(a)
+            if prefix is not None:
+                name = self._new_alias(prefix, a)
+        if name is not None:
+            self.aliases.used_attrs.setdefault(name, a)
+            return "#" + name
+        return self._attr_body(a)
+
+    def _new_alias(self, prefix: str, a: Attribute) -> str:
+        taken = set(self.aliases.attr_names.values()) | set(self.aliases.loc_names.values())
+        name = prefix
+        i = 0
+        while name in taken:
+            i += 1
+            name = f"{prefix}{i}"
+        self.aliases.attr_names[a] = name
+        return name
+
+    def _attr_body(self, a: Attribute) -> str:
+        if (isinstance(a, IntegerAttr) and isinstance(a.type, IntegerType) and a.type.width.data == 1):
+            return "true" if a.value.data else "false"
+        if isinstance(a, IntegerAttr):
+            return f"{a.value.data} : {self.type(a.type)}"
+        if isinstance(a, FloatAttr):
+            return f"{format_float(a.value.data, a.type)} : {self.type(a.type)}"
+        if isinstance(a, StringAttr):
+            return quote_string(a.data)
+        if isinstance(a, ArrayAttr):
+            return "[" + ", ".join(self.attribute(x) for x in a.data) + "]"
+        if isinstance(a, DenseArrayBase):
+            vals = a.get_values()
+            et = self.type(a.elt_type)
+            if not vals:
+                return f"array<{et}>"
+            return f"array<{et}: " + ", ".join(_num(v) for v in vals) + ">"
+        if isinstance(a, DictionaryAttr):
+            return self.attr_dict_text(dict(a.data))
+        if isinstance(a, UnitAttr):
+            return "unit"
+        if isinstance(a, SymbolRefAttr):
+            parts = [a.root_reference.data] + [r.data for r in a.nested_references.data]
+            return "::".join(symbol(p) for p in parts)
+        if isinstance(a, DenseElementsAttr):
+            return f"dense<{a.body.data}> : {self.type(a.type)}"
+        if isinstance(a, enc.StructLayoutAttr):
+            fields = []
+            kinds = dict(a.FIELDS)
+            for k, v in a.values().items():
+                fields.append(f"{k} = {self._struct_value(kinds[k], v)}")
+            return f"#{spelled(a.name, self.o.spelling)}<{{" + ", ".join(fields) + "}>"
+        if isinstance(a, enc.SharedMemorySpaceAttr):
+            return "#" + spelled(a.name, self.o.spelling)
+        if isinstance(a, enc.OpaqueAttr):
+            return "#" + a.dialect_name.data + a.body.data
+        if isinstance(a, _LOC_TYPES):
+            return "loc(" + self._loc_inner(a) + ")"
+        return self.type(a)
+
+    def _struct_value(self, kind: str, v: Any) -> str:
+        if kind == enc.BOOL:
+            return "true" if v else "false"
+        if kind == enc.INT:
+            return str(v)
+        if kind == enc.INTS:
+            return "[" + ", ".join(str(x) for x in v) + "]"
+        if kind == enc.INTSS:
+            return "[" + ", ".join("[" + ", ".join(str(x) for x in b) + "]" for b in v) + "]"
+        return self.attribute(v)
+
+    # -- types ----------------------------------------------------------------------------------------
+    def type(self, t: Attribute) -> str:
+        cached = self._attr_text.get(id(t))
+        if cached is not None and cached[0] is t:
+            return cached[1]
+        name = self.aliases.type_names.get(t)
+        if name is not None:
+            self.aliases.used_types.setdefault(name, t)
+            text = "!" + name
+        else:
+            text = self._type_body(t)
+        self._attr_text[id(t)] = (t, text)
+        return text
+
+    def _type_body(self, t: Attribute, stripped: bool = False) -> str:
+        if isinstance(t, IntegerType):
+            sign = {Signedness.SIGNLESS: "i", Signedness.SIGNED: "si", Signedness.UNSIGNED: "ui"}[t.signedness.data]
+            return f"{sign}{t.width.data}"
+        if isinstance(t, IndexType):
+            return "index"
+        if isinstance(t, NoneType):
+            return "none"
+        s = scalar_type_name(t)
+        if s is not None:
+            return s
+        if isinstance(t, TensorType):
+            dims = "".join(("?" if d == -1 else str(d)) + "x" for d in t.get_shape())
+            encoding = "" if isinstance(t.encoding, NoneAttr) else ", " + self.attribute(t.encoding)
+            return f"tensor<{dims}{self.type(t.element_type)}{encoding}>"
+        if isinstance(t, VectorType):
+            dims = "".join(str(d) + "x" for d in t.get_shape())
+            return f"vector<{dims}{self.type(t.element_type)}>"
+        if isinstance(t, PointerType):
+            space = "" if t.address_space.data == 1 else f", {t.address_space.data}"
+            body = f"<{self.type(t.pointee)}{space}>"
+            return body if stripped else "!tt.ptr" + body
+        if isinstance(t, MemDescType):
+            dims = "".join(str(d) + "x" for d in t.get_shape())
+            parts = [f"{dims}{self.type(t.element_type)}"]
+            if not isinstance(t.encoding, NoneAttr):
+                parts.append(self.attribute(t.encoding))
+            if not isinstance(t.memory_space, NoneAttr):
+                parts.append(self.attribute(t.memory_space))
+            if t.is_mutable:
+                parts.append("mutable")
+            if not isinstance(t.alloc_shape, NoneAttr):
+                parts.append("x".join(str(d.data) for d in t.alloc_shape.data))
+            body = "<" + ", ".join(parts) + ">"
+            return body if stripped else "!" + memdesc_prefix(self.o.spelling) + body
+        if isinstance(t, TensorDescType):
+            if t.wrapped.data:
+                body = f"<{self.type(t.block_type)}>"
+            else:
+                full = self._type_body(t.block_type)
+                body = "<" + full[len("tensor<") :]
+            return body if stripped else "!tt.tensordesc" + body
+        if isinstance(t, AsyncTokenType):
+            return "!" + spelled("ttg.async.token", self.o.spelling)
+        if isinstance(t, OpaqueType):
+            return "!" + t.dialect_name.data + t.body.data
+        if isinstance(t, FunctionType):
+            ins = ", ".join(self.type(x) for x in t.inputs.data)
+            return f"({ins}) -> " + self.result_types(list(t.outputs.data))
+        return str(t)
+
+
+class _SpaceState:
+    """MLIR's OpFormatGen spacing: `shouldEmitSpace` and `lastWasPunctuation`."""
+
+    __slots__ = ("should_space", "last_punct")
+
+    def __init__(self) -> None:
+        self.should_space = True
+        self.last_punct = True
+
+    def literal(self, p: Printer, value: str) -> None:
+        if value == "":
+            self.should_space = False
+            self.last_punct = True
+            return
+        if self.should_space and _space_before(value, self.last_punct):
+            p.w(" ")
+        p.w(value)
+        self.should_space = len(value) != 1 or value[0] not in "<({["
+        self.last_punct = value[0] != "_" and not value[0].isalpha()
+
+    def variable(self, p: Printer, text: str) -> None:
+        if self.should_space or not self.last_punct:
+            p.w(" ")
+        p.w(text)
+        self.last_punct = False
+        self.should_space = True
+
+    def after_attr_dict(self) -> None:
+        self.last_punct = False
+        self.should_space = True
+
+
+def _space_before(value: str, last_punct: bool) -> bool:
+    if len(value) != 1 and value != "->":
+        return True
+    if last_punct:
+        return value[0] not in ">)}],"
+    return value[0] not in "<>(){}[],"
+
+
+def _num(v: Any) -> str:
+    if isinstance(v, float):
+        return repr(v)
+    return str(v)
+
+
+def _alias_sort_key(name: str) -> tuple[str, int]:
+    m = re.match(r"(.*?)(\d*)$", name)
+    assert m
+    return (m.group(1), int(m.group(2)) if m.group(2) else -1)
+
+
+def _loc_children(loc: Attribute) -> list[Attribute]:
+    if isinstance(loc, NameLoc):
+        return [] if isinstance(loc.location, NoneAttr) else [loc.location]
+    if isinstance(loc, CallSiteLoc):
+        return [loc.callee, loc.caller]
+    if isinstance(loc, FusedLoc):
+        return list(loc.locations.data)
+    return []
+
+
+def _elidable_terminator(op: Operation) -> bool:
+    return op.name in ("scf.yield", "tt.reduce.return", "tt.scan.return")
+
+
+def print_module(
+    parsed: Any,
+    debuginfo: bool = False,
+    generic: bool = False,
+    spelling: Spelling | None = None,
+) -> str:
+    """Print a `ParsedModule` (or a bare ModuleOp) as text."""
+    from irkit.frontend.parser import ParsedModule
+
+    if isinstance(parsed, ParsedModule):
+        aliases = AliasState(
+            attr_names=dict(parsed.attr_aliases),
+            loc_names=dict(parsed.loc_aliases),
+            type_names=dict(parsed.type_aliases),
+            top_locs=set(parsed.top_loc_aliases),
+            order=list(parsed.alias_order),
+        )
+        module, implicit = parsed.module, parsed.implicit_module
+        spelling = spelling or parsed.spelling
+    else:
+        aliases, module, implicit = AliasState(), parsed, False
+        spelling = spelling or Spelling.CURRENT
+    variants = dict(getattr(parsed, "variants", {}) or {})
+    printer = Printer(PrintOptions(debuginfo, generic, spelling, variants), aliases)
+    return printer.module_text(module, implicit)
+
+
+__all__ = ["print_module", "Printer", "PrintOptions", "IntAttr", "BlockArgument", "VarOperandDef", "VarResultDef"]
