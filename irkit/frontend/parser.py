@@ -78,6 +78,16 @@ class ParsedModule:
     top_loc_aliases: set[str] = field(default_factory=set)  # defined before the module
     alias_order: list[str] = field(default_factory=list)  # every alias name, in file order
     variants: dict[str, str] = field(default_factory=dict)
+    text: str = ""
+    line_offset: int = 0  # lines before this chunk (with --split-input-file)
+    op_positions: dict[Operation, int] = field(default_factory=dict)  # op -> offset of its name
+
+    def op_line(self, op: Operation) -> int | None:
+        """The 1-based input line where `op` was written (None for ops passes made)."""
+        pos = self.op_positions.get(op)
+        if pos is None:
+            return None
+        return self.text.count("\n", 0, pos) + 1 + self.line_offset
     implicit_module: bool = False
 
 
@@ -118,6 +128,7 @@ class Parser:
         self.block_scopes: list[dict[str, tuple[Block, int | None]]] = []
         # version-dependent spellings of one op seen in this file (printed back alike)
         self.variants: dict[str, str] = {}
+        self.op_positions: dict[Operation, int] = {}
 
     # -- entry ------------------------------------------------------------------------
     def parse(self) -> ParsedModule:
@@ -174,6 +185,8 @@ class Parser:
         loc_types = (UnknownLoc, FileLineColLoc, NameLoc, CallSiteLoc, FusedLoc)
         pm = ParsedModule(module, self._spelling(module), self.filename, implicit_module=implicit)
         pm.alias_order = [k[1:] for k in self.aliases.order]
+        pm.text = self.text
+        pm.op_positions = self.op_positions
         pm.variants = dict(self.variants)
         for key in self.aliases.order:
             value = self.aliases.values.get(key)
@@ -265,6 +278,7 @@ class Parser:
         loc = self.attrs.try_location()
         if loc is not None:
             op.location = loc
+        self.op_positions[op] = name_pos
         if results:
             if num_results != len(op.results):
                 raise ParseError(

@@ -1,0 +1,93 @@
+"""Diagnostics as MLIR prints them: `file:line:col: error: message`, the source
+line, and a caret under the column.
+
+Passes report remarks and warnings through `emit`, never by printing: the
+driver decides where they go (stderr, `--verify-diagnostics`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
+from xdsl.ir import Attribute, Operation
+
+
+@dataclass
+class Diagnostic:
+    severity: str  # error | warning | remark | note
+    message: str
+    file: str | None = None
+    line: int | None = None
+    col: int | None = None
+    source_line: str | None = None
+    op: Operation | None = None
+
+    def render(self) -> str:
+        where = ""
+        if self.file is not None:
+            where = self.file
+            if self.line is not None:
+                where += f":{self.line}:{self.col or 1}"
+            where += ": "
+        text = f"{where}{self.severity}: {self.message}"
+        if self.source_line is not None and self.col is not None:
+            text += "\n" + self.source_line + "\n" + " " * (self.col - 1) + "^"
+        return text
+
+
+@dataclass
+class DiagnosticSink:
+    """Collects what passes emit while they run."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def emit(self, severity: str, op: Operation | None, message: str) -> None:
+        self.diagnostics.append(Diagnostic(severity, message, op=op))
+
+
+_SINK = DiagnosticSink()
+
+
+def sink() -> DiagnosticSink:
+    return _SINK
+
+
+def emit_remark(op: Operation | None, message: str) -> None:
+    _SINK.emit("remark", op, message)
+
+
+def emit_warning(op: Operation | None, message: str) -> None:
+    _SINK.emit("warning", op, message)
+
+
+def take() -> list[Diagnostic]:
+    out = list(_SINK.diagnostics)
+    _SINK.diagnostics.clear()
+    return out
+
+
+def position(text: str, pos: int, line_offset: int = 0) -> tuple[int, int, str]:
+    """(line, column, the line's text) of an offset, 1-based."""
+    pos = max(0, min(pos, len(text)))
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    if end < 0:
+        end = len(text)
+    line = text.count("\n", 0, pos) + 1 + line_offset
+    return line, pos - start + 1, text[start:end]
+
+
+def source_location(loc: Attribute) -> tuple[str, int, int] | None:
+    """The first file:line:col inside an MLIR location (through names, callsites, fusions)."""
+    if isinstance(loc, FileLineColLoc):
+        return loc.filename.data, loc.line.data, loc.column.data
+    if isinstance(loc, NameLoc):
+        return source_location(loc.location)
+    if isinstance(loc, CallSiteLoc):
+        return source_location(loc.callee)
+    if isinstance(loc, FusedLoc):
+        for inner in loc.locations.data:
+            found = source_location(inner)
+            if found is not None:
+                return found
+    return None
