@@ -35,6 +35,16 @@ class Diagnostic:
         return text
 
 
+class PassFailure(Exception):
+    """Raised by a pass for input it cannot handle (e.g. a block pointer carried
+    through scf.while); the driver reports it as an error at `op`, exit 1."""
+
+    def __init__(self, op: Operation | None, message: str):
+        super().__init__(message)
+        self.op = op
+        self.message = message
+
+
 @dataclass
 class DiagnosticSink:
     """Collects what passes emit while they run."""

@@ -419,22 +419,22 @@ def cvt_scratch_bytes(src: TensorType, dst: TensorType, version: str, target: st
         return 0, ""
     shape = tuple(src.get_shape())
     bits = cvt_bits(src)
+    elem = src.element_type
     note = ""
     try:
         if version == V31:
-            if not L.cvt_needs_shared_memory(se, de, shape, bits, "3.1"):
-                return 0, ""
-            if L.to_linear_layout(se, shape) is None or L.to_linear_layout(de, shape) is None:
-                note = "no linear layout: register-permutation test skipped"
+            if not L.cvt_needs_shared_memory(se, de, shape, elem, V31):
+                # 3.1.0 sizes a shortcut convert as the product of an empty rep shape: one element
+                return _cvt_elem_bytes(src), "shortcut convert: one element (3.1 quirk)"
             rep, _, _ = padded_rep_shape_31(src, dst)
             return prod(rep) * _cvt_elem_bytes(src), note
         if version == V33:
-            if not L.cvt_needs_shared_memory(se, de, shape, bits, "3.3") or _blocked_to_dot_shortcut(src, dst):
+            if not L.cvt_needs_shared_memory(se, de, shape, elem, V33):
                 return 0, ""
             rep, _, _ = padded_rep_shape_33(src, dst)
             return prod(rep) * _cvt_elem_bytes(src), note
         # 3.9
-        if not L.cvt_needs_shared_memory(se, de, shape, bits, "3.9"):
+        if not L.cvt_needs_shared_memory(se, de, shape, elem, V39):
             return 0, ""
         n = L.swizzled_scratch_elems(se, de, shape, bits, target)
         if n is None:
@@ -444,30 +444,6 @@ def cvt_scratch_bytes(src: TensorType, dst: TensorType, version: str, target: st
     except (A.UnsupportedLayout, ValueError, KeyError, TypeError, IndexError) as e:
         # unknown layout: the whole tensor, unpadded (an upper bound for the padded formula's rep shape)
         return prod(A.shape_per_cta(se, shape)) * _cvt_elem_bytes(src), f"layout not modelled ({e}); whole tensor assumed"
-
-
-def _blocked_to_dot_shortcut(src: TensorType, dst: TensorType) -> bool:
-    """isBlockedToDotShortcut (3.2+): blocked -> dot_op(blocked parent) with K whole per thread."""
-    se, de = src.encoding, dst.encoding
-    if not (A.is_blocked(se) and A.is_dot_operand(de) and A.is_blocked(de.get("parent"))):
-        return False
-    parent = de.get("parent")
-    shape = src.get_shape()
-    rank = len(shape)
-    k = rank - 1 if de.get("opIdx") == 0 else rank - 2
-    nk = rank - 2 if de.get("opIdx") == 0 else rank - 1
-    spt, tpw, wpc = se.get("sizePerThread"), se.get("threadsPerWarp"), se.get("warpsPerCTA")
-    pspt, ptpw, pwpc = parent.get("sizePerThread"), parent.get("threadsPerWarp"), parent.get("warpsPerCTA")
-    ok = (
-        spt[k] == shape[k]
-        and se.get("order") == parent.get("order")
-        and spt[nk] == pspt[nk]
-        and tpw[nk] == ptpw[nk]
-        and wpc[nk] == pwpc[nk]
-    )
-    if rank == 3:
-        ok = ok and spt[0] == pspt[0] and tpw[0] == ptpw[0] and wpc[0] == pwpc[0]
-    return ok
 
 
 def reduce_scratch_bytes(op: Operation, version: str) -> tuple[int, str]:

@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from irkit.diagnostics import Diagnostic, position
+from irkit.diagnostics import Diagnostic, PassFailure, position
 
 
 class CliError(Exception):
@@ -242,15 +242,6 @@ def process_chunk(args, chunk: InputText, pipeline, out_err) -> ChunkResult:
     return ChunkResult(text, diags)
 
 
-class PassFailure(Exception):
-    """Raised by a pass for input it cannot handle; reported at `op`."""
-
-    def __init__(self, op, message: str):
-        super().__init__(message)
-        self.op = op
-        self.message = message
-
-
 # -- --verify-diagnostics -------------------------------------------------------------------------------
 
 _EXPECTED = re.compile(r"//\s*expected-(error|warning|remark|note)\s*(?:@([+-]\d+|above|below))?\s*\{\{(.*?)\}\}")
@@ -364,6 +355,11 @@ def main(argv: list[str] | None = None) -> None:
     except MemoryError:
         sys.stderr.write("irkit-opt: error: out of memory\n")
         code = 1
+    except Exception as e:  # a bug in irkit itself: say so in one line, no traceback
+        if os.environ.get("IRKIT_TRACEBACK"):
+            raise
+        sys.stderr.write(f"irkit-opt: internal error: {type(e).__name__}: {e} (set IRKIT_TRACEBACK=1 for details)\n")
+        code = 2
     sys.exit(code)
 
 

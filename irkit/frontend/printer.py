@@ -210,13 +210,9 @@ class Printer:
         top = _Names()
         top.number(module.body)
         self.scopes.append(top)
-        if implicit and not module.attributes and not module.properties:
-            for op in module.body.block.ops:
-                self.print_op(op)
-                self.out.append("\n")
-        else:
-            self.print_op(module)
-            self.out.append("\n")
+        # like mlir-opt, a file of bare ops prints inside the implicit `module {}`
+        self.print_op(module)
+        self.out.append("\n")
         body = "".join(self.out)
         head: list[str] = []
         # attribute aliases first, in the order they were defined (new ones last)
@@ -436,7 +432,7 @@ class Printer:
             for i, r in enumerate(op.regions):
                 if i:
                     self.w(", ")
-                self.print_region(r, entry_args=True, terminators=True)
+                self.print_region(r, entry_args=True, terminators=True, isolated=_is_isolated(op))
             self.w(")")
         if op.attributes:
             self.w(" " + self.attr_dict_text(dict(op.attributes)))

@@ -708,70 +708,125 @@ def cvt_is_warp_local(src: Attribute, dst: Attribute, shape: Sequence[int]) -> b
     return _same_groups(ls, ld, (WARP, BLOCK))
 
 
-# -- 3.1 shortcuts (lib/Analysis/Utility.cpp @U31) -----------------------------------------------
+# -- 3.1 shortcuts (lib/Analysis/Utility.cpp, Triton 3.1.0) -------------------------------------
+
+
+def _is_f32(elem: Attribute | int | None) -> bool:
+    return getattr(elem, "name", None) == "f32" or type(elem).__name__ == "Float32Type"
+
+
+def _bits(elem: Attribute | int | None) -> int:
+    if isinstance(elem, int):
+        return elem
+    if elem is None:
+        return 32
+    return A.elem_bits(elem)
 
 
 def is_mma_to_mma_shortcut(src: Attribute, dst: Attribute) -> bool:
-    """mma v3 -> mma v3 with the same warpsPerCTA and instrShape N differing only by... (3.1:
-    isMmaToMmaShortcut: both Hopper, same warps, src N == dst N or the conversion keeps the rows)."""
-    if not (A.is_mma_v3(src) and A.is_mma_v3(dst)):
-        return False
-    return src.get("warpsPerCTA") == dst.get("warpsPerCTA") and (src.get("warpsPerCTA") or (0, 0))[1] == 1
+    """isMmaToMmaShortcut: Hopper mma -> Hopper mma, both with warpsPerCTA[1] == 1 (only the instruction N
+    differs, the registers line up)."""
+    return (
+        A.is_mma_v3(src)
+        and A.is_mma_v3(dst)
+        and tuple(src.get("warpsPerCTA"))[1] == 1
+        and tuple(dst.get("warpsPerCTA"))[1] == 1
+    )
 
 
-def is_mma_to_dot_shortcut(src: Attribute, dst: Attribute, elem_bits: int) -> bool:
-    """isMmaToDotShortcut (3.1): mma v2 -> dot_op(opIdx 0, parent = that mma, kWidth 2) for 16-bit types,
-    and mma v3 (warpsPerCTA[1] == 1) -> dot_op(opIdx 0) for 16-bit types."""
+def is_mma_to_dot_shortcut(src: Attribute, dst: Attribute, elem: Attribute | int | None) -> bool:
+    """isMmaToDotShortcut (3.1): mma v2 with warpsPerCTA[-1] == 1 -> dot_op(opIdx 0, parent = that mma) for
+    non-f32 elements; matchMmaV3AndDotOperandLayout: mma v3 (warpsPerCTA[1] == 1) -> dot_op(opIdx 0) of 8/16-
+    bit elements with kWidth == 32/bits."""
     if not A.is_dot_operand(dst) or dst.get("opIdx") != 0:
         return False
     parent = dst.get("parent")
     if A.is_mma_v2(src):
-        return (
-            parent == src
-            and elem_bits == 16
-            and (dst.get("kWidth") in (None, 2))
-            and tuple(src.get("warpsPerCTA") or ())[-1:] == (1,)
-        )
+        return parent == src and tuple(src.get("warpsPerCTA"))[-1] == 1 and not _is_f32(elem)
     if A.is_mma_v3(src):
-        return (src.get("warpsPerCTA") or (0, 0))[1] == 1 and elem_bits == 16 and dst.get("kWidth") == 32 // elem_bits
+        bits = _bits(elem)
+        parent_ok = parent == src or is_mma_to_mma_shortcut(parent, src)
+        return (
+            tuple(src.get("warpsPerCTA"))[1] == 1
+            and parent_ok
+            and bits in (8, 16)
+            and dst.get("kWidth") == 32 // bits
+        )
     return False
 
 
-def is_mfma_to_dot_shortcut(src: Attribute, dst: Attribute, elem_bits: int) -> bool:
-    """isMfmaToDotShortcut (3.1): mfma 32x32, non-transposed... -> dot_op(opIdx 0, same parent, kWidth 4),
-    16-bit elements, warpsPerCTA[1] == 1."""
+def is_mfma_to_dot_shortcut(src: Attribute, dst: Attribute, elem: Attribute | int | None) -> bool:
+    """isMfmaToDotShortcut (3.1): transposed mfma (16 or 32) with warpsPerCTA[1] == 1 -> dot_op(opIdx 0,
+    same parent, kWidth 4) of f16/bf16 elements."""
     if not (A.is_mfma(src) and A.is_dot_operand(dst)) or dst.get("opIdx") != 0:
+        return False
+    name = getattr(elem, "name", "") if not isinstance(elem, int) else ""
+    is_half = type(elem).__name__ in ("Float16Type", "BFloat16Type") or name in ("f16", "bf16")
+    try:
+        m, _ = A._mfma_mn(src)
+    except A.UnsupportedLayout:
         return False
     return (
         dst.get("parent") == src
-        and tuple(A._mfma_mn(src)) == (32, 32)
+        and tuple(src.get("warpsPerCTA"))[1] == 1
         and bool(src.get("isTransposed"))
-        and dst.get("kWidth") == 4
-        and elem_bits == 16
-        and tuple(src.get("warpsPerCTA") or ())[-1:] == (1,)
+        and dst.get("kWidth") == A.contig_per_thread(src)[-1]
+        and m in (16, 32)
+        and is_half
     )
 
 
+def is_blocked_to_dot_shortcut(src: Attribute, dst: Attribute, shape: Sequence[int]) -> bool:
+    """isBlockedToDotShortcut (3.2+): blocked -> dot_op(blocked parent) where each thread already holds the
+    whole K extent and the non-K distribution matches the parent's."""
+    if not (A.is_blocked(src) and A.is_dot_operand(dst) and A.is_blocked(dst.get("parent"))):
+        return False
+    parent = dst.get("parent")
+    rank = len(shape)
+    k = rank - 1 if dst.get("opIdx") == 0 else rank - 2
+    nk = rank - 2 if dst.get("opIdx") == 0 else rank - 1
+    spt, tpw, wpc = src.get("sizePerThread"), src.get("threadsPerWarp"), src.get("warpsPerCTA")
+    pspt, ptpw, pwpc = parent.get("sizePerThread"), parent.get("threadsPerWarp"), parent.get("warpsPerCTA")
+    ok = (
+        spt[k] == shape[k]
+        and src.get("order") == parent.get("order")
+        and spt[nk] == pspt[nk]
+        and tpw[nk] == ptpw[nk]
+        and wpc[nk] == pwpc[nk]
+    )
+    if rank == 3:
+        ok = ok and spt[0] == pspt[0] and tpw[0] == ptpw[0] and wpc[0] == pwpc[0]
+    return bool(ok)
+
+
 def cvt_needs_shared_memory(
-    src: Attribute, dst: Attribute, shape: Sequence[int], elem_bits: int = 32, version: str = "3.1"
+    src: Attribute, dst: Attribute, shape: Sequence[int], elem: Attribute | int | None = None, version: str = "3.1"
 ) -> bool:
     """Does a convert_layout src -> dst on `shape` go through shared memory?
 
-    3.1: not if it is a register permutation (linear layouts), nor an mma->mma / mma->dot / mfma->dot
-    shortcut.  3.3: register permutations and blocked->dot_op(blocked) are free.  3.9: also free when the
-    data stays inside each warp (warp shuffles; Triton additionally requires < 2 mixed register/lane
-    transpositions, which `needs_shuffle_fallback` approximates).  Layouts without a linear form need it."""
+    3.1.0: yes unless it is an mma->mma (Hopper), mma->dot or mfma->dot shortcut; Triton 3.1.0 has no
+    linear-layout test here (measured: even a blocked -> identical blocked convert takes scratch).
+    3.2/3.3: not if it is a register permutation (linear layouts), a blocked->dot_op(blocked) shortcut or
+    the Hopper mma->dot shortcut.  3.4+/3.9: also not when the data stays inside each warp and the
+    permutation has fewer than 2 mixed register/lane transpositions (a warp shuffle).  A layout without a
+    linear form needs it."""
+    major_minor = _version_tuple(version)
+    if major_minor < (3, 2):
+        return not (
+            is_mma_to_mma_shortcut(src, dst)
+            or is_mma_to_dot_shortcut(src, dst, elem)
+            or is_mfma_to_dot_shortcut(src, dst, elem)
+        )
     reg = cvt_is_register_only(src, dst, shape)
     if reg:
         return False
-    major_minor = _version_tuple(version)
-    if major_minor < (3, 2):
-        if is_mma_to_mma_shortcut(src, dst) or is_mma_to_dot_shortcut(src, dst, elem_bits):
+    if major_minor < (3, 4):
+        if is_blocked_to_dot_shortcut(src, dst, shape):
             return False
-        if is_mfma_to_dot_shortcut(src, dst, elem_bits):
+        if A.is_mma_v3(src) and is_mma_to_dot_shortcut(src, dst, elem):
             return False
         return True
-    if major_minor >= (3, 4) and reg is not None and cvt_is_warp_local(src, dst, shape):
+    if reg is not None and cvt_is_warp_local(src, dst, shape):
         ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
         if ls is not None and ld is not None and mixed_transpositions(ls, ld) < 2:
             return False
