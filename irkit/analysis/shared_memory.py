@@ -352,56 +352,36 @@ def _cta_layout(enc: Attribute) -> tuple:
     return (A.ctas_per_cga(enc), A.cta_split_num(enc), A._cta_field(enc, "CTAOrder"))
 
 
-def _ll_order_contig(enc: Attribute, shape: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(order, contigPerThread) as LinearEncodingAttr computes them (3.3), legacy when no linear form."""
-    ll = L.to_linear_layout(enc, shape)
+def _linear_view(enc: Attribute, shape: Sequence[int]):
+    """(order, contigPerThread, shapePerCTATile) as LinearEncodingAttr answers them (3.2+); the legacy
+    answers for a layout with no linear form."""
+    ll = L.to_linear_layout(enc, shape, keep_broadcast_registers=True)
     if ll is None:
-        return A.get_order(enc), A.unique_contig_per_thread(enc, shape)
-    rank = len(shape)
-    regs = ll.bases.get(L.REG, [])
-    # order: dims in the order register bases first move along them, then the default [rank-1..0]
-    order: list[int] = []
-    for v in regs:
-        for d, x in enumerate(v):
-            if x and d not in order:
-                order.append(d)
-    for d in A.get_order(enc):
-        if d not in order:
-            order.append(d)
-    contig = []
-    for d in range(rank):
-        expect = 1
-        for v in regs:
-            if v[d] == 0:
-                continue
-            if v[d] == expect and all(x == 0 for i, x in enumerate(v) if i != d):
-                expect *= 2
-            else:
-                break
-        contig.append(expect)
-    return tuple(order), tuple(contig)
+        return A.get_order(enc), A.unique_contig_per_thread(enc, shape), A.shape_per_cta_tile(enc, shape)
+    split = A.cta_split_num(enc)
+    return L.ll_order(ll), L.ll_contig_per_thread(ll), L.ll_shape_per_cta_tile(ll, split)
 
 
 def padded_rep_shape_33(src: TensorType, dst: TensorType) -> tuple[list[int], int, int] | None:
-    """getScratchConfigForCvt (3.2/3.3): linear-encoding orders, vectors clamped to the rep shape and to
-    128 bits, no padding when all dims but the fastest are 1, the pad on the destination's fastest dim."""
+    """getScratchConfigForCvt (3.2/3.3): linear-encoding tiles/orders/contiguity, vectors clamped to the
+    rep shape and to 128 bits, no padding when all dims but the fastest are 1, the pad on the destination's
+    fastest dim."""
     se, de = src.encoding, dst.encoding
     shape = tuple(src.get_shape())
     s_cta, d_cta = A.shape_per_cta(se, shape), A.shape_per_cta(de, shape)
-    s_tile, d_tile = A.shape_per_cta_tile(se, shape), A.shape_per_cta_tile(de, shape)
+    in_ord, s_contig, s_tile = _linear_view(se, shape)
+    out_ord, d_contig, d_tile = _linear_view(de, shape)
     rank = len(shape)
     rep = [max(min(s_cta[d], s_tile[d]), min(d_cta[d], d_tile[d])) for d in range(rank)]
     if A.num_ctas(se) > 1 and _cta_layout(se) != _cta_layout(de):
         return list(s_cta), 1, 1
-    in_ord, s_contig = _ll_order_contig(se, shape)
-    out_ord, d_contig = _ll_order_contig(de, shape)
     src_c, dst_c = s_contig[in_ord[0]], d_contig[out_ord[0]]
     inner = rank - 1
     in_vec = 1 if out_ord[0] != inner else (1 if in_ord[0] != inner else src_c)
     out_vec = 1 if out_ord[0] != inner else dst_c
     if A.is_nvidia_mma(se) and A.is_blocked(de):
         out_vec = dst_c
-    order0 = A.get_order(de)[0] if not A.is_linear(de) else out_ord[0]
+    order0 = out_ord[0]
     contiguous = rep[order0]
     in_vec = min(in_vec, contiguous, 128 // cvt_bits(src))
     out_vec = min(out_vec, contiguous, 128 // cvt_bits(dst))

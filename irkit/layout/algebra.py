@@ -14,12 +14,12 @@ Per-layout rules (docs/triton-passes.md §5.3):
 | slice(dim, P) | tile(P) without dim | contig(P) without dim | order(P) without dim, renumbered |
 | nvidia_mma v2 | wpc with [-2]*=16, [-1]*=8 | [1,..,1,2] | [rank-1..0] |
 | nvidia_mma v3 | [16*wpc0, instrN*wpc1] | [..,1,2] | [rank-1..0] |
-| amd_mfma | [M*wpc0, N*wpc1] | transposed ? [..,1,4] : [..,4,1] | [rank-1..0] |
+| amd_mfma | [M*wpc0, N*wpc1] | [..,4,1] | transposed ? [rank-2, rank-1, ..] : [rank-1..0] |
 | amd_wmma | [16*wpc0, 16*wpc1] | [..,8,1] (v1) | [rank-1..0] |
 | dpas | [C0*wpc0, C1*wpc1] | tpw==executionSize ? [C0,1] : [1,1] | [1,0] |
 | dot_op(op0, mma v2) | [tile_mma[-2], 16] | [2,4] | [rank-1..0] |
 | dot_op(op1, mma v2) | [16, tile_mma[-1]] | [4,1] | [rank-1..0] |
-| dot_op(op0/1, mfma) | [tile[-2], 32] / [32, tile[-1]] | kWidth along K | [rank-1..0] |
+| dot_op(op0/1, mfma) | [tile[-2], 32] / [32, tile[-1]] | [..,1] / [..,4] (3.1, measured) | [rank-1..0] |
 | dot_op(op0/1, dpas) | [tile[0], A1] / [B0, tile[1]] | [1,1] | [1,0] |
 
 Shapes are per CTA (`shape_per_cta` divides by CTASplitNum when the layout has CTA fields).
@@ -386,8 +386,9 @@ def _dot_size_per_thread(enc: Attribute) -> tuple[int, ...]:
         if mma_version(parent) == 3 and op == 0:
             return lead + (2, 4)
     if is_mfma(parent):
-        kw = enc.get("kWidth") or 1
-        return lead + ((1, kw) if op == 0 else (kw, 1))
+        # Triton 3.1.0, measured with its allocation pass: the last dim holds 1 (operand A) / 4 (operand B)
+        # contiguous elements, whatever kWidth is (only the last dim ever matters to the scratch formula)
+        return lead + ((1, 1) if op == 0 else (1, 4))
     if is_wmma(parent):
         kw = enc.get("kWidth") or 16
         return lead + ((1, kw) if op == 0 else (kw, 1))
@@ -413,6 +414,9 @@ def get_order(enc: Attribute) -> tuple[int, ...]:
         return _nvmma_transposed_order(rank) if enc.get("transposed") else _rev_order(rank)
     if is_dpas(enc):
         return (1, 0)
+    if is_mfma(enc) and enc.get("isTransposed"):
+        # Triton 3.1.0 (measured): a transposed mfma is column-major, dim -2 fastest
+        return _nvmma_transposed_order(rank_of(enc))
     if is_mma(enc) or is_dot_operand(enc):
         return _rev_order(rank_of(enc))
     if is_linear(enc):
@@ -441,8 +445,8 @@ def contig_per_thread(enc: Attribute) -> tuple[int, ...]:
             return (1,) * (rank - 2) + (1, 2)
         return (1,) * (rank - 1) + (2,)
     if is_mfma(enc):
-        if enc.get("isTransposed"):
-            return (1,) * (rank - 1) + (4,)
+        # 4 consecutive rows per thread; Triton 3.1.0 reports it along dim -2 also for transposed mfma
+        # (measured: the last dim never vectorises the scratch of a transposed mfma convert)
         return (1,) * (rank - 2) + (4, 1)
     if is_wmma(enc):
         return (1,) * (rank - 2) + (8, 1)
@@ -581,6 +585,29 @@ def num_elements_per_thread(enc: Attribute, shape: Sequence[int]) -> int:
     tile = shape_per_cta_tile(enc, shape)
     sp = shape_per_cta(enc, shape)
     return prod(s * max(1, -(-n // t)) for s, n, t in zip(spt, sp, tile))
+
+
+def legacy_elems_per_thread(enc: Attribute, shape: Sequence[int]) -> tuple[int, ...] | None:
+    """getElemsPerThread of the legacy (pre-linear-layout) layouts, per dim; None where not modelled."""
+    if is_blocked(enc):
+        spt = enc.get("sizePerThread")
+        tile = shape_per_cta_tile(enc)
+        sp = shape_per_cta(enc, shape)
+        return tuple(s * max(1, -(-n // t)) for s, n, t in zip(spt, sp, tile))
+    if is_slice(enc):
+        p = legacy_elems_per_thread(enc.get("parent"), slice_padded_shape(enc, shape))
+        return None if p is None else _erase(p, slice_dim(enc))
+    if is_mma_v2(enc):
+        w = enc.get("warpsPerCTA")
+        sp = shape_per_cta(enc, shape)
+        lead = tuple(max(1, -(-sp[i] // w[i])) for i in range(len(sp) - 2))
+        return lead + (2 * max(1, -(-sp[-2] // (16 * w[-2]))), 2 * max(1, -(-sp[-1] // (8 * w[-1]))))
+    if is_mma_v3(enc):
+        w = enc.get("warpsPerCTA")
+        n = (enc.get("instrShape") or (16, 8, 16))[1]
+        sp = shape_per_cta(enc, shape)
+        return (2 * max(1, -(-sp[0] // (16 * w[0]))), (n // 4) * max(1, -(-sp[1] // (n * w[1]))))
+    return None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,6 +27,8 @@ conversion is assumed to need shared memory, and the caller falls back to the pa
 
 from __future__ import annotations
 
+import contextvars
+from functools import lru_cache
 from math import prod
 from typing import Iterable, Mapping, Sequence
 
@@ -311,7 +313,7 @@ def combine_cta_cga_with_shape(cta: LinearLayout, enc: Attribute, shape: Sequenc
     cga = ensure_not_larger(_cga_layout(enc, rank), labeled).transpose_outs(cta.out_dim_names)
     cta_shape = {n: max(1, labeled[n] // cga.out_dim_size(n)) for n in cta.out_dim_names}
     cta = ensure_not_smaller(cta, cta_shape)
-    cta = ensure_not_larger(cta, cta_shape)
+    cta = ensure_not_larger(cta, cta_shape, broadcast_registers=_KEEP_ZERO_REGS.get())
     ret = (cta * cga).transpose_outs(names)
     return ret.with_in_dims(HW_DIMS)
 
@@ -522,7 +524,8 @@ def _slice_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
     dim = A.slice_dim(enc)
     parent_shape = list(shape)
     parent_shape.insert(dim, 1)
-    pll = to_linear_layout(enc.get("parent"), parent_shape)
+    parent = enc.get("parent")
+    pll = to_linear_layout(parent, parent_shape, keep_broadcast_registers=_KEEP_ZERO_REGS.get())
     if pll is None:
         return None
     names = dim_names(len(shape))
@@ -532,7 +535,8 @@ def _slice_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
     for d, vecs in pll.bases.items():
         bases[d] = [tuple(v[i] for i in keep) for v in vecs]
     bases[REG] = [v for v in bases.get(REG, []) if any(v)]
-    return LinearLayout(bases, [(names[j], pll.out_dims[i][1]) for j, i in enumerate(keep)])
+    ret = LinearLayout(bases, [(names[j], pll.out_dims[i][1]) for j, i in enumerate(keep)])
+    return ret
 
 
 def _linear_attr_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout:
@@ -541,12 +545,24 @@ def _linear_attr_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout:
     return LinearLayout(bases, list(zip(dim_names(rank), shape)))
 
 
-def to_linear_layout(enc: Attribute | None, shape: Sequence[int]) -> LinearLayout | None:
+_KEEP_ZERO_REGS: contextvars.ContextVar[bool] = contextvars.ContextVar("keep_zero_regs", default=False)
+
+
+def to_linear_layout(
+    enc: Attribute | None, shape: Sequence[int], keep_broadcast_registers: bool = False
+) -> LinearLayout | None:
     """The linear layout of a distributed layout on a tensor of `shape` (None if irkit has no faithful
-    conversion for it)."""
+    conversion for it).  Register bases that fall outside a small tensor are removed (Triton 3.9); with
+    `keep_broadcast_registers` they stay as zero bases, as Triton 3.2/3.3 build them (which matters to
+    LinearEncodingAttr::getSizePerThread).  The result is shared: do not mutate it."""
     if enc is None:
         return None
-    shape = tuple(int(s) for s in shape)
+    return _to_ll_cached(enc, tuple(int(s) for s in shape), bool(keep_broadcast_registers))
+
+
+@lru_cache(maxsize=4096)
+def _to_ll_cached(enc: Attribute, shape: tuple[int, ...], keep: bool) -> LinearLayout | None:
+    token = _KEEP_ZERO_REGS.set(keep)
     try:
         if A.is_blocked(enc):
             return _blocked_to_ll(enc, shape)
@@ -569,6 +585,8 @@ def to_linear_layout(enc: Attribute | None, shape: Sequence[int]) -> LinearLayou
             return None
     except (A.UnsupportedLayout, ValueError, KeyError, TypeError):
         return None
+    finally:
+        _KEEP_ZERO_REGS.reset(token)
     return None
 
 
@@ -639,6 +657,92 @@ def linear_shape_per_cta_tile(enc: Attribute) -> tuple[int, ...]:
 
 
 # ---------------------------------------------------------------------------------------------
+# LinearEncodingAttr views of a linear layout (Triton 3.3+ answers the legacy queries this way)
+# ---------------------------------------------------------------------------------------------
+
+
+def _bases_per_dim_ll(ll: LinearLayout, in_dim: str, skip_broadcast: bool = True) -> list[int]:
+    rank = len(ll.out_dims)
+    out = [1] * rank
+    for v in ll.bases.get(in_dim, []):
+        nz = [d for d, x in enumerate(v) if x]
+        if not nz:
+            if not skip_broadcast:
+                out[0] *= 2
+            continue
+        out[nz[0]] *= 2
+    return out
+
+
+def ll_order(ll: LinearLayout) -> tuple[int, ...]:
+    """LinearEncodingAttr::getOrder: dims in the order the register bases first move along them."""
+    return ll_order_per_dim(ll, REG, tuple(range(len(ll.out_dims) - 1, -1, -1)))
+
+
+def ll_order_per_dim(ll: LinearLayout, in_dim: str, default: Sequence[int]) -> tuple[int, ...]:
+    order: list[int] = []
+    for v in ll.bases.get(in_dim, []):
+        nz = [d for d, x in enumerate(v) if x]
+        if nz and nz[0] not in order:
+            order.append(nz[0])
+    for d in default:
+        if d not in order:
+            order.append(d)
+    return tuple(order)
+
+
+def ll_contig_per_thread(ll: LinearLayout) -> tuple[int, ...]:
+    """LinearEncodingAttr::getContigPerThread: walking the register bases in order, how many double the
+    previous one along each dim (dims taken in `ll_order`)."""
+    rank = len(ll.out_dims)
+    contig = [1] * rank
+    bases = ll.bases.get(REG, [])
+    i = 0
+    for d in ll_order(ll):
+        while i < len(bases):
+            want = [0] * rank
+            want[d] = contig[d]
+            if list(bases[i]) == want:
+                contig[d] *= 2
+                i += 1
+            else:
+                break
+    return tuple(contig)
+
+
+def ll_size_per_thread(ll: LinearLayout, cta_split: Sequence[int] | None = None) -> tuple[int, ...]:
+    """LinearEncodingAttr::getSizePerThread: the register bases left after stripping the trailing
+    repetitions of the CTA tile."""
+    rank = len(ll.out_dims)
+    split = list(cta_split) if cta_split else [1] * rank
+    cta_shape = [s // c for (_, s), c in zip(ll.out_dims, split)]
+    regs = list(ll.bases.get(REG, []))
+    rev: list[int] = []
+    while regs:
+        v = regs[-1]
+        nz = [d for d, x in enumerate(v) if x]
+        if not nz:
+            break
+        d = nz[0]
+        if d not in rev:
+            rev.append(d)
+        if d != rev[-1] or 2 * v[d] != cta_shape[d]:
+            break
+        cta_shape[d] //= 2
+        regs.pop()
+    tmp = LinearLayout({REG: regs}, ll.out_dims) if regs else LinearLayout({REG: []}, ll.out_dims)
+    return tuple(_bases_per_dim_ll(tmp, REG))
+
+
+def ll_shape_per_cta_tile(ll: LinearLayout, cta_split: Sequence[int] | None = None) -> tuple[int, ...]:
+    """LinearEncodingAttr::getShapePerCTATile = sizePerThread * threadsPerWarp * warpsPerCTA."""
+    spt = ll_size_per_thread(ll, cta_split)
+    tpw = _bases_per_dim_ll(ll, LANE)
+    wpc = _bases_per_dim_ll(ll, WARP)
+    return tuple(a * b * c for a, b, c in zip(spt, tpw, wpc))
+
+
+# ---------------------------------------------------------------------------------------------
 # Conversion decisions
 # ---------------------------------------------------------------------------------------------
 
@@ -691,6 +795,28 @@ def _same_groups(src: LinearLayout, dst: LinearLayout, fixed: Sequence[str]) -> 
     return True
 
 
+def _warps_covered(src: LinearLayout, dst: LinearLayout) -> bool:
+    """The data each (warp, block) of dst needs is already in the same (warp, block) of src.
+
+    A warp (block) bit of dst must equal src's, except where src broadcasts over that bit (a zero basis):
+    then dst may spread its data there, as long as src holds it in registers and lanes (measured against
+    Triton 3.3/3.9: such converts are warp shuffles, not shared-memory round trips)."""
+    span = _span(src.flat_bases(REG) + src.flat_bases(LANE))
+    if not all(_in_span(x, span) for x in dst.flat_bases(REG) + dst.flat_bases(LANE)):
+        return False
+    for d in (WARP, BLOCK):
+        a, b = src.flat_bases(d), dst.flat_bases(d)
+        n = max(len(a), len(b))
+        a = a + [0] * (n - len(a))
+        b = b + [0] * (n - len(b))
+        for x, y in zip(a, b):
+            if x == y:
+                continue
+            if x != 0 or not _in_span(y, span):
+                return False
+    return True
+
+
 def cvt_is_register_only(src: Attribute, dst: Attribute, shape: Sequence[int]) -> bool | None:
     """Every (lane, warp, block) holds the same elements in src and dst: a register permutation
     (Triton's cvtReordersRegisters / the U31 divideRight test).  None if a layout has no linear form."""
@@ -700,12 +826,18 @@ def cvt_is_register_only(src: Attribute, dst: Attribute, shape: Sequence[int]) -
     return _same_groups(ls, ld, (LANE, WARP, BLOCK))
 
 
+def _warps_same(src: Attribute, dst: Attribute, shape: Sequence[int]) -> bool:
+    """3.2/3.3 warp locality: every (warp, block) holds exactly the same elements in src and dst."""
+    ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
+    return ls is not None and ld is not None and _same_groups(ls, ld, (WARP, BLOCK))
+
+
 def cvt_is_warp_local(src: Attribute, dst: Attribute, shape: Sequence[int]) -> bool | None:
     """Every (warp, block) holds the same elements in src and dst (data moves only inside warps)."""
     ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
     if ls is None or ld is None:
         return None
-    return _same_groups(ls, ld, (WARP, BLOCK))
+    return _warps_covered(ls, ld)
 
 
 # -- 3.1 shortcuts (lib/Analysis/Utility.cpp, Triton 3.1.0) -------------------------------------
@@ -821,15 +953,74 @@ def cvt_needs_shared_memory(
     if reg:
         return False
     if major_minor < (3, 4):
-        if is_blocked_to_dot_shortcut(src, dst, shape):
-            return False
         if A.is_mma_v3(src) and is_mma_to_dot_shortcut(src, dst, elem):
             return False
+        if reg is not None and _warps_same(src, dst, shape):
+            if warp_shuffle_ok_33(src, dst, shape, _bits(elem), _is_ptr(elem)):
+                return False
         return True
     if reg is not None and cvt_is_warp_local(src, dst, shape):
         ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
         if ls is not None and ld is not None and mixed_transpositions(ls, ld) < 2:
             return False
+    return True
+
+
+def _is_ptr(elem: Attribute | int | None) -> bool:
+    return type(elem).__name__ == "PointerType"
+
+
+def scratch_cvt_in_out_vec(src: Attribute, dst: Attribute, shape: Sequence[int]) -> tuple[int, int]:
+    """getScratchCvtInOutVecLengths (3.2/3.3) on the linear-encoding order and contiguity."""
+    ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
+    if ls is None or ld is None:
+        return 1, 1
+    in_ord, out_ord = ll_order(ls), ll_order(ld)
+    src_c, dst_c = ll_contig_per_thread(ls)[in_ord[0]], ll_contig_per_thread(ld)[out_ord[0]]
+    inner = len(shape) - 1
+    in_vec = 1 if out_ord[0] != inner else (1 if in_ord[0] != inner else src_c)
+    out_vec = 1 if out_ord[0] != inner else dst_c
+    if A.is_nvidia_mma(src) and A.is_blocked(dst):
+        out_vec = dst_c
+    return in_vec, out_vec
+
+
+def warp_shuffle_ok_33(src: Attribute, dst: Attribute, shape: Sequence[int], bits: int, is_ptr: bool = False) -> bool:
+    """getWarpLayoutConvertDecomposition (3.2/3.3) succeeds: a warp-local convert lowers to one warp shuffle.
+
+    In C = (dst lane, dst reg) -> (src lane, src reg): no destination lane may broadcast; the destination
+    lanes that read a source *register* ("missing lane rows") must be matched by destination registers that
+    read a source *lane*, and at most one such row is allowed (more selects are slower than shared memory);
+    sub-32-bit elements whose convert would vectorise by more than 4 on both sides keep shared memory."""
+    ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
+    if ls is None or ld is None:
+        return False
+    where: dict[int, tuple[str, int]] = {}
+    for d in (REG, LANE, WARP, BLOCK):
+        for i, v in enumerate(ls.flat_bases(d)):
+            if v and v not in where:
+                where[v] = (d, i)
+    missing = 0
+    for v in ld.flat_bases(LANE):
+        if v == 0:
+            return False  # lane broadcast in dst
+        w = where.get(v)
+        if w is None or w[0] in (WARP, BLOCK):
+            return False
+        if w[0] == REG:
+            missing += 1
+    reg_to_lane = 0
+    for v in ld.flat_bases(REG):
+        w = where.get(v) if v else None
+        if w is not None and w[0] == LANE:
+            reg_to_lane += 1
+    if missing > reg_to_lane or missing > 1:
+        return False
+    if A.is_dot_operand(src) and src.get("kWidth") == 0 or A.is_dot_operand(dst) and dst.get("kWidth") == 0:
+        return False
+    in_vec, out_vec = scratch_cvt_in_out_vec(src, dst, shape)
+    if not is_ptr and bits < 32 and in_vec > 4 and out_vec > 4:
+        return False
     return True
 
 
@@ -842,7 +1033,13 @@ def _version_tuple(version: str | None) -> tuple[int, int]:
 
 def mixed_transpositions(src: LinearLayout, dst: LinearLayout) -> int:
     """Number of (register, lane) transpositions in the warp-local permutation src -> dst
-    (getWarpLayoutConvertDecomposition): the register->lane steps of its cycles."""
+    (getWarpLayoutConvertDecomposition, 3.4+): the register->lane steps of its cycles.
+
+    Both sides are padded with zero bases to the same number of register and lane bits; bits that are zero
+    on both sides are fixed points, and the remaining zero bits of src are paired in order with those of
+    dst.  A src basis whose data dst holds only across warps (src broadcasts over warps) has no image in
+    dst's registers and lanes ("hole"); Triton's cycle walk then records a transposition for it, so each
+    hole counts one (measured against Triton 3.9)."""
     s = src.remove_zero_bases(REG)
     t = dst.remove_zero_bases(REG)
     n_reg = max(s.in_dim_size_log2(REG), t.in_dim_size_log2(REG))
@@ -852,12 +1049,9 @@ def mixed_transpositions(src: LinearLayout, dst: LinearLayout) -> int:
     tv = t.flat_bases(REG) + [0] * (n_reg - t.in_dim_size_log2(REG))
     tv += t.flat_bases(LANE) + [0] * (n_lane - t.in_dim_size_log2(LANE))
     n = n_reg + n_lane
-    # P maps src index bit i to the dst index bit j with tv[j] == sv[i]; zeros are paired up in order
-    where = {}
-    for j, v in enumerate(tv):
-        if v:
-            where[v] = j
+    where = {v: j for j, v in enumerate(tv) if v}
     perm = [-1] * n
+    holes = 0
     src_free, dst_free = [], []
     for i, v in enumerate(sv):
         if v == 0 and tv[i] == 0:
@@ -867,26 +1061,42 @@ def mixed_transpositions(src: LinearLayout, dst: LinearLayout) -> int:
         elif v in where:
             perm[i] = where[v]
         else:
-            return 2  # not a bit permutation: treat as needing shared memory
+            holes += 1
     for i, v in enumerate(tv):
         if v == 0 and sv[i] != 0:
             dst_free.append(i)
     for i, j in zip(src_free, dst_free):
         perm[i] = j
-    if -1 in perm or sorted(perm) != list(range(n)):
-        return 2
-    seen = [False] * n
+    # chains (broken by holes) first, from the bits nothing maps to; then the closed cycles
+    has_pred = [False] * n
+    for j in perm:
+        if j >= 0:
+            has_pred[j] = True
     count = 0
-    for i in range(n):
-        if seen[i]:
+    seen = [False] * n
+
+    def is_reg(k: int) -> bool:
+        return k < n_reg
+
+    for start in [k for k in range(n) if not has_pred[k]] + list(range(n)):
+        if seen[start]:
             continue
-        j = i
+        chain = not has_pred[start]
+        j = start
+        l_to_r = r_to_l = 0
         while not seen[j]:
             seen[j] = True
             nxt = perm[j]
-            if j < n_reg <= nxt:
-                count += 1
+            if nxt < 0:
+                count += l_to_r + 1  # the hole closes what is pending and records one transposition
+                break
+            if is_reg(j) and not is_reg(nxt):
+                r_to_l += 1
+            elif not is_reg(j) and is_reg(nxt):
+                l_to_r += 1
             j = nxt
+        else:
+            count += r_to_l if not chain else l_to_r
     return count
 
 
