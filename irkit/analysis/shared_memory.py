@@ -6,7 +6,7 @@ driver checks against the device limit (docs/triton-passes.md §5).  The model, 
 
 1. **Buffers** (`lib/Analysis/Allocation.cpp`)
    * explicit: each `ttg.local_alloc` in shared memory: `prod(shapePerCTA) * bits / 8` bytes, aligned to
-     its `alignment` attribute or 1024 if larger than 256 bytes, else 8;
+     its `alignment` attribute, else (3.1) 1024 if larger than 256 bytes and 8 otherwise, (3.2+) 16;
    * scratch (alignment 128), live only at their op: `convert_layout` between distributed layouts
      (padded-repShape formula in 3.1/3.3, swizzled linear-layout formula in 3.9), `tt.reduce`, `tt.scan`,
      `tt.histogram`, `tt.gather` (3.3+), scalar `tt.atomic_rmw`/`tt.atomic_cas` (1 element; 3.3+ only if
@@ -543,8 +543,12 @@ def _inter_layout(ll: L.LinearLayout, axis: int) -> L.LinearLayout:
     return L.LinearLayout(bases, ll.out_dims)
 
 
-def scan_scratch_bytes(op: Operation, num_warps: int) -> tuple[int, str]:
-    """ScanLoweringHelper::getScratchSizeInBytes (blocked layouts only)."""
+def scan_scratch_bytes(op: Operation, num_warps: int, version: str = V31) -> tuple[int, str]:
+    """ScanLoweringHelper::getScratchSizeInBytes (blocked layouts only).
+
+    numWarps * nonAxisThreadsPerWarp * nonAxisElemsPerThread * axisBlocks * nonAxisBlocks elements, each
+    the sum of the operands' bytes; 0 when a single warp spans the axis.  From 3.2 on the counts come
+    from the linear layout with broadcast registers/lanes/warps dropped (a small tensor uses fewer warps)."""
     tys = [o.type for o in op.operands if isinstance(o.type, TensorType)]
     if not tys:
         return 0, ""
@@ -554,6 +558,26 @@ def scan_scratch_bytes(op: Operation, num_warps: int) -> tuple[int, str]:
     shape = tuple(src.get_shape())
     if not A.is_blocked(enc):
         return 0, "scan on a non-blocked layout (Triton rejects it in lowering)"
+    per_elem = sum(A.ceil_bytes(t) for t in tys)
+    if version != V31:
+        ll = L.to_linear_layout(enc, shape)
+        if ll is not None:
+            ll = ll.remove_zero_bases(L.REG)
+            tpw = L._bases_per_dim_ll(ll, L.LANE)
+            wpc = L._bases_per_dim_ll(ll, L.WARP)
+            contig = list(L.ll_contig_per_thread(ll))
+            if wpc[axis] == 1:
+                return 0, ""
+            axis_blocks = -(-shape[axis] // (contig[axis] * tpw[axis] * wpc[axis]))
+            non_axis_blocks = 1
+            for i in range(len(shape)):
+                if i != axis:
+                    non_axis_blocks *= -(-shape[i] // (contig[i] * tpw[i] * wpc[i]))
+            non_axis_threads = prod(tpw) // tpw[axis]
+            c = list(contig)
+            c[axis] = 1
+            elems = prod(wpc) * non_axis_threads * prod(c) * axis_blocks * non_axis_blocks
+            return elems * per_elem, ""
     wpc_u = A.warps_per_cta_with_unique_data(enc, shape)
     if wpc_u[axis] == 1:
         return 0, ""
@@ -568,7 +592,7 @@ def scan_scratch_bytes(op: Operation, num_warps: int) -> tuple[int, str]:
         if i != axis:
             non_axis_blocks *= -(-shape[i] // (spt[i] * tpw[i] * wpc[i]))
     elems = num_warps * prod(tpw_na) * prod(contig) * axis_blocks * non_axis_blocks
-    return elems * sum(A.ceil_bytes(t) for t in tys), ""
+    return elems * per_elem, ""
 
 
 def histogram_scratch_bytes(op: Operation, threads_per_warp: int) -> int:
@@ -934,6 +958,10 @@ def _callee(op: Operation) -> str | None:
     return None
 
 
+# LocalAllocOp default alignment from Triton 3.2 on (measured with the 3.3.1 and 3.9.0 passes)
+_DEFAULT_ALLOC_ALIGN = 16
+
+
 class _FunctionAllocation:
     def __init__(self, func: Operation, ctx: _Context, callee_sizes: dict[str, int]):
         self.func = func
@@ -1026,8 +1054,12 @@ class _FunctionAllocation:
         nbytes = prod(shape_cta) * bits // 8
         align = _attr_int(op.properties.get("alignment") or op.attributes.get("alignment"))
         if align is None:
-            approx = prod(shape_cta) * (bits // 8)
-            align = 1024 if approx > 256 else 8
+            if self.ctx.version == V31:
+                # LocalAllocOp::getAlignmentOrDefault @3.1: 1024 for anything over 256 bytes (swizzling)
+                approx = prod(shape_cta) * (bits // 8)
+                align = 1024 if approx > 256 else 8
+            else:
+                align = _DEFAULT_ALLOC_ALIGN
         return self._new_buffer("explicit", op, nbytes, align)
 
     def _scratch(self, op: Operation, callee_sizes: dict[str, int]) -> Buffer | None:
@@ -1048,7 +1080,7 @@ class _FunctionAllocation:
         elif name == "tt.reduce":
             nbytes, note = reduce_scratch_bytes(op, ctx.version)
         elif name == "tt.scan":
-            nbytes, note = scan_scratch_bytes(op, ctx.num_warps)
+            nbytes, note = scan_scratch_bytes(op, ctx.num_warps, ctx.version)
         elif name == "tt.histogram":
             nbytes = histogram_scratch_bytes(op, ctx.threads_per_warp)
         elif name in ("tt.atomic_rmw", "tt.atomic_cas"):
