@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import sys
 from functools import cache
 
 from xdsl.passes import ModulePass
@@ -22,7 +23,11 @@ def all_passes() -> dict[str, type[ModulePass]]:
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
         if info.name.startswith("_"):
             continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
+        try:
+            module = importlib.import_module(f"{__name__}.{info.name}")
+        except Exception as e:  # one broken pass file must not take the others down
+            sys.stderr.write(f"irkit: warning: pass module '{info.name}' failed to import: {type(e).__name__}: {e}\n")
+            continue
         for _, obj in inspect.getmembers(module, inspect.isclass):
             if issubclass(obj, ModulePass) and obj.__module__ == module.__name__ and hasattr(obj, "name"):
                 found[obj.name] = obj
