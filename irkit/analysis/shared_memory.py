@@ -174,6 +174,7 @@ def verdict(report: SharedMemoryReport | int, limit: int | None = None) -> str:
 # ---------------------------------------------------------------------------------------------
 
 V31, V33, V39 = "3.1", "3.3", "3.9"
+APPROX = "approximate: "  # notes with this prefix also go to SharedMemoryReport.notes
 
 
 def normalize_version(version: str | None) -> str | None:
@@ -254,6 +255,8 @@ VIEW_OPS = {
     "ttng.tmem_subslice",
 }
 FUNC_OPS = {"tt.func", "func.func"}
+# ops that reserve shared memory in some Triton version but that this model does not size
+UNMODELLED_OPS = {"ttg.warp_specialize"}
 CALL_OPS = {"tt.call", "func.call"}
 
 
@@ -405,7 +408,7 @@ def cvt_scratch_bytes(src: TensorType, dst: TensorType, version: str, target: st
         if version == V31:
             if not L.cvt_needs_shared_memory(se, de, shape, elem, V31):
                 # 3.1.0 sizes a shortcut convert as the product of an empty rep shape: one element
-                return _cvt_elem_bytes(src), "shortcut convert: one element (3.1 quirk)"
+                return _cvt_elem_bytes(src), "register/shortcut convert: Triton 3.1 still reserves one element"
             rep, _, _ = padded_rep_shape_31(src, dst)
             return prod(rep) * _cvt_elem_bytes(src), note
         if version == V33:
@@ -419,11 +422,11 @@ def cvt_scratch_bytes(src: TensorType, dst: TensorType, version: str, target: st
         n = L.swizzled_scratch_elems(se, de, shape, bits, target)
         if n is None:
             rep, _, _ = padded_rep_shape_33(src, dst)
-            return prod(rep) * _cvt_elem_bytes(src), "no linear layout: 3.3 padded formula used"
+            return prod(rep) * _cvt_elem_bytes(src), f"{APPROX}no linear layout for this convert: 3.3 padded formula used"
         return n * bits // 8, note
     except (A.UnsupportedLayout, ValueError, KeyError, TypeError, IndexError) as e:
         # unknown layout: the whole tensor, unpadded (an upper bound for the padded formula's rep shape)
-        return prod(A.shape_per_cta(se, shape)) * _cvt_elem_bytes(src), f"layout not modelled ({e}); whole tensor assumed"
+        return prod(A.shape_per_cta(se, shape)) * _cvt_elem_bytes(src), f"{APPROX}layout not modelled ({e}): whole tensor assumed"
 
 
 def reduce_scratch_bytes(op: Operation, version: str) -> tuple[int, str]:
@@ -452,10 +455,10 @@ def reduce_scratch_bytes(op: Operation, version: str) -> tuple[int, str]:
         smem = list(shape)
         smem[axis] = inter
         per_elem = sum(A.ceil_bytes(t) for t in tys)
-        note = "3.9 linear-layout reduce not modelled for this layout; 3.1 formula" if version == V39 else ""
+        note = f"{APPROX}3.9 linear-layout reduce not modelled for this layout; 3.1 formula used" if version == V39 else ""
         return prod(smem) * per_elem, note
     except (A.UnsupportedLayout, ValueError, TypeError, IndexError) as e:
-        return prod(shape) * sum(A.ceil_bytes(t) for t in tys), f"reduce layout not modelled ({e})"
+        return prod(shape) * sum(A.ceil_bytes(t) for t in tys), f"{APPROX}reduce layout not modelled ({e}): whole tensor assumed"
 
 
 def _reduce_scratch_ll(tys: list[TensorType], axis: int) -> int | None:
@@ -557,7 +560,7 @@ def scan_scratch_bytes(op: Operation, num_warps: int, version: str = V31) -> tup
     axis = _attr_int(op.properties.get("axis") or op.attributes.get("axis")) or 0
     shape = tuple(src.get_shape())
     if not A.is_blocked(enc):
-        return 0, "scan on a non-blocked layout (Triton rejects it in lowering)"
+        return 0, f"{APPROX}tt.scan on a non-blocked layout (Triton rejects it in lowering): 0 bytes"
     per_elem = sum(A.ceil_bytes(t) for t in tys)
     if version != V31:
         ll = L.to_linear_layout(enc, shape)
@@ -1070,8 +1073,7 @@ class _FunctionAllocation:
             callee = _callee(op)
             nbytes = callee_sizes.get(callee or "", 0)
             if callee not in callee_sizes:
-                note = f"callee @{callee} not in module: 0 assumed"
-                self.notes.append(note)
+                note = f"{APPROX}callee @{callee} not in the module: 0 bytes assumed"
             kind = "virtual"
         elif name == CONVERT:
             src, dst = _tensor(op.operands[0].type), _tensor(op.results[0].type)
@@ -1087,10 +1089,12 @@ class _FunctionAllocation:
             nbytes = atomic_scratch_bytes(op, ctx.version)
         elif name == "tt.gather" and ctx.version != V31:
             nbytes = gather_scratch_bytes(op)
-            note = "gather: warp-local case not modelled (whole source assumed)"
+            note = f"{APPROX}tt.gather: the warp-local case is not modelled (whole source assumed)"
         elif name in ("ttng.tensormap_create", "ttng.experimental_tensormap_create") and ctx.version != V31:
             nbytes = 128
-        if note and note not in self.notes:
+        elif name in UNMODELLED_OPS:
+            note = f"{APPROX}{name}: its shared memory is not modelled (0 bytes assumed)"
+        if note.startswith(APPROX) and note not in self.notes:
             self.notes.append(note)
         if nbytes <= 0:
             return None
@@ -1117,6 +1121,7 @@ def analyze_shared_memory(
     `version`: "3.1", "3.3", "3.9" (or a full "3.1.0"); inferred from the module attribute spelling when
     None.  `target`: a `TARGETS` name or a triple; defaults to the module's `ttg.target`.  `limit`:
     overrides the target's shared-memory limit."""
+    module = getattr(module, "module", module)  # a ParsedModule from irkit.frontend.parser
     ver = normalize_version(version) if version is not None else infer_version(module)
     triple = module_target(module)
     tgt = resolve_target(target) if target is not None else resolve_target(triple)
