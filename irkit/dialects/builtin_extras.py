@@ -120,21 +120,126 @@ def parse_scalar(text: str, t: Attribute) -> int | float | bool:
     return int(text, 0)
 
 
+# (exponent bits, stored mantissa bits) of the IEEE-like types APFloat prints in decimal
+_IEEE_LAYOUT = {Float16Type: (5, 10), BFloat16Type: (8, 7), Float32Type: (8, 23), Float64Type: (11, 52)}
+
+
+def _adjust_digits(digits: str, exp: int, precision: int) -> tuple[str, int]:
+    """APFloat's AdjustToPrecision on a digit string (most significant first): round half up to
+    `precision` digits, dropping the trailing zeros that leaves."""
+    n = len(digits)
+    if n <= precision:
+        return digits, exp
+    cut = n - precision  # digits dropped from the right
+    if digits[n - cut] < "5":
+        kept = digits[: n - cut].rstrip("0")
+        return kept, exp + (n - len(kept))
+    kept = list(digits[: n - cut])
+    while kept and kept[-1] == "9":
+        kept.pop()
+        cut += 1
+    if not kept:
+        return "1", exp + n
+    kept[-1] = chr(ord(kept[-1]) + 1)
+    return "".join(kept), exp + cut
+
+
+def apfloat_text(value: float, t: Attribute, precision: int = 0, max_padding: int = 3,
+                 truncate_zero: bool = True) -> str | None:
+    """llvm::APFloat::toString(precision, max_padding, truncate_zero) of a finite `value` stored as `t`
+    (f16, bf16, f32, f64); None for other types."""
+    layout = _IEEE_LAYOUT.get(type(t))
+    if layout is None:
+        return None
+    ebits, mbits = layout
+    bits = _float_to_bits(value, t)
+    neg = bool(bits >> (ebits + mbits))
+    biased = (bits >> mbits) & ((1 << ebits) - 1)
+    frac = bits & ((1 << mbits) - 1)
+    sign = "-" if neg else ""
+    if biased == 0 and frac == 0:
+        if not max_padding:
+            return sign + ("0.0E+0" if truncate_zero else "0.0" + "0" * max(precision - 1, 0) + "e+00")
+        return sign + "0"
+    bias = (1 << (ebits - 1)) - 1
+    if biased == 0:  # denormal
+        significand, exp = frac, 1 - bias - mbits
+    else:
+        significand, exp = frac | (1 << mbits), biased - bias - mbits
+    if not precision:
+        precision = 2 + (mbits + 1) * 59 // 196  # enough digits to read back (Steele & White)
+    tz = (significand & -significand).bit_length() - 1
+    significand >>= tz
+    exp += tz
+    if exp > 0:
+        significand <<= exp
+        exp = 0
+    elif exp < 0:
+        significand *= 5 ** (-exp)  # N * 2^-e == N * 5^e * 10^-e
+    # first cut: drop whole tens the requested precision cannot show (truncating, as APFloat does)
+    required_bits = (precision * 196 + 58) // 59
+    active = significand.bit_length()
+    if active > required_bits:
+        tens = (active - required_bits) * 59 // 196
+        if tens:
+            exp += tens
+            significand //= 10**tens
+    digits = str(significand)
+    stripped = digits.rstrip("0")
+    exp += len(digits) - len(stripped)
+    digits, exp = _adjust_digits(stripped, exp, precision)
+    nd = len(digits)
+    if not max_padding:
+        scientific = True
+    elif exp >= 0:
+        scientific = exp > max_padding or nd + exp > precision
+    else:
+        msd = exp + nd - 1
+        scientific = msd < 0 and -msd > max_padding
+    if scientific:
+        exp += nd - 1
+        out = sign + digits[0] + "."
+        out += "0" if nd == 1 and truncate_zero else digits[1:]
+        if not truncate_zero and precision > nd - 1:
+            out += "0" * (precision - nd + 1)
+        out += "E" if truncate_zero else "e"
+        out += "+" if exp >= 0 else "-"
+        e = str(abs(exp))
+        if not truncate_zero and len(e) < 2:
+            e = "0" + e
+        return out + e
+    if exp >= 0:
+        return sign + digits + "0" * exp
+    whole = exp + nd
+    if whole > 0:
+        return sign + digits[:whole] + "." + digits[whole:]
+    return sign + "0." + "0" * (-whole) + digits
+
+
 def format_float(value: float, t: Attribute) -> str:
-    """MLIR's printFloatValue: `%.6e` when it reads back exactly, else shortest, else hex."""
+    """MLIR's printFloatValue: `%.6e` (APFloat's toString(6, 0, false)) when it reads back exactly, else
+    APFloat's default toString when that has a '.', else the bits in hexadecimal."""
     if math.isfinite(value):
-        short = f"{value:.6e}"
-        if round_to_type(float(short), t) == round_to_type(value, t):
+        short = apfloat_text(value, t, 6, 0, False)
+        if short is None:  # a type APFloat-decimal printing is not modelled for
+            short = f"{value:.6e}"
+        if _float_to_bits_or_none(float(short), t) == _float_to_bits_or_none(value, t):
             return short
-        text = repr(round_to_type(value, t))
-        if "." in text and "inf" not in text and "nan" not in text:
+        text = apfloat_text(value, t)
+        if text is not None and "." in text:
             return text
     try:
         bits = _float_to_bits(value, t)
     except (ValueError, OverflowError, struct.error):
         return repr(value)
-    width = float_bits(t) or 32
-    return "0x" + format(bits, "0%dX" % (width // 4))
+    return "0x" + format(bits, "X")  # APInt::toString(16, formatAsCLiteral): no zero padding
+
+
+def _float_to_bits_or_none(value: float, t: Attribute) -> int | None:
+    try:
+        return _float_to_bits(value, t)
+    except (ValueError, OverflowError, struct.error):
+        return None
 
 
 def format_scalar(value: int | float | bool, t: Attribute) -> str:
