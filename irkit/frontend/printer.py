@@ -62,6 +62,7 @@ from irkit.frontend.opformat import (
     Lit,
     OIList,
     TypeOf,
+    UnitStyle,
     Var,
 )
 from irkit.frontend.spelling import Spelling, memdesc_prefix, spelled
@@ -137,7 +138,8 @@ class _Names:
 
     def __init__(self) -> None:
         self.values: dict[SSAValue, str] = {}
-        self.groups: dict[Operation, str] = {}
+        # result groups of multi-result ops: (name, size) per group, as written (`%a, %b:2 = ...`)
+        self.groups: dict[Operation, list[tuple[str, int]]] = {}
         self.blocks: dict[Block, str] = {}
 
     def number(self, region: Region, next_value: int = 0, next_arg: int = 0, chain: tuple[set[str], ...] = ()) -> None:
@@ -169,27 +171,45 @@ class _Names:
             for op in block.ops:
                 if not op.results:
                     continue
-                hint = op.results[0].name_hint
-                if hint:
-                    name = unique(hint)
-                else:
-                    while taken(str(next_value)):
+                groups: list[tuple[str, int]] = []
+                for run in _result_runs(op.results):
+                    hint = run[0].name_hint
+                    if hint:
+                        name = unique(hint)
+                    else:
+                        while taken(str(next_value)):
+                            next_value += 1
+                        name = str(next_value)
                         next_value += 1
-                    name = str(next_value)
-                    next_value += 1
-                    used.add(name)
-                if len(op.results) == 1:
-                    self.values[op.results[0]] = name
-                else:
-                    self.groups[op] = name
-                    for i, r in enumerate(op.results):
-                        self.values[r] = f"{name}#{i}"
+                        used.add(name)
+                    groups.append((name, len(run)))
+                    if len(run) == 1:
+                        self.values[run[0]] = name
+                    else:
+                        for i, r in enumerate(run):
+                            self.values[r] = f"{name}#{i}"
+                if len(op.results) > 1:
+                    self.groups[op] = groups
         for block in region.blocks:
             for op in block.ops:
                 if _is_isolated(op):
                     continue
                 for r in op.regions:
                     self.number(r, next_value, next_arg, chain)
+
+
+def _result_runs(results: Any) -> list[list[SSAValue]]:
+    """Results split into groups of one name: a parsed `%a, %b = ...` names each result, `%a:2 = ...` names
+    both `a`.  Unless every result has a name (results a pass made), they form one group (`%5:2`)."""
+    if any(not r.name_hint for r in results):
+        return [list(results)]
+    runs: list[list[SSAValue]] = []
+    for r in results:
+        if runs and runs[-1][0].name_hint == r.name_hint:
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    return runs
 
 
 def _is_isolated(op: Operation) -> bool:
@@ -338,7 +358,7 @@ class Printer:
         names = self.scopes[-1]
         if len(op.results) == 1:
             return "%" + names.values[op.results[0]]
-        return f"%{names.groups[op]}:{len(op.results)}"
+        return ", ".join(f"%{n}" if k == 1 else f"%{n}:{k}" for n, k in names.groups[op])
 
     def value(self, v: SSAValue) -> str:
         for scope in reversed(self.scopes):
@@ -459,8 +479,16 @@ class Printer:
         if v.kind == "all_operands":
             return len(op.operands) > 0
         if v.kind == "attr":
-            return v.name in op.properties or v.name in op.attributes
+            return self._attr_value(op, v.name) is not None and not self._non_unit_flag(op, v.name)
         return True
+
+    @staticmethod
+    def _non_unit_flag(op: Operation, name: str) -> bool:
+        """A UnitAttr flag of the format holding another value (Triton 3.1's `allow_reorder = false`
+        BoolAttr): the format's keyword does not show it, the attribute dictionary does."""
+        style = getattr(op, "ATTR_STYLES", {}).get(name)
+        value = op.properties.get(name, op.attributes.get(name))
+        return isinstance(style, UnitStyle) and value is not None and not isinstance(value, UnitAttr)
 
     def _attr_value(self, op: Operation, name: str) -> Attribute | None:
         if name in op.properties:
@@ -490,7 +518,8 @@ class Printer:
                 outs = self._named_types(op, e.outputs)
                 s.variable(self, "(" + ", ".join(self.type(t) for t in ins) + ") -> " + self.result_types(outs))
             elif isinstance(e, AttrDict):
-                elided = set(fmt.used_attrs) | {"operandSegmentSizes", "resultSegmentSizes"}
+                elided = {a for a in fmt.used_attrs if not self._non_unit_flag(op, a)}
+                elided |= {"operandSegmentSizes", "resultSegmentSizes"}
                 merged = {k: v for k, v in op.properties.items() if k not in elided}
                 merged.update({k: v for k, v in op.attributes.items() if k not in elided})
                 if merged:
@@ -606,7 +635,14 @@ class Printer:
         if isinstance(a, enc.OpaqueAttr):
             return "#" + a.dialect_name.data + a.body.data
         if isinstance(a, _LOC_TYPES):
-            return "loc(" + self._loc_inner(a) + ")"
+            if self.o.debuginfo:
+                return "loc(" + self._loc_inner(a) + ")"
+            # without debuginfo no location alias is defined: write the location out
+            saved, self.aliases.loc_names = self.aliases.loc_names, {}
+            try:
+                return "loc(" + self._loc_inner(a, top=True) + ")"
+            finally:
+                self.aliases.loc_names = saved
         return self.type(a)
 
     def _struct_value(self, kind: str, v: Any) -> str:
@@ -693,7 +729,7 @@ class _SpaceState:
 
     def __init__(self) -> None:
         self.should_space = True
-        self.last_punct = True
+        self.last_punct = False  # as OpFormatGen starts: `scf.condition(%c)`, no space before a leading `(`
 
     def literal(self, p: Printer, value: str) -> None:
         if value == "":
