@@ -11,6 +11,7 @@ import re
 from typing import Callable
 
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
     BFloat16Type,
     BoolAttr,
@@ -73,6 +74,9 @@ _SCALAR_TYPES: dict[str, Attribute] = {
     "f8E4M3B11FNUZ": Float8E4M3B11FNUZType(),
     "none": NoneType(),
 }
+_I1 = IntegerType(1)
+_LOCATION_TYPES = (UnknownLoc, FileLineColLoc, NameLoc, CallSiteLoc, FusedLoc)
+_MAX_INT_WIDTH = (1 << 24) - 1  # MLIR's IntegerType::kMaxWidth
 _INT_TYPE = re.compile(r"(si|ui|i)(\d+)\b")
 _DIMS = re.compile(r"((?:(?:\d+|\?)x)*)")
 _STRUCT_BY_NAME = {cls.name: cls for cls in enc.STRUCT_LAYOUTS}
@@ -172,8 +176,11 @@ class AttrParser:
             return self._bang_type()
         m = _INT_TYPE.match(text, pos)
         if m:
+            width = int(m.group(2))
+            if width > _MAX_INT_WIDTH:
+                raise ParseError(pos, f"integer bitwidth is limited to {_MAX_INT_WIDTH} bits")
             cur.pos = m.end()
-            return integer_type(int(m.group(2)), m.group(1))
+            return integer_type(width, m.group(1))
         m = re.compile(r"[A-Za-z_][\w]*").match(text, pos)
         if not m:
             return None
@@ -396,6 +403,8 @@ class AttrParser:
                 return self._dense()
             if w == "array" and text.startswith("<", word.end()):
                 return self._dense_array()
+            if w == "loc" and text.startswith("(", word.end()):
+                return self.parse_location()  # a location used as an attribute value
         t = self.try_type()
         if t is not None:
             return t
@@ -441,18 +450,21 @@ class AttrParser:
         if t is None:
             if is_float_text:
                 return FloatAttr(float(num), Float64Type())
-            return IntegerAttr(int(num, 0), IntegerType(64))
+            t = IntegerType(64)
         if isinstance(t, (IntegerType, IndexType)):
             if is_float_text:
                 raise ParseError(start, "floating point value not valid for integer type")
             value = int(num, 0)
-            if isinstance(t, IntegerType):
-                width = t.width.data
-                if width < 64 and not (-(1 << width) <= value < (1 << width)):
-                    raise ParseError(start, f"integer constant out of range for attribute of type {width}-bit")
-                if width == 1:
-                    return BoolAttr.from_bool(bool(value))
+            width = t.width.data if isinstance(t, IntegerType) else 64
+            # the range xDSL's IntegerAttr accepts: signed or unsigned reading of `width` bits
+            low, high = (-(1 << (width - 1)), 1 << width) if width else (0, 1)
+            if not low <= value < high:
+                raise ParseError(start, f"integer constant out of range for attribute of type {t}")
+            if t == _I1:
+                return BoolAttr.from_bool(bool(value))
             return IntegerAttr(value, t)
+        if not isinstance(t, AnyFloat):
+            raise ParseError(start, f"invalid type {t} for a number attribute: expected an integer or float type")
         try:
             value = parse_scalar(num, t)
         except (ValueError, OverflowError) as e:
@@ -481,10 +493,14 @@ class AttrParser:
         cur = self.cur
         cur.expect("array")
         cur.expect("<")
+        epos = cur.skip()
         elem = self.parse_type("element type")
+        if not isinstance(elem, (IntegerType, AnyFloat)):
+            raise ParseError(epos, f"invalid element type {elem} for a dense array: expected an integer or float type")
         values: list[int | float] = []
         if cur.try_lit(":"):
             while True:
+                npos = cur.skip()
                 num = cur.try_number_text()
                 if num is None:
                     if cur.try_lit("true"):
@@ -493,7 +509,19 @@ class AttrParser:
                         num = "0"
                     else:
                         raise cur.error("expected number in array literal")
-                values.append(float(num) if "." in num else int(num, 0))
+                is_float = ("." in num or "e" in num.lower()) and "x" not in num.lower()
+                if isinstance(elem, IntegerType):
+                    if is_float:
+                        raise ParseError(npos, "floating point value not valid for integer type")
+                    value = int(num, 0)
+                    if not elem.value_range()[0] <= value < elem.value_range()[1]:
+                        raise ParseError(npos, f"integer constant out of range for {elem}")
+                    values.append(value)
+                else:
+                    try:
+                        values.append(float(parse_scalar(num, elem)))
+                    except (ValueError, OverflowError) as e:
+                        raise ParseError(npos, f"invalid floating point literal: {e}") from None
                 if not cur.try_lit(","):
                     break
         cur.expect(">", "to end array literal")
@@ -610,7 +638,12 @@ class AttrParser:
         start = cur.skip()
         if cur.text.startswith("#", start):
             ident = cur.try_hash_id()
-            return self.aliases.resolve("#" + (ident or ""), self, start)
+            if ident is None:
+                raise ParseError(start, "expected location alias name after '#'")
+            loc = self.aliases.resolve("#" + ident, self, start)
+            if not isinstance(loc, _LOCATION_TYPES):
+                raise ParseError(start, f"expected location, but '#{ident}' is not a location alias")
+            return loc
         if cur.try_lit("unknown"):
             return UnknownLoc()
         if cur.try_lit("callsite"):

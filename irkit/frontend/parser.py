@@ -35,6 +35,7 @@ from xdsl.irdl import (
     VarResultDef,
 )
 from xdsl.parser.core import ForwardDeclaredValue
+from xdsl.utils.exceptions import VerifyException
 
 from irkit.dialects.registry import OPS, format_of
 from irkit.frontend.attributes import AliasTable, AttrParser
@@ -132,6 +133,14 @@ class Parser:
 
     # -- entry ------------------------------------------------------------------------
     def parse(self) -> ParsedModule:
+        try:
+            return self._parse_text()
+        except VerifyException as e:
+            # xDSL checks attribute parameters when they are built; a value it
+            # rejects that no check of ours caught is still bad input, not a bug
+            raise ParseError(self.cur.pos, f"invalid attribute or type: {str(e).splitlines()[-1].strip()}") from None
+
+    def _parse_text(self) -> ParsedModule:
         cur = self.cur
         top_ops: list[Operation] = []
         top_aliases: set[str] = set()
@@ -671,7 +680,8 @@ class Parser:
         cur = self.cur
         pos = cur.skip()
         label = cur.try_block_id()
-        assert label is not None
+        if label is None:
+            raise ParseError(pos, "expected block name after '^'")
         scope = self.block_scopes[-1]
         entry = scope.get(label)
         if entry is not None and entry[0].parent is not None:
