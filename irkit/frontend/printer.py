@@ -614,7 +614,13 @@ class Printer:
             et = self.type(a.elt_type)
             if not vals:
                 return f"array<{et}>"
-            return f"array<{et}: " + ", ".join(_num(v) for v in vals) + ">"
+            if a.elt_type == IntegerType(1):
+                items = ["true" if v else "false" for v in vals]
+            elif isinstance(a.elt_type, IntegerType):
+                items = [str(v) for v in vals]
+            else:
+                items = [format_float(v, a.elt_type) for v in vals]
+            return f"array<{et}: " + ", ".join(items) + ">"
         if isinstance(a, DictionaryAttr):
             return self.attr_dict_text(dict(a.data))
         if isinstance(a, UnitAttr):
