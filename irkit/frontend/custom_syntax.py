@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
 )
-from xdsl.ir import Attribute, Block, Operation, Region
+from xdsl.ir import Attribute, Block, Operation, Region, TypeAttribute
 
 from irkit.dialects import arith, tt
 from irkit.frontend.lexer import ParseError
@@ -490,14 +490,9 @@ def _parse_constant(p, cls, legacy, nres):
     attrs = p.optional_attr_dict()
     pos = p.cur.skip()
     value = p.attrs.parse_attribute("constant value")
-    t = getattr(value, "type", None)
-    if t is None:
-        from xdsl.dialects.builtin import BoolAttr
-
-        if isinstance(value, BoolAttr):
-            t = IntegerType(1)
-        else:
-            raise ParseError(pos, "arith.constant needs a typed value, e.g. '0 : i32'")
+    t = getattr(value, "type", None)  # `true`/`false` are i1 IntegerAttrs, so typed too
+    if not isinstance(t, TypeAttribute):
+        raise ParseError(pos, "arith.constant needs a typed value, e.g. '0 : i32'")
     return cls.create(result_types=[t], properties={"value": value}, attributes=attrs)
 
 
