@@ -22,6 +22,10 @@ class CliError(Exception):
     """A user error the driver reports as `error: ...` and exit 1."""
 
 
+class InputError(CliError):
+    """A user error at a position of the input, printed as the diagnostic it holds."""
+
+
 @dataclass
 class InputText:
     text: str
@@ -132,8 +136,11 @@ def read_input(args) -> InputText:
         return InputText(section.text, str(path), section.body_first_line - 1)
     if args.dump_section is not None or args.dump_after:
         raise CliError(f"--dump-section needs an MLIR_ENABLE_DUMP log, and '{path}' is not one")
-    if "\x00" in text[:4096]:
-        raise CliError(f"'{path}' is a binary file, not MLIR text")
+    nul = text.find("\x00", 0, 4096)
+    if nul >= 0:
+        line, col, _ = position(text, nul)
+        message = f"unexpected NUL byte: '{path}' is a binary file, not MLIR text"
+        raise InputError(Diagnostic("error", message, str(path), line, col).render())
     return InputText(text, str(path))
 
 
@@ -345,6 +352,9 @@ def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     try:
         code = run(argv)
+    except InputError as e:
+        sys.stderr.write(f"{e}\n")
+        code = 1
     except CliError as e:
         sys.stderr.write(f"irkit-opt: error: {e}\n")
         code = 1
