@@ -13,7 +13,10 @@ def verify_module(root: Operation) -> list[tuple[Operation, str]]:
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as e:
-            errors.append((op, f"'{op.name}' op {str(e).splitlines()[0]}"))
+            message = str(e).splitlines()[0]
+            # xDSL's trait checks name the op themselves; say it once, as MLIR does
+            message = message.removeprefix(f"'{op.name}' ").removeprefix(f"{op.name}: ")
+            errors.append((op, f"'{op.name}' op {message}"))
         except Exception as e:  # malformed IR can make a verifier itself fail
             errors.append((op, f"'{op.name}' op failed to verify: {type(e).__name__}: {e}"))
         if len(errors) >= 20:
