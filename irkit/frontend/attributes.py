@@ -49,7 +49,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from irkit.dialects import encodings as enc
-from irkit.dialects.builtin_extras import DenseElementsAttr, parse_scalar
+from irkit.dialects.builtin_extras import DenseElementsAttr, float_bits, parse_scalar
 from irkit.dialects.types import (
     AsyncTokenType,
     MemDescType,
@@ -76,6 +76,7 @@ _SCALAR_TYPES: dict[str, Attribute] = {
 }
 _I1 = IntegerType(1)
 _LOCATION_TYPES = (UnknownLoc, FileLineColLoc, NameLoc, CallSiteLoc, FusedLoc)
+_LOC_NUMBER = re.compile(r"\d+\b")
 _MAX_INT_WIDTH = (1 << 24) - 1  # MLIR's IntegerType::kMaxWidth
 _INT_TYPE = re.compile(r"(si|ui|i)(\d+)\b")
 _DIMS = re.compile(r"((?:(?:\d+|\?)x)*)")
@@ -248,6 +249,8 @@ class AttrParser:
         if m and m.group(1):
             for d in m.group(1)[:-1].split("x"):
                 dims.append(-1 if d == "?" else int(d))
+            if max(dims) >= 1 << 63:
+                raise ParseError(cur.pos, "invalid dimension: it does not fit in a 64-bit integer")
             cur.pos = m.end()
         return dims
 
@@ -465,6 +468,14 @@ class AttrParser:
             return IntegerAttr(value, t)
         if not isinstance(t, AnyFloat):
             raise ParseError(start, f"invalid type {t} for a number attribute: expected an integer or float type")
+        if not is_float_text:
+            # MLIR reads an integer literal of a float type only as hexadecimal bits
+            if not num.lower().lstrip("-").startswith("0x"):
+                raise ParseError(start, "unexpected decimal integer literal for a floating point value "
+                                        "(add a trailing dot to make the literal a float)")
+            bits = float_bits(t)
+            if num.startswith("-") or (bits is not None and int(num, 16) >= 1 << bits):
+                raise ParseError(start, f"hexadecimal float constant out of range for type {t}")
         try:
             value = parse_scalar(num, t)
         except (ValueError, OverflowError) as e:
@@ -670,9 +681,9 @@ class AttrParser:
         if s is None:
             raise cur.error(f"expected location, found {cur._describe_next()}")
         if cur.try_lit(":"):
-            line = cur.integer("line number")
+            line = self._location_number("line number")
             cur.expect(":")
-            col = cur.integer("column number")
+            col = self._location_number("column number")
             if cur.try_lit("to"):  # a range: keep the start
                 cur.integer()
                 if cur.try_lit(":"):
@@ -683,6 +694,17 @@ class AttrParser:
             cur.expect(")")
             return NameLoc(StringAttr(s), child)
         return NameLoc(StringAttr(s), NoneAttr())
+
+
+    def _location_number(self, what: str) -> int:
+        """A line or column: an unsigned 32-bit decimal, as MLIR reads it."""
+        cur = self.cur
+        pos = cur.skip()
+        m = _LOC_NUMBER.match(cur.text, pos)
+        if m is None or int(m.group(0)) >= 1 << 32:
+            raise ParseError(pos, f"expected {what} (an unsigned 32-bit integer), found {cur._describe_next()}")
+        cur.pos = m.end()
+        return int(m.group(0))
 
 
 class _UnknownField(Exception):

@@ -226,7 +226,12 @@ class Parser:
         for scope in reversed(self.scopes):
             v = scope.values.get(name)
             if v is not None:
-                return self._result_of(v, name, index, pos)
+                value = self._result_of(v, name, index, pos)
+                if type_hint is not None and value.type != type_hint:
+                    # the type written at a use must be the value's type (MLIR's resolveOperand)
+                    raise ParseError(pos, f"use of value '%{name}' expects different type than prior uses: "
+                                          f"'{type_hint}' vs '{value.type}'")
+                return value
             if scope.isolated:
                 break
         if index:
