@@ -104,7 +104,7 @@ class Buffer:
     id: int
     kind: str  # "explicit" | "scratch" | "virtual"
     op_name: str
-    value: str  # SSA name of the allocated value (explicit) or of the op's first result
+    value: str  # SSA name of the allocated value / the op's first result ("" when it had a numeric name)
     bytes: int
     alignment: int
     start: int = 0  # live range [start, end) in post-order op ids
@@ -148,7 +148,7 @@ class SharedMemoryReport:
             where = f" line {b.line}" if b.line is not None else ""
             note = f"  [{b.note}]" if b.note else ""
             lines.append(
-                f"  {b.kind:8s} {b.op_name:28s} {b.value:14s} offset {b.offset:7d} size {b.bytes:7d} "
+                f"  {b.kind:8s} {b.op_name:28s} {b.value or '-':14s} offset {b.offset:7d} size {b.bytes:7d} "
                 f"align {b.alignment:4d} live [{b.start}, {b.end}){where}{note}"
             )
         if self.limit is not None:
@@ -271,14 +271,9 @@ def _in_shared_memory(t: MemDescType) -> bool:
 
 
 def _value_name(v: SSAValue) -> str:
+    """The SSA name as written, or "" (the parser keeps names like %acc but not numeric ones like %105)."""
     name = getattr(v, "_name", None) or v.name_hint
-    if name:
-        return "%" + name
-    if isinstance(v, OpResult):
-        return f"%<{v.op.name}#{v.index}>"
-    if isinstance(v, BlockArgument):
-        return f"%<arg{v.index}>"
-    return "%?"
+    return "%" + name if name else ""
 
 
 def _location(op: Operation) -> tuple[int | None, str | None]:
