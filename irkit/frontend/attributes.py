@@ -76,10 +76,10 @@ _SCALAR_TYPES: dict[str, Attribute] = {
 }
 _I1 = IntegerType(1)
 _LOCATION_TYPES = (UnknownLoc, FileLineColLoc, NameLoc, CallSiteLoc, FusedLoc)
-_LOC_NUMBER = re.compile(r"\d+\b")
+_LOC_NUMBER = re.compile(r"\d+\b", re.ASCII)
 _MAX_INT_WIDTH = (1 << 24) - 1  # MLIR's IntegerType::kMaxWidth
-_INT_TYPE = re.compile(r"(si|ui|i)(\d+)\b")
-_DIMS = re.compile(r"((?:(?:\d+|\?)x)*)")
+_INT_TYPE = re.compile(r"(si|ui|i)(\d+)\b", re.ASCII)
+_DIMS = re.compile(r"((?:(?:\d+|\?)x)*)", re.ASCII)
 _STRUCT_BY_NAME = {cls.name: cls for cls in enc.STRUCT_LAYOUTS}
 
 
@@ -102,7 +102,7 @@ class AliasTable:
     whole file is scanned for definitions first and each is parsed on first use.
     """
 
-    _DEF = re.compile(r"^([#!])([\w$.\-]+)[ \t]*=[ \t]*", re.MULTILINE)
+    _DEF = re.compile(r"^([#!])([\w$.\-]+)[ \t]*=[ \t]*", re.MULTILINE | re.ASCII)
 
     def __init__(self, text: str):
         self.text = text
@@ -182,7 +182,7 @@ class AttrParser:
                 raise ParseError(pos, f"integer bitwidth is limited to {_MAX_INT_WIDTH} bits")
             cur.pos = m.end()
             return integer_type(width, m.group(1))
-        m = re.compile(r"[A-Za-z_][\w]*").match(text, pos)
+        m = re.compile(r"[A-Za-z_][\w]*", re.ASCII).match(text, pos)
         if not m:
             return None
         word = m.group(0)
@@ -393,7 +393,7 @@ class AttrParser:
             return SymbolRefAttr(root, nested)
         if c == "-" or c.isdigit():
             return self._number_attribute()
-        word = re.compile(r"[A-Za-z_][\w]*").match(text, start)
+        word = re.compile(r"[A-Za-z_][\w]*", re.ASCII).match(text, start)
         if word:
             w = word.group(0)
             if w in ("true", "false"):

@@ -11,16 +11,17 @@ import re
 from dataclasses import dataclass
 
 _WS = re.compile(r"(?:\s+|//[^\n]*)+")
-_VALUE_ID = re.compile(r"%([\w$.\-]+)(?:#(\d+))?")
-_VALUE_DEF = re.compile(r"%([\w$.\-]+)(?::(\d+))?")
-_BLOCK_ID = re.compile(r"\^([\w$.\-]+)")
-_SYMBOL = re.compile(r'@(?:([\w$.\-]+)|"((?:[^"\\]|\\.)*)")')
-_HASH_ID = re.compile(r"#([\w$.\-]+)")
-_BANG_ID = re.compile(r"!([\w$.\-]+)")
-_BARE_ID = re.compile(r"[A-Za-z_][\w$.\-]*")
-_KEYWORD = re.compile(r"[A-Za-z_][\w$]*")
-_INTEGER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+)")
-_NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)")
+# MLIR identifiers and numbers are ASCII: no `\w`/`\d` matching other scripts
+_VALUE_ID = re.compile(r"%([\w$.\-]+)(?:#(\d+))?", re.ASCII)
+_VALUE_DEF = re.compile(r"%([\w$.\-]+)(?::(\d+))?", re.ASCII)
+_BLOCK_ID = re.compile(r"\^([\w$.\-]+)", re.ASCII)
+_SYMBOL = re.compile(r'@(?:([\w$.\-]+)|"((?:[^"\\]|\\.)*)")', re.ASCII)
+_HASH_ID = re.compile(r"#([\w$.\-]+)", re.ASCII)
+_BANG_ID = re.compile(r"!([\w$.\-]+)", re.ASCII)
+_BARE_ID = re.compile(r"[A-Za-z_][\w$.\-]*", re.ASCII)
+_KEYWORD = re.compile(r"[A-Za-z_][\w$]*", re.ASCII)
+_INTEGER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+)", re.ASCII)
+_NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)", re.ASCII)
 _STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 _ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{2})|(.))")
 

@@ -177,10 +177,10 @@ class Parser:
         return self._result(module, implicit, top_aliases)
 
     def _at_alias_definition(self, pos: int) -> bool:
-        return re.compile(r"[#!][\w$.\-]+[ \t]*=").match(self.text, pos) is not None
+        return re.compile(r"[#!][\w$.\-]+[ \t]*=", re.ASCII).match(self.text, pos) is not None
 
     def _alias_definition(self, pos: int) -> tuple[str, int]:
-        m = re.compile(r"([#!][\w$.\-]+)[ \t]*=").match(self.text, pos)
+        m = re.compile(r"([#!][\w$.\-]+)[ \t]*=", re.ASCII).match(self.text, pos)
         assert m
         key = m.group(1)
         if self.aliases.starts.get(key, pos) != pos:
