@@ -741,6 +741,18 @@ class _Group:
         return self.values[0].type
 
 
+def parse_text(text: str, filename: str = "<stdin>", allow_unregistered: bool = False) -> ParsedModule:
+    """Parse MLIR text; raises ParseError (with the offset of the problem)."""
+    return Parser(text, filename, allow_unregistered).parse()
+
+
+def parse_file(path: str, allow_unregistered: bool = False) -> ParsedModule:
+    """Parse a .ttir/.ttgir/.mlir file (gzip is fine)."""
+    from irkit.frontend.dumplog import read_text
+
+    return parse_text(read_text(path), str(path), allow_unregistered)
+
+
 def split_input_file(text: str) -> list[tuple[str, int]]:
     """Chunks separated by `// -----` lines, with the line number each starts at."""
     chunks: list[tuple[str, int]] = []
