@@ -1,0 +1,297 @@
+"""`coalesce`: Triton 3.1's `tritongpu-coalesce` (lib/Dialect/TritonGPU/Transforms/Coalesce.cpp).
+
+Every global memory access through a tensor of pointers (tt.load, tt.store, tt.atomic_rmw, tt.atomic_cas,
+ttg.async_copy_global_to_local) gets the #blocked layout under which consecutive threads touch consecutive
+addresses, each thread as many contiguous elements as the pointers' alignment allows (docs/passes/coalesce.md):
+
+1. order = the dimensions sorted by the pointer's AxisInfo contiguity, largest first (ties keep index
+   order);
+2. elements per thread along order[0] = min(alignment, contiguity, 128 bits), raised to the largest such
+   value among the accesses of the same shape and order in the op's multi-root slice, and capped by
+   elements / threads; accesses other than loads (they write) keep at most their own value;
+3. the layout = BlockedEncodingAttr::get(shape, sizePerThread, order, numWarps, threadsPerWarp, CTA layout).
+
+The access is then rewritten: every tensor operand (not in shared memory) goes through a
+`ttg.convert_layout` to the new layout, the op is re-created with re-encoded result types, and its
+results are converted back.  Block pointers (`!tt.ptr<tensor<...>>`) and scalar pointers are left alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+from typing import Sequence
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from irkit.analysis.axis_info import AxisInfo, AxisInfoAnalysis, info_rank, pointee_bit_width
+from irkit.analysis.slice import multi_root_slice
+from irkit.diagnostics import PassFailure
+from irkit.dialects.encodings import BlockedEncodingAttr
+from irkit.dialects.ttg import ConvertLayoutOp
+from irkit.dialects.types import PointerType
+from irkit.layout import algebra
+
+# -- what the pass looks at ------------------------------------------------------------------------
+
+_PTR_OPERAND = {
+    "tt.load": "ptr",
+    "tt.atomic_rmw": "ptr",
+    "tt.atomic_cas": "ptr",
+    "ttg.async_copy_global_to_local": "src",
+    "tt.store": "ptr",
+}
+
+
+def mem_access_ptr(op: Operation) -> SSAValue | None:
+    """getMemAccessPtr: the pointer operand of a global memory access, None for other ops."""
+    field = _PTR_OPERAND.get(op.name)
+    return getattr(op, field) if field is not None else None
+
+
+def is_tensor_of_pointers(t: Attribute) -> bool:
+    """A ranked tensor of `!tt.ptr` (not a block pointer, not a scalar pointer)."""
+    return isinstance(t, TensorType) and isinstance(t.element_type, PointerType)
+
+
+def module_int_attr(module: ModuleOp, key: str) -> int | None:
+    """A module attribute in either spelling (`ttg.<key>` or `triton_gpu.<key>`)."""
+    for prefix in ("ttg.", "triton_gpu."):
+        attr = module.attributes.get(prefix + key)
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+    return None
+
+
+def module_num_warps(module: ModuleOp) -> int:
+    n = module_int_attr(module, "num-warps")
+    if n is None:
+        raise PassFailure(module, "coalesce needs the module attribute ttg.num-warps (or triton_gpu.num-warps)")
+    return n
+
+
+def module_threads_per_warp(module: ModuleOp) -> int:
+    """TritonGPUDialect::getThreadsPerWarp: 32 when the module does not say."""
+    n = module_int_attr(module, "threads-per-warp")
+    return 32 if n is None else n
+
+
+# -- the layout choice (pure) ----------------------------------------------------------------------
+
+
+def arg_sort(values: Sequence[int]) -> tuple[int, ...]:
+    """Triton's argSort: indices by value, largest first; a stable sort, so ties keep index order."""
+    return tuple(sorted(range(len(values)), key=lambda i: -values[i]))
+
+
+def element_bit_width(ptr_type: TensorType) -> int:
+    """getElementBitWidth of a tensor of pointers: the bits of the pointee."""
+    return pointee_bit_width(ptr_type)
+
+
+def _axis_info(axis: AxisInfoAnalysis, value: SSAValue) -> AxisInfo:
+    info = axis.get(value)
+    return info if info is not None else AxisInfo.pessimistic(info_rank(value.type))
+
+
+def num_elements_per_thread(op: Operation, order: Sequence[int], axis: AxisInfoAnalysis) -> int:
+    """getNumElementsPerThread: how many elements along order[0] one thread can access as one vector —
+    bounded by the pointer alignment (divisibility is in bytes), the contiguity (at most the extent
+    per CTA), and 128 bits."""
+    ptr = mem_access_ptr(op)
+    ptr_type = ptr.type
+    shape = algebra.shape_per_cta(ptr_type.encoding, ptr_type.get_shape())
+    info = _axis_info(axis, ptr)
+    bits = element_bit_width(ptr_type)
+    elem_bytes = max(bits // 8, 1)
+    max_multiple = max(info.divisibility[order[0]] // elem_bytes, 1)
+    max_contig = min(info.contiguity[order[0]], shape[order[0]])
+    alignment = min(max_multiple, max_contig)
+    return min(alignment, 128 // bits)
+
+
+def same_order_accesses(op: Operation, order: Sequence[int], axis: AxisInfoAnalysis) -> list[Operation]:
+    """The memory accesses whose vector width `op` shares: `op`, and (if its pointer is defined by an op)
+    every access in its multi-root slice whose pointer is a tensor of the same shape with the same
+    contiguity order."""
+    ptr = mem_access_ptr(op)
+    found = [op]
+    if ptr.owner is None or not isinstance(ptr.owner, Operation):
+        return found
+    shape = tuple(ptr.type.get_shape())
+    for other in multi_root_slice(op):
+        if other is op:
+            continue
+        other_ptr = mem_access_ptr(other)
+        if other_ptr is None or not isinstance(other_ptr.type, TensorType):
+            continue
+        if tuple(other_ptr.type.get_shape()) != shape:
+            continue
+        if arg_sort(_axis_info(axis, other_ptr).contiguity) == tuple(order):
+            found.append(other)
+    return found
+
+
+def _cta_order(enc: Attribute) -> tuple[int, ...] | None:
+    if algebra.is_slice(enc):
+        parent = _cta_order(algebra.slice_parent(enc))
+        return None if parent is None else algebra.erase_order(parent, algebra.slice_dim(enc))
+    if algebra.is_dot_operand(enc):
+        return _cta_order(enc.get("parent"))
+    order = enc.get("CTAOrder")
+    return tuple(order) if order is not None else None
+
+
+def _cta_fields(enc: Attribute | None) -> dict | None:
+    """getCTALayout of the old encoding, when it is written out (multi-CTA modules); None otherwise, and
+    the new layout then has the default one-CTA layout too."""
+    if enc is None or not algebra.is_distributed(enc) or _cta_order(enc) is None:
+        return None
+    return {
+        "CTAsPerCGA": algebra.ctas_per_cga(enc),
+        "CTASplitNum": algebra.cta_split_num(enc),
+        "CTAOrder": _cta_order(enc),
+    }
+
+
+def coalesced_layout(
+    op: Operation, axis: AxisInfoAnalysis, num_warps: int, threads_per_warp: int
+) -> BlockedEncodingAttr:
+    """setCoalescedEncoding: the #blocked layout Triton 3.1 gives the pointer of `op`."""
+    ptr = mem_access_ptr(op)
+    ptr_type: TensorType = ptr.type
+    order = arg_sort(_axis_info(axis, ptr).contiguity)
+    shape = tuple(ptr_type.get_shape())
+    num_elems = prod(algebra.shape_per_cta(ptr_type.encoding, shape))
+    num_threads = num_warps * threads_per_warp
+
+    per_thread = max(num_elements_per_thread(o, order, axis) for o in same_order_accesses(op, order, axis))
+    per_thread = min(per_thread, max(num_elems // num_threads, 1))
+    if op.name != "tt.load":
+        # writes stay within one 128-bit store per thread, or the warp's writes would have gaps
+        per_thread = min(per_thread, num_elements_per_thread(op, order, axis))
+
+    size_per_thread = [1] * len(shape)
+    size_per_thread[order[0]] = per_thread
+    return algebra.blocked_layout(
+        shape, size_per_thread, order, num_warps, threads_per_warp, _cta_fields(ptr_type.encoding)
+    )
+
+
+# -- the rewrite -----------------------------------------------------------------------------------
+
+
+def _with_encoding(t: TensorType, encoding: Attribute) -> TensorType:
+    return TensorType(t.element_type, t.get_shape(), encoding)
+
+
+def _convert(value: SSAValue, new_type: Attribute, before: Operation) -> SSAValue:
+    cvt = ConvertLayoutOp.create(operands=[value], result_types=[new_type])
+    cvt.location = getattr(before, "location", None)
+    Rewriter.insert_op(cvt, InsertPoint.before(before))
+    return cvt.results[0]
+
+
+def coalesce_op(op: Operation, layout: Attribute) -> Operation:
+    """coalesceOp: re-create `op` with its tensor operands converted to `layout` and its results
+    re-encoded (the async copy's token excepted), converting the results back for the old users."""
+    operands = []
+    for v in op.operands:
+        t = v.type
+        if isinstance(t, TensorType) and not algebra.is_shared(t.encoding):
+            operands.append(_convert(v, _with_encoding(t, layout), op))
+        else:
+            operands.append(v)
+    is_async_copy = op.name == "ttg.async_copy_global_to_local"
+    result_types = [
+        r.type if is_async_copy or not isinstance(r.type, TensorType) else _with_encoding(r.type, layout)
+        for r in op.results
+    ]
+    new_op = type(op).create(
+        operands=operands,
+        result_types=result_types,
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+    )
+    new_op.location = getattr(op, "location", None)
+    Rewriter.insert_op(new_op, InsertPoint.before(op))
+    for old, new in zip(op.results, new_op.results):
+        value: SSAValue = new
+        if new.type != old.type:
+            value = _convert(new, old.type, op)
+        old.replace_all_uses_with(value)
+    Rewriter.erase_op(op)
+    return new_op
+
+
+def already_in_layout(op: Operation, layout: Attribute) -> bool:
+    """True when re-creating `op` in `layout` would only add identity conversions."""
+    values = [*op.operands, *op.results]
+    return all(
+        v.type.encoding == layout
+        for v in values
+        if isinstance(v.type, TensorType) and not algebra.is_shared(v.type.encoding)
+    )
+
+
+def _write_callee_hints(axis: AxisInfoAnalysis) -> None:
+    """What ModuleAxisInfoAnalysis does to the IR: the arguments of called functions get the
+    tt.contiguity / tt.divisibility / tt.constancy their call sites agree on (i64 attributes)."""
+    for func, per_arg in axis.callee_arg_hints.items():
+        n_args = len(func.regions[0].first_block.args) if func.regions[0].first_block else 0
+        old = func.properties.get("arg_attrs")
+        dicts = [dict(d.data) for d in old.data] if isinstance(old, ArrayAttr) else [{} for _ in range(n_args)]
+        for index, hints in per_arg.items():
+            if index < len(dicts):
+                for name, value in hints.items():
+                    dicts[index][name] = IntegerAttr(value, IntegerType(64))
+        func.properties["arg_attrs"] = ArrayAttr([DictionaryAttr(d) for d in dicts])
+
+
+@dataclass(frozen=True)
+class CoalescePass(ModulePass):
+    """Give global loads/stores/atomics the #blocked layout that coalesces them (tritongpu-coalesce, Triton 3.1).
+
+    Options:
+      skip-unchanged: leave an access alone when it already has the chosen layout (Triton 3.1 wraps it in
+                      identity ttg.convert_layouts, which canonicalization later removes).
+    """
+
+    name = "coalesce"
+
+    skip_unchanged: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        num_warps = module_num_warps(op)
+        threads_per_warp = module_threads_per_warp(op)
+        try:
+            axis = AxisInfoAnalysis(op)
+        except ValueError as e:  # a pointee type without a bit width
+            raise PassFailure(op, f"coalesce: {e}") from e
+        _write_callee_hints(axis)
+
+        layouts: list[tuple[Operation, BlockedEncodingAttr]] = []
+        for access in op.walk():
+            ptr = mem_access_ptr(access)
+            if ptr is None or not is_tensor_of_pointers(ptr.type):
+                continue
+            try:
+                layouts.append((access, coalesced_layout(access, axis, num_warps, threads_per_warp)))
+            except ValueError as e:
+                raise PassFailure(access, f"coalesce: {e}") from e
+
+        for access, layout in layouts:
+            if self.skip_unchanged and already_in_layout(access, layout):
+                continue
+            coalesce_op(access, layout)
