@@ -1,15 +1,25 @@
 """Runs every op's IRDL and `verify_` checks, collecting failures per op
-(xDSL's `verify()` stops at the first and does not say which op failed)."""
+(xDSL's `verify()` stops at the first and does not say which op failed),
+plus what MLIR's verifier checks and xDSL's does not: SSA dominance within
+blocks and the types region terminators hand back (scf.if, tt.func)."""
 
 from __future__ import annotations
 
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import FunctionType, StringAttr
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 
 def verify_module(root: Operation) -> list[tuple[Operation, str]]:
     errors: list[tuple[Operation, str]] = []
+    order = _BlockOrder()
     for op in root.walk():
+        message = _dominance_error(op, order) or _region_type_error(op)
+        if message is not None:
+            errors.append((op, f"'{op.name}' op {message}"))
+            if len(errors) >= 20:
+                break
+            continue
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as e:
@@ -22,3 +32,88 @@ def verify_module(root: Operation) -> list[tuple[Operation, str]]:
         if len(errors) >= 20:
             break
     return errors
+
+
+class _BlockOrder:
+    """Position of each op in its block, computed once per block."""
+
+    def __init__(self) -> None:
+        self.index: dict[Operation, int] = {}
+        self.done: set[Block] = set()
+
+    def of(self, op: Operation) -> int:
+        block = op.parent_block()
+        if block is not None and block not in self.done:
+            self.done.add(block)
+            for i, o in enumerate(block.ops):
+                self.index[o] = i
+        return self.index.get(op, -1)
+
+
+def _ancestor_in(op: Operation, block: Block | None) -> Operation | None:
+    """`op` or the enclosing op of `op` that sits in `block`."""
+    while op is not None and op.parent_block() is not block:
+        op = op.parent_op()
+    return op
+
+
+def _in_other_block_of_same_region(op: Operation, block: Block | None) -> bool:
+    """Whether `op` lies in another block of `block`'s region (a CFG: dominance
+    across blocks needs the dominator tree, which this check does not build)."""
+    region = block.parent if block is not None else None
+    a: Operation | None = op
+    while a is not None:
+        b = a.parent_block()
+        if b is not None and b.parent is region:
+            return True
+        a = a.parent_op()
+    return False
+
+
+def _dominance_error(op: Operation, order: _BlockOrder) -> str | None:
+    for i, value in enumerate(op.operands):
+        if isinstance(value, OpResult):
+            block = value.op.parent_block()
+            user = _ancestor_in(op, block)
+            if user is None:
+                if _in_other_block_of_same_region(op, block):
+                    continue
+                return f"operand #{i} does not dominate this use (defined outside the enclosing regions)"
+            if user is value.op or order.of(value.op) > order.of(user):
+                return f"operand #{i} does not dominate this use"
+        elif isinstance(value, BlockArgument):
+            if _ancestor_in(op, value.block) is None and not _in_other_block_of_same_region(op, value.block):
+                return f"operand #{i} does not dominate this use (a block argument of a block that does not enclose it)"
+        elif not isinstance(value, SSAValue):  # pragma: no cover - xDSL keeps operands SSA values
+            return f"operand #{i} is not an SSA value"
+    return None
+
+
+def _types(values) -> list:
+    return [v.type for v in values]
+
+
+def _region_type_error(op: Operation) -> str | None:
+    name = op.name
+    if name == "scf.if":
+        for region in op.regions:
+            if region.blocks and region.blocks[-1].last_op is not None:
+                term = region.blocks[-1].last_op
+                if term.name == "scf.yield" and _types(term.operands) != _types(op.results):
+                    return (f"region yields ({', '.join(map(str, _types(term.operands)))}) but the op returns "
+                            f"({', '.join(map(str, _types(op.results)))})")
+    elif name == "tt.func":
+        ftype = op.properties.get("function_type")
+        if not isinstance(ftype, FunctionType):
+            return "'function_type' must be a function type"
+        if not isinstance(op.properties.get("sym_name"), StringAttr):
+            return "'sym_name' must be a string"
+        if op.regions and op.regions[0].blocks:
+            entry = op.regions[0].blocks[0]
+            if _types(entry.args) != list(ftype.inputs.data):
+                return "entry block arguments do not match the function type's inputs"
+            for block in op.regions[0].blocks:
+                term = block.last_op
+                if term is not None and term.name == "tt.return" and _types(term.operands) != list(ftype.outputs.data):
+                    return f"tt.return returns {len(term.operands)} value(s) that do not match the function type's results"
+    return None
