@@ -324,8 +324,8 @@ def test_call_sites_refine_callee_arguments():
     assert "tt.divisibility" not in str(callee.properties.get("arg_attrs"))
 
 
-def test_real_matmul_pointers(corpus):
-    """The A/B pointers of a real matmul kernel, through the loop that advances them."""
+def test_real_matmul_pointers():
+    """The A/B pointers of a real matmul kernel (corpus TTGIR in tests/data), through its loop."""
     path = DATA / "corpus__matmul__fp16__BM128_BN128_BK32_G8__w4_s4__gfx90a.in.ttgir"
     parsed = Parser(path.read_text(), path.name).parse()
     analysis = AxisInfoAnalysis(parsed.module)
