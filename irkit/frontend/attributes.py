@@ -574,6 +574,7 @@ class AttrParser:
     def _struct_layout(self, cls: type[enc.StructLayoutAttr]) -> Attribute:
         cur = self.cur
         kinds = dict(cls.FIELDS)
+        start = cur.skip()
         cur.expect("<")
         cur.expect("{")
         values: dict[str, object] = {}
@@ -584,12 +585,17 @@ class AttrParser:
                 kind = kinds.get(key)
                 if kind is None:
                     raise _UnknownField(key)
+                if key in values:
+                    raise ParseError(pos, f"duplicate layout parameter '{key}'")
                 cur.expect("=")
                 values[key] = self._struct_value(kind, pos)
                 if cur.try_lit("}"):
                     break
                 cur.expect(",", "or '}' in layout parameters")
         cur.expect(">", f"to end #{cls.name}")
+        problem = layout_problem(cls, values)
+        if problem is not None:
+            raise ParseError(start, f"invalid #{cls.name} layout: {problem}")
         return cls.from_values(**values)
 
     def _struct_value(self, kind: str, pos: int) -> object:
@@ -705,6 +711,40 @@ class AttrParser:
             raise ParseError(pos, f"expected {what} (an unsigned 32-bit integer), found {cur._describe_next()}")
         cur.pos = m.end()
         return int(m.group(0))
+
+
+_REQUIRED_FIELDS = {
+    "ttg.blocked": ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"),
+    "ttg.slice": ("dim", "parent"),
+    "ttg.dot_op": ("opIdx", "parent"),
+}
+_POSITIVE_FIELDS = ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "CTAsPerCGA", "CTASplitNum", "instrShape")
+_RANKED_FIELDS = ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "CTAsPerCGA", "CTASplitNum", "CTAOrder")
+
+
+def layout_problem(cls: type[enc.StructLayoutAttr], values: dict[str, object]) -> str | None:
+    """What Triton's layout verifiers would reject in a parsed layout (None: fine):
+    missing parameters, ranks that differ, orders that are no permutation,
+    sizes below 1.  Kept to checks every Triton version makes."""
+    missing = [k for k in _REQUIRED_FIELDS.get(cls.name, ()) if k not in values]
+    if missing:
+        return f"missing parameter(s) {', '.join(missing)}"
+    for key in _POSITIVE_FIELDS:
+        v = values.get(key)
+        if isinstance(v, tuple) and any(x < 1 for x in v):
+            return f"{key} = {list(v)} must be positive"
+    for key in ("order", "CTAOrder"):
+        v = values.get(key)
+        if isinstance(v, tuple) and sorted(v) != list(range(len(v))):
+            return f"{key} = {list(v)} must be a permutation of 0..{len(v) - 1}"
+    ranks = {k: len(v) for k in _RANKED_FIELDS if isinstance(v := values.get(k), tuple)}
+    if cls.name == "ttg.blocked" and len(set(ranks.values())) > 1:
+        return "sizePerThread, threadsPerWarp, warpsPerCTA, order and the CTA parameters must all have the same rank"
+    if "dim" in values and values["dim"] < 0:
+        return f"dim = {values['dim']} must not be negative"
+    if cls.name == "ttg.dot_op" and values["opIdx"] not in (0, 1):
+        return f"opIdx = {values['opIdx']} must be 0 or 1"
+    return None
 
 
 class _UnknownField(Exception):
