@@ -42,8 +42,16 @@ class _PassFlag(argparse.Action):
         namespace.pass_flags = flags
 
 
+class _ArgumentParser(argparse.ArgumentParser):
+    """argparse exits with status 2 and its usage text on a bad option; irkit-opt
+    reports every user error alike: `irkit-opt: error: ...`, exit 1."""
+
+    def error(self, message: str):
+        raise CliError(f"{message} (see --help)")
+
+
 def build_arg_parser(with_passes: bool = True) -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = _ArgumentParser(
         prog="irkit-opt",
         description="Parse, transform and print Triton TTIR/TTGIR (both dialect spellings), "
         "MLIR_ENABLE_DUMP logs and Triton cache directories.",
@@ -150,6 +158,7 @@ def read_input(args) -> InputText:
 def build_pipeline(args):
     from xdsl.passes import PassPipeline
     from xdsl.utils.arg_spec import parse_pipeline
+    from xdsl.utils.exceptions import ArgSpecParseError
 
     from irkit.passes import all_passes
 
@@ -165,15 +174,25 @@ def build_pipeline(args):
     available = {n: (lambda c=c: c) for n, c in all_passes().items()}
     try:
         parsed = tuple(parse_pipeline(spec))
-    except Exception as e:  # xDSL's pipeline lexer raises its own error types
-        raise CliError(f"invalid pass pipeline '{spec}': {e}") from None
+    except (Exception, ArgSpecParseError) as e:  # xDSL's ArgSpecParseError is a BaseException
+        raise CliError(f"invalid pass pipeline '{spec}': {_one_line(e)}") from None
     unknown = [p.name for p in parsed if p.name not in available]
     if unknown:
         raise CliError(f"unknown pass '{unknown[0]}' (see --list-passes)")
     try:
         return PassPipeline.parse_spec(available, spec)
-    except Exception as e:
-        raise CliError(f"invalid options in pass pipeline '{spec}': {e}") from None
+    except (Exception, ArgSpecParseError) as e:
+        raise CliError(f"invalid options in pass pipeline '{spec}': {_one_line(e)}") from None
+
+
+def _one_line(e: BaseException) -> str:
+    """xDSL's pipeline errors span lines (the spec, a caret, the message): keep the message."""
+    lines = [line.strip() for line in str(e).splitlines() if line.strip()]
+    if len(lines) > 1 and lines[0].startswith("Error parsing pass pipeline"):
+        where = next((line for line in lines if line.startswith("pass-pipeline:")), "")
+        column = where.rsplit(":", 1)[-1] if where else ""
+        return f"{lines[-1]}" + (f" (at column {column})" if column.isdigit() else "")
+    return " ".join(lines)
 
 
 # -- one chunk -----------------------------------------------------------------------------------------
