@@ -311,3 +311,49 @@ class UnitStyle(AttrStyle):
 
     def print(self, pr: Any, value: Attribute) -> str:
         return ""
+
+
+@dataclass
+class ValuedEnumStyle(AttrStyle):
+    """An enum keyword whose integer values are not consecutive (`propagateNan = all` is 0xFFFF)."""
+
+    cases: tuple[tuple[str, int], ...] = ()
+    width: int = 32
+
+    def parse(self, p: Any) -> Attribute:
+        pos = p.cur.skip()
+        word = p.cur.try_keyword()
+        values = dict(self.cases)
+        if word not in values:
+            found = p.cur._describe_next() if word is None else repr(word)
+            raise p.cur.error(f"expected one of [{', '.join(values)}], found {found}", pos)
+        return IntegerAttr(values[word], IntegerType(self.width))
+
+    def print(self, pr: Any, value: Attribute) -> str:
+        if isinstance(value, IntegerAttr):
+            for word, v in self.cases:
+                if v == value.value.data:
+                    return word
+        return pr.attribute(value)
+
+    def starts_here(self, p: Any) -> bool:
+        save = p.cur.pos
+        word = p.cur.try_keyword()
+        p.cur.pos = save
+        return word in dict(self.cases)
+
+
+class StringStyle(AttrStyle):
+    """A StrAttr written as a bare string literal: no `: type` suffix is read after it (`tt.assert %c,
+    "msg" : i1` - the `: i1` belongs to the op)."""
+
+    def parse(self, p: Any) -> Attribute:
+        from xdsl.dialects.builtin import StringAttr
+
+        return StringAttr(p.cur.string("string literal"))
+
+    def print(self, pr: Any, value: Attribute) -> str:
+        return pr.attribute(value)
+
+    def starts_here(self, p: Any) -> bool:
+        return p.cur.peek() == '"'
