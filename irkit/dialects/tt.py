@@ -33,16 +33,20 @@ from xdsl.traits import (
 
 from irkit.dialects.base import TritonOp, irkit_op, i1_like, same_as, with_element
 from irkit.dialects.types import PointerType
-from irkit.frontend.opformat import EnumStyle, IntStyle, UnitStyle
+from irkit.frontend.opformat import EnumStyle, IntStyle, StringStyle, UnitStyle, ValuedEnumStyle
 
 CACHE = EnumStyle(("none", "ca", "cg", "wb", "cs", "wt", "cv"), base=1)
 EVICT = EnumStyle(("evict_normal", "evict_first", "evict_last"), base=1)
 PROGRAM_AXIS = EnumStyle(("x", "y", "z"))
-INPUT_PRECISION = EnumStyle(("tf32", "tf32x3", "ieee", "hf32", "bf16x3", "bf16x6"))
+# 3.1/3.3 know tf32..ieee (0..2); 3.9 adds bf16x3 = 3, bf16x6 = 4 (TritonAttrDefs.td; checked with the real parsers)
+INPUT_PRECISION = EnumStyle(("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"))
 RMW_OP = EnumStyle(("and", "or", "xor", "add", "fadd", "max", "min", "umax", "umin", "exch"), base=1)
 MEM_SEMANTIC = EnumStyle(("relaxed", "acquire", "release", "acq_rel"), base=1)
 MEM_SCOPE = EnumStyle(("gpu", "cta", "sys"), base=1)
 ROUNDING = EnumStyle(("rtz", "rtne"))
+PROPAGATE_NAN = ValuedEnumStyle((("none", 0), ("all", 0xFFFF)))
+SCALE_DOT_ELEM = EnumStyle(("e4m3", "e5m2", "e2m3", "e3m2", "e2m1", "bf16", "fp16"))
+DESCRIPTOR_REDUCE_KIND = EnumStyle(("add", "min", "max", "inc", "dec", "and", "or", "xor"), base=1)
 
 _UNARY_CAST = "$src attr-dict `:` type($src) `->` type($result)"
 
@@ -268,6 +272,103 @@ class ExperimentalDescriptorStoreOp(TritonOp):
     FORMAT = "$desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)"
 
 
+@irkit_op
+class DescriptorReduceOp(TritonOp):
+    """TMA reduction into global memory through a descriptor (3.9)."""
+
+    name = "tt.descriptor_reduce"
+    desc = operand_def()
+    src = operand_def()
+    indices = var_operand_def()
+    kind = prop_def()
+    FORMAT = "$kind `,` $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)"
+    ATTR_STYLES = {"kind": DESCRIPTOR_REDUCE_KIND}
+
+
+@irkit_op
+class ExperimentalTensormapCreateOp(TritonOp):
+    """Triton 3.3's device-side TMA descriptor creation (ttng.tensormap_create from 3.4 on)."""
+
+    name = "tt.experimental_tensormap_create"
+    desc_ptr = operand_def()
+    global_address = operand_def()
+    box_dim = var_operand_def()
+    global_dim = var_operand_def()
+    global_stride = var_operand_def()
+    element_stride = var_operand_def()
+    elem_type = prop_def()
+    interleave_layout = prop_def()
+    swizzle_mode = prop_def()
+    fill_mode = prop_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    FORMAT = (
+        "$desc_ptr `,` $global_address `,` `[` $box_dim `]` `,` `[` $global_dim `]` `,` "
+        "`[` $global_stride `]` `,` `[` $element_stride `]` attr-dict `:` functional-type(operands, results)"
+    )
+
+
+@irkit_op
+class ExperimentalTensormapFenceproxyAcquireOp(TritonOp):
+    name = "tt.experimental_tensormap_fenceproxy_acquire"
+    desc_ptr = operand_def()
+    FORMAT = "$desc_ptr attr-dict `:` qualified(type($desc_ptr))"
+
+
+# -- atomics with explicit ordering, grid dependencies (3.9) ----------------------------------------
+
+
+@irkit_op
+class AtomicLoadOp(TritonOp):
+    name = "tt.atomic_load"
+    ptr = operand_def()
+    mask = opt_operand_def()
+    result = result_def()
+    sem = prop_def()
+    scope = prop_def()
+    FORMAT = "$sem `,` $scope `,` $ptr (`,` $mask^)? attr-dict `:` functional-type(operands, $result)"
+    ATTR_STYLES = {"sem": MEM_SEMANTIC, "scope": MEM_SCOPE}
+
+
+@irkit_op
+class AtomicStoreOp(TritonOp):
+    name = "tt.atomic_store"
+    ptr = operand_def()
+    value = operand_def()
+    mask = opt_operand_def()
+    sem = prop_def()
+    scope = prop_def()
+    FORMAT = "$sem `,` $scope `,` $ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)"
+    ATTR_STYLES = {"sem": MEM_SEMANTIC, "scope": MEM_SCOPE}
+
+
+@irkit_op
+class AtomicPollOp(TritonOp):
+    name = "tt.atomic_poll"
+    ptr = operand_def()
+    expected = operand_def()
+    timeout = opt_operand_def()
+    result = result_def()
+    sem = prop_def()
+    scope = prop_def()
+    FORMAT = (
+        "$sem `,` $scope `,` $ptr `,` $expected (`timeout` $timeout^)? attr-dict `:` qualified(type($ptr)) `,` "
+        "type($expected) `->` type($result)"
+    )
+    ATTR_STYLES = {"sem": MEM_SEMANTIC, "scope": MEM_SCOPE}
+
+
+@irkit_op
+class GridDependencyWaitOp(TritonOp):
+    name = "tt.grid_dependency_wait"
+    FORMAT = "attr-dict"
+
+
+@irkit_op
+class GridDependencyLaunchDependentsOp(TritonOp):
+    name = "tt.grid_dependency_launch_dependents"
+    FORMAT = "attr-dict"
+
+
 # -- shape and index arithmetic -----------------------------------------------------
 
 
@@ -286,7 +387,12 @@ class UnsplatOp(TritonOp):
     src = operand_def()
     result = result_def()
     traits = traits_def(Pure())
-    FORMAT = _UNARY_CAST
+    FORMAT = "$src attr-dict `:` type($src)"
+
+    @classmethod
+    def infer_types(cls, types):
+        src = types["src"][0]
+        types["result"] = [src.element_type if isinstance(src, TensorType) else src]
 
 
 @irkit_op
@@ -499,6 +605,22 @@ class PreciseDivFOp(TritonOp):
 
 
 @irkit_op
+class ApproxDivFOp(TritonOp):
+    """Fast (approximate) float division (3.9)."""
+
+    name = "tt.approx_divf"
+    x = operand_def()
+    y = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$x `,` $y attr-dict `:` type($x)"
+
+    @classmethod
+    def infer_types(cls, types):
+        same_as(types, "result", "x")
+
+
+@irkit_op
 class MulhiUIOp(TritonOp):
     name = "tt.mulhiui"
     x = operand_def()
@@ -522,7 +644,7 @@ class ClampFOp(TritonOp):
     propagateNan = prop_def()
     traits = traits_def(Pure())
     FORMAT = "$x `,` $min `,` $max `,` `propagateNan` `=` $propagateNan attr-dict `:` type($result)"
-    ATTR_STYLES = {"propagateNan": EnumStyle(("none", "all"), base=0)}
+    ATTR_STYLES = {"propagateNan": PROPAGATE_NAN}
 
 
 @irkit_op
@@ -564,6 +686,8 @@ class DotOp(TritonOp):
 
 @irkit_op
 class DotScaledOp(TritonOp):
+    """Microscaling dot (3.3+): A and B with per-32-element scales and their element formats."""
+
     name = "tt.dot_scaled"
     a = operand_def()
     b = operand_def()
@@ -571,8 +695,18 @@ class DotScaledOp(TritonOp):
     a_scale = opt_operand_def()
     b_scale = opt_operand_def()
     d = result_def()
+    a_elem_type = prop_def()
+    b_elem_type = prop_def()
+    fastMath = opt_prop_def()
+    lhs_k_pack = opt_prop_def()
+    rhs_k_pack = opt_prop_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(Pure())
+    FORMAT = (
+        "$a (`scale` $a_scale^)? `,` $b (`scale` $b_scale^)? `,` $c `lhs` `=` $a_elem_type `rhs` `=` $b_elem_type "
+        "attr-dict `:` type($a) (`,` type($a_scale)^)? `*` type($b) (`,` type($b_scale)^)? `->` type($d)"
+    )
+    ATTR_STYLES = {"a_elem_type": SCALE_DOT_ELEM, "b_elem_type": SCALE_DOT_ELEM}
 
 
 @irkit_op
@@ -637,7 +771,13 @@ class AssertOp(TritonOp):
     name = "tt.assert"
     condition = operand_def()
     message = prop_def()
-    FORMAT = "$condition `,` $message attr-dict `:` type($condition)"
+    file = opt_prop_def()  # Triton 3.1 only: file, func, line
+    func = opt_prop_def()
+    line = opt_prop_def()
+    # 3.3+: `$condition , $message attr-dict : type`; 3.1 adds `, $file, $func, $line`.  A 3.1 TTIR has no
+    # dialect prefix that tells its version, so one format reads both.
+    FORMAT = "$condition `,` $message (`,` $file^ `,` $func `,` $line)? attr-dict `:` type($condition)"
+    ATTR_STYLES = {"message": StringStyle(), "file": StringStyle(), "func": StringStyle(), "line": IntStyle(32)}
 
 
 @irkit_op
@@ -648,15 +788,18 @@ class PrintOp(TritonOp):
     hex = prop_def()
     isSigned = opt_prop_def()
     FORMAT = "$prefix attr-dict (`:` $args^ `:` type($args))?"
+    ATTR_STYLES = {"prefix": StringStyle()}
 
 
 TT_OPS = [
     FuncOp, ReturnOp, CallOp, LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp, MakeTensorPtrOp,
     AdvanceOp, MakeTensorDescOp, DescriptorLoadOp, DescriptorStoreOp, DescriptorGatherOp,
-    DescriptorScatterOp, ExperimentalDescriptorLoadOp, ExperimentalDescriptorStoreOp, SplatOp,
+    DescriptorScatterOp, ExperimentalDescriptorLoadOp, ExperimentalDescriptorStoreOp, DescriptorReduceOp,
+    ExperimentalTensormapCreateOp, ExperimentalTensormapFenceproxyAcquireOp, AtomicLoadOp, AtomicStoreOp,
+    AtomicPollOp, GridDependencyWaitOp, GridDependencyLaunchDependentsOp, SplatOp,
     UnsplatOp, BroadcastOp, ExpandDimsOp, MakeRangeOp, AddPtrOp, ReshapeOp, TransOp, JoinOp,
     SplitOp, CatOp, GatherOp, HistogramOp, GetProgramIdOp, GetNumProgramsOp, FpToFpOp,
-    BitcastOp, IntToPtrOp, PtrToIntOp, PreciseSqrtOp, PreciseDivFOp, MulhiUIOp, ClampFOp,
+    BitcastOp, IntToPtrOp, PtrToIntOp, PreciseSqrtOp, PreciseDivFOp, ApproxDivFOp, MulhiUIOp, ClampFOp,
     ExternElementwiseOp, ElementwiseInlineAsmOp, DotOp, DotScaledOp, ReduceOp, ReduceReturnOp,
     ScanOp, ScanReturnOp, MapElementwiseOp, MapElementwiseReturnOp, AssertOp, PrintOp,
 ]
