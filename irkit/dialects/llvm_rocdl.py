@@ -1,0 +1,59 @@
+"""The few LLVM-dialect and ROCDL ops that real Triton TTIR/TTGIR contains.
+
+`tl.assume` becomes `llvm.intr.assume` (3.3+); AMD's block ping-pong scheduling (3.3) leaves
+`rocdl.s.setprio`, `rocdl.sched.barrier` and `rocdl.workitem.id.x` in the TTGIR.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IntegerType
+from xdsl.ir import Dialect
+from xdsl.irdl import operand_def, opt_prop_def, prop_def, result_def, traits_def
+from xdsl.traits import Pure
+
+from irkit.dialects.base import TritonOp, irkit_op
+from irkit.frontend.opformat import IntStyle
+
+
+@irkit_op
+class AssumeOp(TritonOp):
+    name = "llvm.intr.assume"
+    cond = operand_def()
+    FORMAT = "$cond attr-dict `:` type($cond)"
+
+
+@irkit_op
+class SetPrioOp(TritonOp):
+    """s_setprio: wave priority (an i16 immediate)."""
+
+    name = "rocdl.s.setprio"
+    priority = prop_def()
+    FORMAT = "$priority attr-dict"
+    ATTR_STYLES = {"priority": IntStyle(16)}
+
+
+@irkit_op
+class SchedBarrierOp(TritonOp):
+    """s_sched_barrier with an instruction-class mask (an i32 immediate)."""
+
+    name = "rocdl.sched.barrier"
+    mask = prop_def()
+    FORMAT = "$mask attr-dict"
+    ATTR_STYLES = {"mask": IntStyle(32)}
+
+
+@irkit_op
+class WorkitemIdXOp(TritonOp):
+    name = "rocdl.workitem.id.x"
+    res = result_def()
+    range = opt_prop_def()
+    traits = traits_def(Pure())
+    FORMAT = "(`range` $range^)? attr-dict `:` type($res)"
+
+
+LLVM_OPS = [AssumeOp]
+ROCDL_OPS = [SetPrioOp, SchedBarrierOp, WorkitemIdXOp]
+LLVMExtras = Dialect("llvm", LLVM_OPS, [])
+ROCDL = Dialect("rocdl", ROCDL_OPS, [])
+
+__all__ = ["LLVM_OPS", "ROCDL_OPS", "IntegerType"]
