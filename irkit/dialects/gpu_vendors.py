@@ -41,8 +41,15 @@ class BufferLoadOp(TritonOp):
     other = opt_operand_def()
     result = result_def()
     cache = opt_prop_def()
+    contiguity = opt_prop_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    # 3.4+ (amdg.*): the pointer type is written and the cache policy is an attribute in the dictionary
     FORMAT = (
+        "$ptr `[` $offsets `]` (`,` $mask^)? (`,` $other^)? (`stride` `=` $stride^)? attr-dict `:` "
+        "type($ptr) `->` type($result)"
+    )
+    # 3.1-3.3 (amdgpu.*; 3.1 has neither the cache modifier nor the stride)
+    FORMAT_LEGACY = (
         "$ptr `[` $offsets `]` (`,` $mask^)? (`,` $other^)? oilist(`cacheModifier` `=` $cache) "
         "(`stride` `=` $stride^)? attr-dict `:` type($result)"
     )
@@ -58,8 +65,13 @@ class BufferStoreOp(TritonOp):
     stride = opt_operand_def()
     mask = opt_operand_def()
     cache = opt_prop_def()
+    contiguity = opt_prop_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     FORMAT = (
+        "$value `,` $ptr `[` $offsets `]` (`,` $mask^)? (`stride` `=` $stride^)? attr-dict `:` "
+        "type($ptr) `->` type($value)"
+    )
+    FORMAT_LEGACY = (
         "$value `,` $ptr `[` $offsets `]` (`,` $mask^)? oilist(`cacheModifier` `=` $cache) "
         "(`stride` `=` $stride^)? attr-dict `:` type($value)"
     )
@@ -81,22 +93,49 @@ class BufferAtomicRMWOp(TritonOp):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     FORMAT = (
         "$atomic_rmw_op `,` $sem `,` $scope `,` $value `,` $ptr `[` $offsets `]` (`,` $mask^)? "
+        "(`stride` `=` $stride^)? attr-dict `:` type($ptr) `->` type($result)"
+    )
+    FORMAT_LEGACY = (
+        "$atomic_rmw_op `,` $sem `,` $scope `,` $value `,` $ptr `[` $offsets `]` (`,` $mask^)? "
         "(`stride` `=` $stride^)? attr-dict `:` type($result)"
     )
     ATTR_STYLES = {"atomic_rmw_op": RMW_OP, "sem": MEM_SEMANTIC, "scope": MEM_SCOPE}
 
 
 @irkit_op
-class BufferLoadToLocalOp(TritonOp):
-    name = "amdg.buffer_load_to_local"
+class BufferAtomicCASOp(TritonOp):
+    name = "amdg.buffer_atomic_cas"
     ptr = operand_def()
     offsets = operand_def()
+    cmp = operand_def()
+    val = operand_def()
+    stride = opt_operand_def()
+    result = result_def()
+    sem = prop_def()
+    scope = prop_def()
+    FORMAT = (
+        "$sem `,` $scope `,` $cmp `,` $val `,` $ptr `[` $offsets `]` (`stride` `=` $stride^)? attr-dict `:` "
+        "type($ptr) `->` type($result)"
+    )
+    FORMAT_LEGACY = (
+        "$sem `,` $scope `,` $cmp `,` $val `,` $ptr `[` $offsets `]` (`stride` `=` $stride^)? attr-dict `:` "
+        "type($result)"
+    )
+    ATTR_STYLES = {"sem": MEM_SEMANTIC, "scope": MEM_SCOPE}
+
+
+@irkit_op
+class BufferLoadToLocalOp(TritonOp):
+    name = "amdg.buffer_load_to_local"
     dest = operand_def()
+    ptr = operand_def()
+    offsets = operand_def()
     mask = opt_operand_def()
     other = opt_operand_def()
     stride = opt_operand_def()
     token = result_def()
     cache = opt_prop_def()
+    contiguity = opt_prop_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     FORMAT = (
         "$ptr `[` $offsets `]` (`mask` `=` $mask^)? (`other` `=` $other^)? (`stride` `=` $stride^)? "
@@ -104,6 +143,13 @@ class BufferLoadToLocalOp(TritonOp):
         "type($ptr) `[` type($offsets) `]` type($other) `->` type($dest)"
     )
     ATTR_STYLES = {"cache": CACHE}
+    STRIPPED = {"dest": "ttg.memdesc"}
+
+    @classmethod
+    def infer_types(cls, types):
+        from irkit.dialects.types import AsyncTokenType
+
+        types["token"] = [AsyncTokenType()]
 
 
 @irkit_op
@@ -145,9 +191,35 @@ class ConcatOp(TritonOp):
     FORMAT = "$sources attr-dict `:` type($sources) `->` type($result)"
 
 
+@irkit_op
+class ScaledUpcastFp4Op(TritonOp):
+    """fp4 (e2m1, two per i8) upcast times an e8m0 scale (CDNA4 v_cvt_scalef32)."""
+
+    name = "amdg.scaled_upcast_fp4"
+    input = operand_def()
+    scale = operand_def()
+    output = result_def()
+    axis = prop_def()
+    traits = traits_def(Pure())
+    FORMAT = "$input `scale` $scale attr-dict `:` type($input) `,` type($scale) `->` type($output)"
+
+
+@irkit_op
+class ScaledUpcastFp8Op(TritonOp):
+    """fp8 (e4m3/e5m2) upcast times an e8m0 scale."""
+
+    name = "amdg.scaled_upcast_fp8"
+    input = operand_def()
+    scale = operand_def()
+    output = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$input `scale` $scale attr-dict `:` type($input) `,` type($scale) `->` type($output)"
+
+
 AMDG_OPS = [
     InThreadTransposeOp, BufferLoadOp, BufferStoreOp, BufferAtomicRMWOp, BufferLoadToLocalOp,
-    InstructionSchedHintOp, SchedBarrierOp, CondBarrierOp, ExtractSliceOp, ConcatOp,
+    InstructionSchedHintOp, SchedBarrierOp, CondBarrierOp, ExtractSliceOp, ConcatOp, BufferAtomicCASOp,
+    ScaledUpcastFp4Op, ScaledUpcastFp8Op,
 ]
 TritonAMDGPU = Dialect("amdg", AMDG_OPS, [])
 

@@ -152,12 +152,14 @@ class AttrParser:
         self.type_cache: dict[str, Attribute] = {} if type_cache is None else type_cache
         self.saw_legacy = False
         self.saw_current = False
+        self.legacy_dialects: set[str] = set()  # current dialect names seen in their legacy spelling
 
     # -- spelling -------------------------------------------------------------
     def canonical(self, name: str) -> str:
         canon, legacy = canonical_name(name)
         if legacy:
             self.saw_legacy = True
+            self.legacy_dialects.add(canon.partition(".")[0])
         elif canon.startswith(("ttg.", "ttng.", "ttig.", "amdg.")):
             self.saw_current = True
         return canon

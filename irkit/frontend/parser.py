@@ -197,6 +197,9 @@ class Parser:
         pm.text = self.text
         pm.op_positions = self.op_positions
         pm.variants = dict(self.variants)
+        if pm.spelling is Spelling.CURRENT and "amdg" in self.attrs.legacy_dialects:
+            # Triton 3.2/3.3 already write ttg.* but still amdgpu.* (amdg.* from 3.4 on)
+            pm.variants["dialect.amdg"] = "amdgpu"
         for key in self.aliases.order:
             value = self.aliases.values.get(key)
             if value is None:

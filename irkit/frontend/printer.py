@@ -300,12 +300,12 @@ class Printer:
         name = op.name
         hook = None if self.o.generic else custom_syntax.PRINTERS.get(name)
         if hook is not None:
-            self.w("module" if name == "builtin.module" else spelled(name, self.o.spelling))
+            self.w("module" if name == "builtin.module" else self.spell(name))
             hook(self, op)
         else:
             fmt = None if self.o.generic else self._format_for(op)
             if fmt is not None:
-                self.w(spelled(name, self.o.spelling))
+                self.w(self.spell(name))
                 self.print_with_format(op, fmt)
             else:
                 self.print_generic(op)
@@ -315,9 +315,20 @@ class Printer:
         from irkit.frontend.parser import compiled_format
 
         try:
-            return compiled_format(type(op), self.o.spelling is Spelling.LEGACY)
+            return compiled_format(type(op), self.spell(op.name) != op.name)
         except Exception:  # an op class without a definition (unregistered)
             return None
+
+    def spell(self, name: str) -> str:
+        """`name` (current spelling) as this module writes it: the module's spelling, except a dialect the
+        module wrote in its old name (Triton 3.3's `amdgpu.*` beside `ttg.*`)."""
+        if self.o.spelling is Spelling.CURRENT:
+            dialect, dot, rest = name.partition(".")
+            old = self.o.variants.get("dialect." + dialect)
+            if old and dot:
+                return f"{old}.{rest}"
+            return name
+        return spelled(name, self.o.spelling)
 
     def print_location(self, loc: Attribute) -> None:
         if not self.o.debuginfo:
@@ -441,7 +452,7 @@ class Printer:
 
     # -- generic form -------------------------------------------------------------------------------
     def print_generic(self, op: Operation) -> None:
-        self.w(quote_string(spelled(op.name if not hasattr(op, "op_name") else op.op_name.data, self.o.spelling)))
+        self.w(quote_string(self.spell(op.name if not hasattr(op, "op_name") else op.op_name.data)))
         self.w("(" + self.values(op.operands) + ")")
         if op.successors:
             self.w("[" + ", ".join(self.block_name(b) for b in op.successors) + "]")
@@ -635,9 +646,9 @@ class Printer:
             kinds = dict(a.FIELDS)
             for k, v in a.values().items():
                 fields.append(f"{k} = {self._struct_value(kinds[k], v)}")
-            return f"#{spelled(a.name, self.o.spelling)}<{{" + ", ".join(fields) + "}>"
+            return f"#{self.spell(a.name)}<{{" + ", ".join(fields) + "}>"
         if isinstance(a, enc.SharedMemorySpaceAttr):
-            return "#" + spelled(a.name, self.o.spelling)
+            return "#" + self.spell(a.name)
         if isinstance(a, enc.OpaqueAttr):
             return "#" + a.dialect_name.data + a.body.data
         if isinstance(a, _LOC_TYPES):
