@@ -23,7 +23,7 @@ from xdsl.irdl import (
 from xdsl.traits import IsTerminator, Pure
 
 from irkit.dialects.base import TritonOp, irkit_op
-from irkit.dialects.tt import CACHE, EVICT
+from irkit.dialects.tt import CACHE, EVICT, RMW_OP
 from irkit.dialects.types import AsyncTokenType
 from irkit.frontend.opformat import BareI32ListStyle
 
@@ -237,9 +237,17 @@ class PredicateStageOp(TritonOp):
 
 @irkit_op
 class WarpSpecializeOp(TritonOp):
+    """The default region runs in the current warps; `partitionOpHolder` holds one
+    `ttg.warp_specialize.partitions` whose isolated regions run in extra warp groups.
+    Syntax hand-written (custom_syntax): `ttg.warp_specialize(%captures) default {...}
+    partition0(%a: T) num_warps(4) {...} : (T) -> ()`."""
+
     name = "ttg.warp_specialize"
-    explicitCaptures = var_operand_def()
-    result = var_result_def()
+    defaultPassthrough = var_result_def()
+    partitionNumWarps = prop_def()
+    warpGroupStartIds = opt_prop_def()
+    requestedRegisters = opt_prop_def()
+    actualRegisters = opt_prop_def()
     defaultRegion = region_def()
     partitionOpHolder = region_def()
 
@@ -249,7 +257,7 @@ class WarpYieldOp(TritonOp):
     name = "ttg.warp_yield"
     values = var_operand_def()
     traits = traits_def(IsTerminator())
-    FORMAT = "($values^ `:` type($values))? attr-dict"
+    FORMAT = "($values^)? attr-dict (`:` type($values)^)?"
 
 
 @irkit_op
@@ -262,8 +270,100 @@ class WarpReturnOp(TritonOp):
 @irkit_op
 class WarpSpecializePartitionsOp(TritonOp):
     name = "ttg.warp_specialize.partitions"
+    explicitCaptures = var_operand_def()
     partitionRegions = var_region_def()
     traits = traits_def(IsTerminator())
+
+
+@irkit_op
+class WarpIdOp(TritonOp):
+    name = "ttg.warp_id"
+    result = result_def()
+    omitUniformHint = opt_prop_def()
+    traits = traits_def(Pure())
+    FORMAT = "attr-dict"
+
+    @classmethod
+    def infer_types(cls, types):
+        from xdsl.dialects.builtin import IntegerType
+
+        types["result"] = [IntegerType(32)]
+
+
+@irkit_op
+class InlineAsmOp(TritonOp):
+    """Inline assembly on tensors and shared-memory descriptors (3.9)."""
+
+    name = "ttg.inline_asm"
+    args = var_operand_def()
+    result = var_result_def()
+    asm_string = prop_def()
+    constraints = prop_def()
+    pure = prop_def()
+    FORMAT = "$asm_string attr-dict ($args^)? `:` functional-type($args, $result)"
+
+
+@irkit_op
+class LocalGatherOp(TritonOp):
+    name = "ttg.local_gather"
+    src = operand_def()
+    indices = operand_def()
+    token = opt_operand_def()
+    result = result_def()
+    axis = prop_def()
+    FORMAT = (
+        "$src `[` $indices `]` (`token` $token^)? attr-dict `:` qualified(type($src)) `,` type($indices) "
+        "`->` type($result)"
+    )
+
+
+@irkit_op
+class LocalScatterOp(TritonOp):
+    name = "ttg.local_scatter"
+    dst = operand_def()
+    values = operand_def()
+    indices = operand_def()
+    token = opt_operand_def()
+    axis = prop_def()
+    FORMAT = (
+        "$dst `[` $indices `]` `,` $values (`token` $token^)? attr-dict `:` qualified(type($dst)) `,` "
+        "type($indices) `,` type($values)"
+    )
+
+
+@irkit_op
+class LocalAtomicScatterRMWOp(TritonOp):
+    name = "ttg.local_atomic_scatter_rmw"
+    dst = operand_def()
+    values = operand_def()
+    indices = operand_def()
+    mask = opt_operand_def()
+    result = result_def()
+    atomic_rmw_op = prop_def()
+    axis = prop_def()
+    FORMAT = (
+        "$atomic_rmw_op `,` $dst `[` $indices `]` `,` $values (`,` $mask^)? attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+    ATTR_STYLES = {"atomic_rmw_op": RMW_OP}
+
+
+@irkit_op
+class MaskOp(TritonOp):
+    """A predicated region (printed in generic form, as Triton does)."""
+
+    name = "ttg.mask"
+    pred = operand_def()
+    result = var_result_def()
+    region = region_def()
+
+
+@irkit_op
+class MaskReturnOp(TritonOp):
+    name = "ttg.mask.return"
+    result = var_operand_def()
+    traits = traits_def(IsTerminator(), Pure())
+    FORMAT = "$result attr-dict `:` type($result)"
 
 
 TTG_OPS = [
@@ -271,7 +371,8 @@ TTG_OPS = [
     MemDescIndexOp, MemDescSubsliceOp, MemDescTransOp, MemDescReshapeOp, MemDescReinterpretOp,
     AsyncCopyGlobalToLocalOp, AsyncCommitGroupOp, AsyncWaitOp, GlobalScratchAllocOp,
     UpcastMXFPOp, Fp4ToFpOp, BarrierOp, PredicateStageOp, WarpSpecializeOp, WarpYieldOp,
-    WarpReturnOp, WarpSpecializePartitionsOp,
+    WarpReturnOp, WarpSpecializePartitionsOp, WarpIdOp, InlineAsmOp, LocalGatherOp, LocalScatterOp,
+    LocalAtomicScatterRMWOp, MaskOp, MaskReturnOp,
 ]
 
 TritonGPU = Dialect("ttg", TTG_OPS, [])

@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, TypeAttribute
 
 from irkit.dialects import arith, tt
+from irkit.dialects.types import AsyncTokenType
 from irkit.frontend.lexer import ParseError
 from irkit.frontend.printer import symbol
 
@@ -357,9 +358,9 @@ syntax("scf.if")((_parse_if, _print_if))
 
 def _parse_while(p, cls, legacy, nres):
     cur = p.cur
-    cur.expect("(")
     inits = []
-    if not cur.try_lit(")"):
+    # MLIR leaves out the initialization list when there are no loop-carried values: `scf.while : () -> ()`
+    if cur.try_lit("(") and not cur.try_lit(")"):
         while True:
             apos = cur.skip()
             d = cur.try_value_def()
@@ -390,7 +391,7 @@ def _print_while(pr, op):
     before = op.before_region.blocks.first
     pairs = ", ".join(f"{pr.value(a)} = {pr.value(v)}" for a, v in zip(before.args, op.arguments))
     ins = ", ".join(pr.type(v.type) for v in op.arguments)
-    pr.w(f" ({pairs}) : ({ins}) -> " + pr.result_types([r.type for r in op.results]) + " ")
+    pr.w((f" ({pairs})" if op.arguments else "") + f" : ({ins}) -> " + pr.result_types([r.type for r in op.results]) + " ")
     pr.print_region(op.before_region, entry_args=False)
     pr.w(" do ")
     pr.print_region(op.after_region, entry_args=True)
@@ -568,3 +569,339 @@ def _print_commit_group(pr, op):
 
 
 syntax("ttg.async_commit_group")((_parse_commit_group, _print_commit_group))
+
+
+# -- Blackwell tensor-memory ops: custom<Token>, custom<BarriersAndPreds> (Triton 3.9) ---------------------------
+# custom<Token>($dep, type($token)): `[%dep]` (or `[]`) right after the memdesc when the op returns an async token,
+# nothing when it does not.  custom<BarriersAndPreds>: `, %bar[%pred]` per barrier.
+
+
+def _split_inherent(cls, attrs: dict[str, Attribute]) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    declared = cls.get_irdl_definition().properties
+    props = {k: v for k, v in attrs.items() if k in declared}
+    return props, {k: v for k, v in attrs.items() if k not in declared}
+
+
+def _use(p):
+    pos = p.cur.skip()
+    name, index = p.cur.value_use()
+    return name, index, pos
+
+
+def _resolve(p, use, t=None):
+    return p.lookup(use[0], use[1], use[2], t)
+
+
+def _parse_token(p):
+    """(has token result, dep use or None)."""
+    if not p.cur.try_lit("["):
+        return False, None
+    dep = None if p.cur.peek() == "]" else _use(p)
+    p.cur.expect("]")
+    return True, dep
+
+
+def _print_token(pr, op, dep) -> None:
+    if op.results and any(isinstance(r.type, AsyncTokenType) for r in op.results):
+        pr.w("[" + (pr.value(dep) if dep is not None else "") + "]")
+
+
+def _parse_barriers(p):
+    bars = []
+    while True:
+        save = p.cur.pos
+        if not p.cur.try_lit(","):
+            break
+        if p.cur.peek() != "%":
+            p.cur.pos = save
+            break
+        bar = _use(p)
+        p.cur.expect("[")
+        pred = _use(p)
+        p.cur.expect("]")
+        bars.append((bar, pred))
+    return bars
+
+
+def _print_barriers(pr, op) -> None:
+    for bar, pred in zip(op.barriers, op.barrier_preds):
+        pr.w(f", {pr.value(bar)}[{pr.value(pred)}]")
+
+
+def _type_list(p) -> list[Attribute]:
+    types = [p.attrs.parse_type()]
+    while p.cur.try_lit(","):
+        types.append(p.attrs.parse_type())
+    return types
+
+
+def _segments(*sizes: int):
+    from xdsl.dialects.builtin import DenseArrayBase
+
+    return DenseArrayBase.from_list(IntegerType(32), list(sizes))
+
+
+def _parse_tmem_load(p, cls, legacy, nres):
+    src = _use(p)
+    has_token, dep = _parse_token(p)
+    props, attrs = _split_inherent(cls, p.optional_attr_dict())
+    p.cur.expect(":")
+    src_t = p.attrs.parse_type()
+    p.cur.expect("->")
+    res_t = p.attrs.parse_type()
+    red_t = [p.attrs.parse_type()] if p.cur.try_lit(",") else []
+    operands = [_resolve(p, src, src_t)] + ([_resolve(p, dep, AsyncTokenType())] if dep else [])
+    results = [res_t] + ([AsyncTokenType()] if has_token else []) + red_t
+    props["resultSegmentSizes"] = _segments(1, int(has_token), len(red_t))
+    return cls.create(operands=operands, result_types=results, properties=props, attributes=attrs)
+
+
+def _print_tmem_load(pr, op):
+    pr.w(" " + pr.value(op.src))
+    _print_token(pr, op, op.dep)
+    _print_inherent_dict(pr, op, {"resultSegmentSizes"})
+    pr.w(f" : {pr.type(op.src.type)} -> {pr.type(op.result.type)}")
+    if op.red is not None:
+        pr.w(", " + pr.type(op.red.type))
+
+
+def _parse_tmem_store(p, cls, legacy, nres):
+    src = _use(p)
+    p.cur.expect(",")
+    dst = _use(p)
+    has_token, dep = _parse_token(p)
+    p.cur.expect(",")
+    pred = _use(p)
+    props, attrs = _split_inherent(cls, p.optional_attr_dict())
+    p.cur.expect(":")
+    src_t = p.attrs.parse_type()
+    p.cur.expect("->")
+    dst_t = p.attrs.parse_type()
+    operands = [_resolve(p, dst, dst_t)] + ([_resolve(p, dep, AsyncTokenType())] if dep else [])
+    operands += [_resolve(p, src, src_t), _resolve(p, pred, IntegerType(1))]
+    return cls.create(operands=operands, result_types=[AsyncTokenType()] if has_token else [],
+                      properties=props, attributes=attrs)
+
+
+def _print_tmem_store(pr, op):
+    pr.w(f" {pr.value(op.src)}, {pr.value(op.dst)}")
+    _print_token(pr, op, op.dep)
+    pr.w(", " + pr.value(op.pred))
+    _print_inherent_dict(pr, op, set())
+    pr.w(f" : {pr.type(op.src.type)} -> {pr.type(op.dst.type)}")
+
+
+def _parse_gen5_mma(p, cls, legacy, nres):
+    scaled = cls.name.endswith("_scaled")
+    a = _use(p)
+    p.cur.expect(",")
+    b = _use(p)
+    p.cur.expect(",")
+    d = _use(p)
+    has_token, dep = _parse_token(p)
+    p.cur.expect(",")
+    scales = []
+    if scaled:
+        scales = [_use(p)]
+        p.cur.expect(",")
+        scales.append(_use(p))
+        p.cur.expect(",")
+    use_d = _use(p)
+    p.cur.expect(",")
+    pred = _use(p)
+    props: dict[str, Attribute] = {}
+    if scaled:
+        from irkit.dialects.tt import SCALE_DOT_ELEM
+
+        p.cur.expect("lhs")
+        p.cur.expect("=")
+        props["a_type"] = SCALE_DOT_ELEM.parse(p)
+        p.cur.expect("rhs")
+        p.cur.expect("=")
+        props["b_type"] = SCALE_DOT_ELEM.parse(p)
+    bars = _parse_barriers(p)
+    more, attrs = _split_inherent(cls, p.optional_attr_dict())
+    props.update(more)
+    p.cur.expect(":")
+    types = _type_list(p)
+    fixed = 5 if scaled else 3
+    if len(types) != fixed + len(bars):
+        raise p.cur.error(f"expected {fixed + len(bars)} types, found {len(types)}")
+    ops = [_resolve(p, a, types[0]), _resolve(p, b, types[1]), _resolve(p, d, types[2])]
+    if dep is not None:
+        ops.append(_resolve(p, dep, AsyncTokenType()))
+    ops += [_resolve(p, s, t) for s, t in zip(scales, types[3:5])]
+    ops += [_resolve(p, use_d, IntegerType(1)), _resolve(p, pred, IntegerType(1))]
+    ops += [_resolve(p, bar, t) for (bar, _), t in zip(bars, types[fixed:])]
+    ops += [_resolve(p, bp, IntegerType(1)) for _, bp in bars]
+    head = [1, 1, 1, int(dep is not None)] + ([1, 1] if scaled else [])
+    props["operandSegmentSizes"] = _segments(*head, 1, 1, len(bars), len(bars))
+    return cls.create(operands=ops, result_types=[AsyncTokenType()] if has_token else [],
+                      properties=props, attributes=attrs)
+
+
+def _print_gen5_mma(pr, op):
+    scaled = op.name.endswith("_scaled")
+    pr.w(f" {pr.value(op.a)}, {pr.value(op.b)}, {pr.value(op.d)}")
+    _print_token(pr, op, op.acc_dep)
+    if scaled:
+        pr.w(f", {pr.value(op.a_scale)}, {pr.value(op.b_scale)}")
+    pr.w(f", {pr.value(op.useD)}, {pr.value(op.pred)}")
+    if scaled:
+        from irkit.dialects.tt import SCALE_DOT_ELEM
+
+        pr.w(f" lhs = {SCALE_DOT_ELEM.print(pr, op.properties['a_type'])}"
+             f" rhs = {SCALE_DOT_ELEM.print(pr, op.properties['b_type'])}")
+    _print_barriers(pr, op)
+    _print_inherent_dict(pr, op, {"operandSegmentSizes", "a_type", "b_type"})
+    types = [op.a.type, op.b.type, op.d.type]
+    if scaled:
+        types += [op.a_scale.type, op.b_scale.type]
+    types += [b.type for b in op.barriers]
+    pr.w(" : " + ", ".join(pr.type(t) for t in types))
+
+
+def _print_inherent_dict(pr, op, skip: set[str]) -> None:
+    merged = {k: v for k, v in op.properties.items() if k not in skip}
+    merged.update(op.attributes)
+    if merged:
+        pr.w(" " + pr.attr_dict_text(merged))
+
+
+syntax("ttng.tmem_load")((_parse_tmem_load, _print_tmem_load))
+syntax("ttng.tmem_store")((_parse_tmem_store, _print_tmem_store))
+syntax("ttng.tc_gen5_mma")((_parse_gen5_mma, _print_gen5_mma))
+syntax("ttng.tc_gen5_mma_scaled")((_parse_gen5_mma, _print_gen5_mma))
+
+
+# -- ttg.barrier <addrspace bits> (Triton 3.9) -------------------------------------------------------------------
+
+# TTG_AddrSpace, an I32BitEnumAttr: `all` (the group) prints before single bits, `none` is 0
+_ADDR_SPACE_BITS = (("local", 1), ("global_read", 2), ("global_write", 4), ("tensor_read", 8), ("tensor_write", 16))
+_ADDR_SPACE_ALL = 0b11111
+
+
+def _parse_barrier(p, cls, legacy, nres):
+    from xdsl.dialects.builtin import IntegerAttr
+
+    value = 0
+    names = dict(_ADDR_SPACE_BITS, all=_ADDR_SPACE_ALL, none=0)
+    while True:
+        pos = p.cur.skip()
+        word = p.cur.try_keyword()
+        if word not in names:
+            raise ParseError(pos, f"expected an address space ({', '.join(names)}), found {word or p.cur._describe_next()}")
+        value |= names[word]
+        if not p.cur.try_lit("|"):
+            break
+    props, attrs = _split_inherent(cls, p.optional_attr_dict())
+    props["addrSpace"] = IntegerAttr(value, IntegerType(32))
+    return cls.create(properties=props, attributes=attrs)
+
+
+def _print_barrier(pr, op):
+    space = op.properties.get("addrSpace")
+    value = space.value.data if space is not None else 0
+    words = []
+    if value & _ADDR_SPACE_ALL == _ADDR_SPACE_ALL:
+        words.append("all")
+        value &= ~_ADDR_SPACE_ALL
+    words += [w for w, bit in _ADDR_SPACE_BITS if value & bit]
+    pr.w(" " + ("|".join(words) if words else "none"))
+    _print_inherent_dict(pr, op, {"addrSpace"})
+
+
+syntax("ttg.barrier")((_parse_barrier, _print_barrier))
+
+
+# -- ttg.warp_specialize (Triton 3.4+) --------------------------------------------------------------------------
+#   ttg.warp_specialize(%captures) attributes {...}
+#   default { ... }
+#   partition0(%arg: T loc(...), ...) num_warps(4) { ... }
+#   ... : (capture types) -> (result types)
+# The captures are operands of the ttg.warp_specialize.partitions op inside `partitionOpHolder`.
+
+
+def _parse_warp_specialize(p, cls, legacy, nres):
+    from xdsl.dialects.builtin import DenseArrayBase
+
+    from irkit.dialects.ttg import WarpSpecializePartitionsOp
+
+    cur = p.cur
+    cur.expect("(")
+    uses = p._use_list()
+    cur.expect(")")
+    attrs = p.attrs.parse_attr_entries("{", "}") if cur.try_lit("attributes") else {}
+    cur.expect("default")
+    default = p.parse_region()
+    partitions: list[Region] = []
+    num_warps: list[int] = []
+    while True:
+        pos = cur.skip()
+        word = cur.try_keyword()
+        if word is None:
+            break
+        if word != f"partition{len(partitions)}":
+            raise ParseError(pos, f"expected 'partition{len(partitions)}', found '{word}'")
+        cur.expect("(")
+        args: list[tuple[str, Attribute, Attribute | None, int]] = []
+        if not cur.try_lit(")"):
+            while True:
+                apos = cur.skip()
+                d = cur.try_value_def()
+                if d is None:
+                    raise cur.error("expected a partition argument '%name: type'")
+                cur.expect(":")
+                t = p.attrs.parse_type()
+                args.append((d[0], t, p.attrs.try_location(), apos))
+                if cur.try_lit(")"):
+                    break
+                cur.expect(",")
+        cur.expect("num_warps")
+        cur.expect("(")
+        num_warps.append(cur.integer())
+        cur.expect(")")
+        partitions.append(p.parse_region(entry_args=args, isolated=True))
+    cur.expect(":")
+    tpos = cur.skip()
+    ft = p.attrs.parse_type("function type")
+    if not isinstance(ft, FunctionType) or len(ft.inputs.data) != len(uses):
+        raise ParseError(tpos, "expected a function type matching the captures")
+    captures = [p.lookup(n, i, upos, t) for (n, i, upos), t in zip(uses, ft.inputs.data)]
+    holder = Region(Block())
+    holder.block.add_op(WarpSpecializePartitionsOp.create(operands=captures, regions=partitions))
+    props, attrs = _split_inherent(cls, attrs)
+    props["partitionNumWarps"] = DenseArrayBase.from_list(IntegerType(32), num_warps)
+    return cls.create(result_types=list(ft.outputs.data), regions=[default, holder], properties=props,
+                      attributes=attrs)
+
+
+def _print_warp_specialize(pr, op):
+    holder = op.regions[1].blocks.first.last_op if op.regions[1].blocks else None
+    captures = list(holder.operands) if holder is not None else []
+    partitions = list(holder.regions) if holder is not None else []
+    pr.w("(" + pr.values(captures) + ")")
+    extra = {k: v for k, v in op.properties.items() if k != "partitionNumWarps"}
+    extra.update(op.attributes)
+    if extra:
+        pr.w(" attributes " + pr.attr_dict_text(extra))
+    pr.newline()
+    pr.w("default ")
+    pr.print_region(op.regions[0])
+    num_warps = op.properties["partitionNumWarps"].get_values()
+    for i, region in enumerate(partitions):
+        pr.newline()
+        args = region.blocks.first.args if region.blocks else ()
+        parts = []
+        for a in args:
+            s = f"{pr.value(a)}: {pr.type(a.type)}"
+            if pr.o.debuginfo:
+                s += " " + pr.inline_location(a.location)
+            parts.append(s)
+        pr.w(f"partition{i}(" + ", ".join(parts) + f") num_warps({num_warps[i]}) ")
+        pr.print_region(region, entry_args=False)
+    ins = ", ".join(pr.type(v.type) for v in captures)
+    pr.w(f" : ({ins}) -> " + pr.result_types([r.type for r in op.results]))
+
+
+syntax("ttg.warp_specialize")((_parse_warp_specialize, _print_warp_specialize))
