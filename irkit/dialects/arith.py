@@ -259,6 +259,14 @@ class ConstantOp(TritonOp):
     value = prop_def()
     traits = traits_def(Pure(), ConstantLike())
 
+    def verify_(self) -> None:
+        # the custom form prints only the value's type: a differing result type would change on a round trip
+        value_type = getattr(self.value, "type", None)
+        if value_type != self.result.type:
+            raise VerifyException(
+                f"failed to verify that all of {{value, result}} have same type: {value_type} vs {self.result.type}"
+            )
+
 
 ARITH_OPS = [
     *INT_BINARY_OPS.values(), *FLOAT_BINARY_OPS.values(), NegFOp, CmpIOp, CmpFOp, SelectOp,
