@@ -35,7 +35,11 @@ CMPF_PREDICATES = EnumStyle(
 
 
 class BracketedStyle(AttrStyle):
-    """`<fast>` / `<nsw, nuw>` written right after a keyword, kept as text."""
+    """`<fast>` / `<nsw, nuw>` written right after a keyword, kept as text; the
+    generic form spells the attribute out (`#arith.fastmath<fast>`)."""
+
+    def __init__(self, attr_name: str):
+        self.attr_name = attr_name
 
     def parse(self, p):
         from xdsl.dialects.builtin import StringAttr
@@ -48,7 +52,7 @@ class BracketedStyle(AttrStyle):
             raise cur.error("expected '<'")
         end = cur.balanced_end(start)
         cur.pos = end
-        return OpaqueAttr(StringAttr(""), StringAttr(cur.text[start:end]))
+        return OpaqueAttr(StringAttr(self.attr_name), StringAttr(cur.text[start:end]))
 
     def print(self, pr, value):
         return getattr(value, "body").data if hasattr(value, "body") else pr.attribute(value)
@@ -65,7 +69,8 @@ class RoundingStyle(AttrStyle):
         return EnumStyle(("to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away")).starts_here(p)
 
 
-_BRACKETED = BracketedStyle()
+_BRACKETED = BracketedStyle("arith.fastmath")
+_OVERFLOW = BracketedStyle("arith.overflow")
 
 
 def _shape_and_layout(t: Attribute) -> tuple[tuple[int, ...], Attribute | None]:
@@ -101,7 +106,7 @@ def _int_binary(op_name: str, class_name: str) -> type:
             "overflowFlags": opt_prop_def(),
             "traits": traits_def(Pure()),
             "FORMAT": _INT_BINARY_FORMAT,
-            "ATTR_STYLES": {"overflowFlags": _BRACKETED},
+            "ATTR_STYLES": {"overflowFlags": _OVERFLOW},
             "__doc__": f"`{op_name}` on integers or tensors of integers.",
         },
     )
