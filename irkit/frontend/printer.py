@@ -465,8 +465,10 @@ class Printer:
                     self.w(", ")
                 self.print_region(r, entry_args=True, terminators=True, isolated=_is_isolated(op))
             self.w(")")
-        if op.attributes:
-            self.w(" " + self.attr_dict_text(dict(op.attributes)))
+        attrs = dict(op.attributes)
+        attrs.pop("op_name__", None)  # where xDSL's UnregisteredOp keeps its name
+        if attrs:
+            self.w(" " + self.attr_dict_text(attrs))
         ins = ", ".join(self.type(v.type) for v in op.operands)
         outs = [r.type for r in op.results]
         self.w(f" : ({ins}) -> " + self.result_types(outs))
