@@ -1,0 +1,289 @@
+"""Back-propagate the accumulator layout into the loads (and stores) of an epilogue, so that the
+conversions between the mma layout and a blocked layout disappear.
+
+For each `ttg.convert_layout` between an accumulator layout (`#nvidia_mma` v2/v3, `#amd_mfma`,
+`#amd_wmma`, `#dpas`) and a blocked/linear layout, `irkit.analysis.mma_slice.plan_mma_propagation`
+computes the slice of values that must change layout (elementwise ops, broadcasts, the
+splat/make_range/expand_dims index arithmetic rebuilt with `#slice` of the mma layout, scf.for/scf.if,
+tensor-of-pointer and block-pointer loads, stores), and this pass applies the plan when it removes
+more conversions than it adds.  Only layouts change: every value keeps its shape and element type.
+
+It mirrors the backward rematerialisation of Triton's `tritongpu-remove-layout-conversions`, minus the
+rule that makes a large load an anchor (docs/passes/propagate-mma.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from irkit.analysis import mma_slice as S
+from irkit.diagnostics import PassFailure, emit_remark
+from irkit.dialects.builtin_extras import DenseElementsAttr
+from irkit.dialects.ttg import ConvertLayoutOp
+from irkit.frontend.parser import set_exact_name
+
+
+@dataclass(frozen=True)
+class PropagateMmaPass(ModulePass):
+    """Remove mma<->blocked conversions by retyping epilogue loads, stores and index arithmetic in the mma layout
+
+    Options: `loads-only` (never retype a tt.store: only loads and what feeds them), `min-bytes` (only
+    conversions of tensors of at least this many bytes), `dry-run` (only emit remarks saying what would
+    change), `targets` (mma kinds: all, nvidia_mma, mma_v2, mma_v3, amd_mfma, amd_wmma, dpas).
+    Print the remarks with `--mlir-print-remarks`.
+    """
+
+    name = "propagate-mma"
+
+    loads_only: bool = False
+    min_bytes: int = 0
+    dry_run: bool = False
+    targets: tuple[str, ...] = ("all",)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        try:
+            kinds = S.parse_kinds(self.targets)
+        except ValueError as e:
+            raise PassFailure(op, f"propagate-mma: {e}") from None
+        for func in [f for f in op.walk() if f.name == "tt.func"]:
+            self._run_on_function(func, kinds)
+
+    def _run_on_function(self, func: Operation, kinds: frozenset[str]) -> None:
+        settled: set[Operation] = set()  # conversions already reported or covered by a plan
+        progress = True
+        while progress:
+            progress = False
+            for cvt in [o for o in func.walk() if o.name == S.CONVERT]:
+                if cvt in settled:
+                    continue
+                plan = self._plan(cvt, kinds)
+                settled.add(cvt)
+                if plan is None:
+                    continue
+                if not plan.accepted:
+                    emit_remark(cvt, f"propagate-mma: conversion left alone: {plan.reason}")
+                    continue
+                if self.dry_run:
+                    emit_remark(cvt, f"propagate-mma: would move to {S.layout_name(plan.target)}: {plan.summary()}")
+                    settled.update(plan.removed)
+                    continue
+                emit_remark(cvt, f"propagate-mma: moved to {S.layout_name(plan.target)}: {plan.summary()}")
+                settled.update(apply_plan(plan, func))  # the conversions it adds were counted: not seeds
+                progress = True
+                break  # the IR changed: look at the remaining conversions again
+
+    def _plan(self, cvt: Operation, kinds: frozenset[str]) -> S.MmaSlicePlan | None:
+        candidate, why_not = S.classify_conversion(cvt)
+        if candidate is None:
+            if why_not:
+                emit_remark(cvt, f"propagate-mma: conversion left alone: {why_not}")
+            return None
+        if candidate.kind not in kinds:
+            wanted = ",".join(self.targets)
+            emit_remark(cvt, f"propagate-mma: conversion left alone: {candidate.kind} is not in targets={wanted}")
+            return None
+        size = S.tensor_bytes(cvt.results[0].type)
+        if size < self.min_bytes:
+            emit_remark(cvt, f"propagate-mma: conversion left alone: {size} B < min-bytes={self.min_bytes}")
+            return None
+        return S.plan_mma_propagation(cvt, candidate, loads_only=self.loads_only)
+
+
+# -------------------------------------------------------------------------------------------------
+# Applying a plan
+# -------------------------------------------------------------------------------------------------
+
+
+def apply_plan(plan: S.MmaSlicePlan, func: Operation) -> list[Operation]:
+    """Rewrite `func` as `plan` says (ops visited in program order, so operands are ready first);
+    returns the conversions the rewrite created."""
+    rewriter = _PlanRewriter(plan)
+    rewriter.run(list(func.walk()))
+    return rewriter.created
+
+
+class _PlanRewriter:
+    def __init__(self, plan: S.MmaSlicePlan):
+        self.plan = plan
+        self.new: dict[SSAValue, SSAValue] = {}  # old value -> its value in the new layout
+        self.created: list[Operation] = []  # conversions the plan counted as added or retargeted
+
+    def get(self, v: SSAValue) -> SSAValue:
+        return self.new.get(v, v)
+
+    def run(self, order: list[Operation]) -> None:
+        p = self.plan
+        for v in p.conversions_in:
+            self.new[v] = self._convert_after(v, S.with_layout(v.type, p.layouts[v]))
+        for op in order:
+            role = p.roles.get(op)
+            if role is None:
+                continue
+            if role == S.NODE:
+                self._node(op)
+            elif role in (S.SINK, S.YIELD):
+                self._remap_operands(op)
+            elif role == S.REGION:
+                self._region(op)
+            elif role == S.CONVERSION:
+                self._conversion(op)
+        # old copies nobody uses any more (rebuilt values, vanished conversions), users first
+        for op in reversed(order):
+            if p.roles.get(op) in (S.NODE, S.CONVERSION) and op.parent is not None:
+                if all(not r.uses for r in op.results):
+                    Rewriter.erase_op(op)
+
+    # -- per role --------------------------------------------------------------------------------------
+
+    def _remap_operands(self, op: Operation) -> None:
+        for i, v in enumerate(op.operands):
+            nv = self.get(v)
+            if nv is not v:
+                op.operands[i] = nv
+
+    def _node(self, op: Operation) -> None:
+        p = self.plan
+        results = [r for r in op.results if r in p.layouts]
+        if results and all(r in p.remat for r in results):
+            self._rebuild(op)
+            return
+        self._remap_operands(op)
+        for r in results:
+            self._retype(r, insert_after=op)
+
+    def _rebuild(self, op: Operation) -> None:
+        """A copy of `op` in the new layout, before it; the old op stays while others use it."""
+        p = self.plan
+        operands = [self.get(v) for v in op.operands]
+        result_types = [S.with_layout(r.type, p.layouts[r]) if r in p.layouts else r.type for r in op.results]
+        properties = dict(op.properties)
+        if op.name == "arith.constant":
+            value = properties["value"]
+            properties["value"] = DenseElementsAttr(value.body, result_types[0])
+        existing = _find_equivalent(op, operands, result_types, properties)
+        if existing is None:
+            existing = type(op).create(
+                operands=operands,
+                result_types=result_types,
+                properties=properties,
+                attributes=dict(op.attributes),
+            )
+            existing.location = op.location
+            Rewriter.insert_op(existing, InsertPoint.before(op))
+            for old, new in zip(op.results, existing.results):
+                if getattr(old, "_name", None):
+                    set_exact_name(new, old._name)  # keep the kernel's names on the rebuilt values
+        for old, new in zip(op.results, existing.results):
+            if old in p.layouts:
+                self.new[old] = new
+
+    def _region(self, op: Operation) -> None:
+        self._remap_operands(op)
+        for i in sorted(self.plan.region_indices.get(op, ())):
+            if isinstance(op, scf.ForOp):
+                self._retype(op.body.block.args[i + 1], insert_after=None)
+            self._retype(op.results[i], insert_after=op)
+
+    def _conversion(self, op: Operation) -> None:
+        p = self.plan
+        src, res = op.operands[0], op.results[0]
+        new_src = self.get(src)
+        if res in p.layouts:
+            wanted = S.with_layout(res.type, p.layouts[res])
+            if new_src.type == wanted:
+                self.new[res] = new_src
+            else:
+                cvt = ConvertLayoutOp.create(operands=[new_src], result_types=[wanted])
+                cvt.location = op.location
+                Rewriter.insert_op(cvt, InsertPoint.before(op))
+                self.created.append(cvt)
+                self.new[res] = cvt.results[0]
+            return  # the old conversion stays while users outside the slice need it
+        if new_src.type == res.type:
+            res.replace_all_uses_with(new_src)  # converting back to where it came from: gone
+        elif new_src is not src:
+            op.operands[0] = new_src
+
+    # -- helpers -----------------------------------------------------------------------------------------
+
+    def _retype(self, v: SSAValue, insert_after: Operation | None) -> None:
+        """Change the type of `v` in place; users outside the slice get one conversion back."""
+        p = self.plan
+        if v not in p.layouts:
+            return
+        old_type = v.type
+        name = getattr(v, "_name", None)
+        nv = Rewriter.replace_value_with_new_type(v, S.with_layout(old_type, p.layouts[v]))
+        if name:
+            set_exact_name(nv, name)
+        self.new[v] = nv
+        outside = {user for user, _ in p.conversions_out.get(v, ())}
+        if not outside:
+            return
+        back = ConvertLayoutOp.create(operands=[nv], result_types=[old_type])
+        self.created.append(back)
+        if isinstance(nv, BlockArgument):
+            block: Block = nv.block
+            back.location = block.parent_op().location if block.parent_op() else back.location
+            Rewriter.insert_op(back, InsertPoint.at_start(block))
+        else:
+            back.location = insert_after.location
+            Rewriter.insert_op(back, InsertPoint.after(insert_after))
+        nv.replace_uses_with_if(back.results[0], lambda use: use.operation in outside)
+
+    def _convert_after(self, v: SSAValue, new_type: Attribute) -> SSAValue:
+        cvt = ConvertLayoutOp.create(operands=[v], result_types=[new_type])
+        self.created.append(cvt)
+        if isinstance(v, BlockArgument):
+            cvt.location = v.block.parent_op().location if v.block.parent_op() else cvt.location
+            Rewriter.insert_op(cvt, InsertPoint.at_start(v.block))
+        else:
+            cvt.location = v.owner.location
+            Rewriter.insert_op(cvt, InsertPoint.after(v.owner))
+        return cvt.results[0]
+
+
+def _find_equivalent(
+    op: Operation, operands: list[SSAValue], result_types: list[Attribute], properties: dict
+) -> Operation | None:
+    """An op computing the same pure value that already dominates `op` (a light CSE, so rebuilding
+    index arithmetic reuses what the kernel already computes in the mma layout)."""
+    if operands:
+        candidates = [u.operation for u in operands[0].uses]
+    else:
+        candidates = []
+        x: Operation | None = op
+        while x is not None and x.parent_block() is not None:
+            candidates.extend(x.parent_block().ops)
+            x = x.parent_op()
+    for c in candidates:
+        if (
+            c is not op
+            and c.name == op.name
+            and list(c.operands) == operands
+            and [r.type for r in c.results] == result_types
+            and dict(c.properties) == properties
+            and dict(c.attributes) == dict(op.attributes)
+            and not c.regions
+            and _dominates(c, op)
+        ):
+            return c
+    return None
+
+
+def _dominates(a: Operation, b: Operation) -> bool:
+    """`a` comes before `b` in a block that contains `b` (directly or through its parents)."""
+    block = a.parent_block()
+    x: Operation | None = b
+    while x is not None:
+        if x.parent_block() is block:
+            return block.get_operation_index(a) < block.get_operation_index(x)
+        x = x.parent_op()
+    return False
