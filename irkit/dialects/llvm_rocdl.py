@@ -19,7 +19,8 @@ from irkit.frontend.opformat import IntStyle
 class AssumeOp(TritonOp):
     name = "llvm.intr.assume"
     cond = operand_def()
-    FORMAT = "$cond attr-dict `:` type($cond)"
+    op_bundle_sizes = prop_def()  # array<i32>: no operand bundles in Triton's IR (custom_syntax)
+    op_bundle_tags = opt_prop_def()
 
 
 @irkit_op

@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (
     AttrSizedOperandSegments,
+    SameVariadicOperandSize,
     operand_def,
     opt_operand_def,
     opt_prop_def,
@@ -197,7 +198,7 @@ class MakeTensorDescOp(TritonOp):
     shape = var_operand_def()
     strides = var_operand_def()
     result = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = (SameVariadicOperandSize(),)  # shape and strides have the rank's length
     FORMAT = "$base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:` type($base) `,` type($result)"
     STRIPPED = {"base": "tt.ptr", "result": "tt.tensordesc"}
 
@@ -221,9 +222,8 @@ class DescriptorLoadOp(TritonOp):
 class DescriptorStoreOp(TritonOp):
     name = "tt.descriptor_store"
     desc = operand_def()
-    indices = var_operand_def()
     src = operand_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    indices = var_operand_def()
     FORMAT = "$desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)"
 
 
@@ -268,7 +268,6 @@ class ExperimentalDescriptorStoreOp(TritonOp):
     desc = operand_def()
     src = operand_def()
     indices = var_operand_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     FORMAT = "$desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)"
 
 

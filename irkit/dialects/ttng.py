@@ -3,6 +3,8 @@ Blackwell ops — wgmma, mbarriers, TMA."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.ir import Dialect
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -145,6 +147,7 @@ class WaitBarrierOp(TritonOp):
     )
     FORMAT_LEGACY = "$alloc `,` $phase attr-dict `:` type($alloc)"
     STRIPPED = {"alloc": _MEMDESC}
+    LEGACY_NO_SEGMENTS: ClassVar[bool] = True  # 3.1: only alloc and phase, no operandSegmentSizes
 
 
 @irkit_op
@@ -190,7 +193,6 @@ class AsyncTMACopyLocalToGlobalOp(TritonOp):
     desc = operand_def()
     coord = var_operand_def()
     src = operand_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     FORMAT = "$desc `[` $coord `]` $src attr-dict `:` qualified(type($desc)) `,` qualified(type($src))"
     FORMAT_LEGACY = "$desc `[` $coord `]` $src attr-dict `:` type($desc) `,` type($src)"
     STRIPPED = {"desc": "tt.ptr", "src": _MEMDESC}

@@ -905,3 +905,26 @@ def _print_warp_specialize(pr, op):
 
 
 syntax("ttg.warp_specialize")((_parse_warp_specialize, _print_warp_specialize))
+
+
+# -- llvm.intr.assume: `%c : i1`; the operand bundles (none in Triton's IR) are op_bundle_sizes = array<i32> ---
+
+
+def _parse_assume(p, cls, legacy, nres):
+    from xdsl.dialects.builtin import DenseArrayBase
+
+    cond = _use(p)
+    props, attrs = _split_inherent(cls, p.optional_attr_dict())
+    p.cur.expect(":")
+    t = p.attrs.parse_type()
+    props.setdefault("op_bundle_sizes", DenseArrayBase.from_list(IntegerType(32), []))
+    return cls.create(operands=[_resolve(p, cond, t)], properties=props, attributes=attrs)
+
+
+def _print_assume(pr, op):
+    pr.w(" " + pr.value(op.cond))
+    _print_inherent_dict(pr, op, {"op_bundle_sizes", "op_bundle_tags"})
+    pr.w(" : " + pr.type(op.cond.type))
+
+
+syntax("llvm.intr.assume")((_parse_assume, _print_assume))

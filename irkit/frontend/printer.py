@@ -456,8 +456,11 @@ class Printer:
         self.w("(" + self.values(op.operands) + ")")
         if op.successors:
             self.w("[" + ", ".join(self.block_name(b) for b in op.successors) + "]")
-        if op.properties:
-            self.w(" <" + self.attr_dict_text(dict(op.properties)) + ">")
+        props = dict(op.properties)
+        if getattr(op, "LEGACY_NO_SEGMENTS", False) and self.spell(op.name) != op.name:
+            props.pop("operandSegmentSizes", None)  # the op's Triton 3.1 definition has no segments
+        if props:
+            self.w(" <" + self.attr_dict_text(props) + ">")
         if op.regions:
             self.w(" (")
             for i, r in enumerate(op.regions):
