@@ -28,17 +28,29 @@ class TritonOp(IRDLOperation):
         """Fill result types the format does not spell (by result name)."""
 
 
+_I1 = IntegerType(1)
+# Derived types by (id of the source type, id of the element): the parser shares
+# one object per type text, so these hit, and building a TensorType is costly.
+# The source objects are kept in the value, so their ids stay valid.
+_DERIVED: dict[tuple[int, int], tuple[Attribute, Attribute, Attribute]] = {}
+
+
 def i1_like(t: Attribute) -> Attribute:
     """i1, or a tensor of i1 with the shape and layout of `t`."""
-    if isinstance(t, TensorType):
-        return TensorType(IntegerType(1), t.get_shape(), t.encoding)
-    return IntegerType(1)
+    return with_element(t, _I1)
 
 
 def with_element(t: Attribute, element: Attribute) -> Attribute:
-    if isinstance(t, TensorType):
-        return TensorType(element, t.get_shape(), t.encoding)
-    return element
+    if not isinstance(t, TensorType):
+        return element
+    key = (id(t), id(element))
+    hit = _DERIVED.get(key)
+    if hit is not None and hit[0] is t and hit[1] is element:
+        return hit[2]
+    derived = TensorType(element, t.get_shape(), t.encoding)
+    if len(_DERIVED) < 65536:
+        _DERIVED[key] = (t, element, derived)
+    return derived
 
 
 def same_as(types: dict[str, list[Attribute]], target: str, source: str) -> None:

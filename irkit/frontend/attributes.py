@@ -57,6 +57,7 @@ from irkit.dialects.types import (
     PointerType,
     TensorDescType,
 )
+from irkit.frontend.construct import file_line_col, integer_attr, name_loc, tensor_type
 from irkit.frontend.lexer import Cursor, ParseError
 from irkit.frontend.spelling import canonical_name
 
@@ -75,12 +76,14 @@ _SCALAR_TYPES: dict[str, Attribute] = {
     "none": NoneType(),
 }
 _I1 = IntegerType(1)
+_NONE = NoneAttr()
 _LOCATION_TYPES = (UnknownLoc, FileLineColLoc, NameLoc, CallSiteLoc, FusedLoc)
 _LOC_NUMBER = re.compile(r"\d+\b", re.ASCII)
 _MAX_INT_WIDTH = (1 << 24) - 1  # MLIR's IntegerType::kMaxWidth
 _INT_TYPE = re.compile(r"(si|ui|i)(\d+)\b", re.ASCII)
 _DIMS = re.compile(r"((?:(?:\d+|\?)x)*)", re.ASCII)
 _STRUCT_BY_NAME = {cls.name: cls for cls in enc.STRUCT_LAYOUTS}
+_LOC_ALIAS_USE = re.compile(r"loc\((#[\w$.\-]+)\)")
 
 
 def scalar_type_name(t: Attribute) -> str | None:
@@ -90,9 +93,18 @@ def scalar_type_name(t: Attribute) -> str | None:
     return None
 
 
+_SIGNEDNESS = {"i": Signedness.SIGNLESS, "si": Signedness.SIGNED, "ui": Signedness.UNSIGNED}
+_INT_TYPES: dict[tuple[int, str], IntegerType] = {}
+
+
 def integer_type(width: int, signedness: str = "i") -> IntegerType:
-    sign = {"i": Signedness.SIGNLESS, "si": Signedness.SIGNED, "ui": Signedness.UNSIGNED}[signedness]
-    return IntegerType(width, sign)
+    # One object per spelling: building and verifying an IntegerType costs more
+    # than parsing the rest of a typical op line.
+    key = (width, signedness)
+    t = _INT_TYPES.get(key)
+    if t is None:
+        t = _INT_TYPES[key] = IntegerType(width, _SIGNEDNESS[signedness])
+    return t
 
 
 class AliasTable:
@@ -263,10 +275,10 @@ class AttrParser:
         elem = self.parse_type("element type")
         if kind == "vector":
             return VectorType(elem, dims)
-        encoding: Attribute = NoneAttr()
+        encoding: Attribute = _NONE
         if cur.try_lit(","):
             encoding = self.parse_attribute()
-        return TensorType(elem, dims, encoding)
+        return tensor_type(elem, dims, encoding)
 
     def _bang_type(self) -> Attribute:
         cur = self.cur
@@ -467,7 +479,7 @@ class AttrParser:
                 raise ParseError(start, f"integer constant out of range for attribute of type {t}")
             if t == _I1:
                 return BoolAttr.from_bool(bool(value))
-            return IntegerAttr(value, t)
+            return integer_attr(value, t)
         if not isinstance(t, AnyFloat):
             raise ParseError(start, f"invalid type {t} for a number attribute: expected an integer or float type")
         if not is_float_text:
@@ -639,6 +651,14 @@ class AttrParser:
     # -- locations ----------------------------------------------------------------------
     def try_location(self) -> Attribute | None:
         """`loc(...)` if it comes next."""
+        cur = self.cur
+        m = _LOC_ALIAS_USE.match(cur.text, cur.skip())
+        if m is not None:  # `loc(#loc12)`, what almost every op line ends with
+            loc = self.aliases.resolve(m.group(1), self, m.start(1))
+            if not isinstance(loc, _LOCATION_TYPES):
+                raise ParseError(m.start(1), f"expected location, but '{m.group(1)}' is not a location alias")
+            cur.pos = m.end()
+            return loc
         if not self.cur.try_lit("loc"):
             return None
         self.cur.expect("(")
@@ -696,12 +716,12 @@ class AttrParser:
                 cur.integer()
                 if cur.try_lit(":"):
                     cur.integer()
-            return FileLineColLoc(StringAttr(s), IntAttr(line), IntAttr(col))
+            return file_line_col(s, line, col)
         if cur.try_lit("("):
             child = self._location_inner()
             cur.expect(")")
-            return NameLoc(StringAttr(s), child)
-        return NameLoc(StringAttr(s), NoneAttr())
+            return name_loc(s, child)
+        return name_loc(s, None)
 
 
     def _location_number(self, what: str) -> int:

@@ -59,10 +59,27 @@ class Cursor:
 
     # -- whitespace and positions ------------------------------------------------
     def skip(self) -> int:
-        m = _WS.match(self.text, self.pos)
+        # Called before every token: settle the common cases (no blank, or one
+        # space) without the regular expression.
+        text = self.text
+        pos = self.pos
+        if pos >= len(text):
+            return pos
+        c = text[pos]
+        if c == " ":
+            pos += 1
+            if pos >= len(text):
+                self.pos = pos
+                return pos
+            c = text[pos]
+        if c != "/" and not c.isspace():
+            self.pos = pos
+            return pos
+        m = _WS.match(text, pos)
         if m:
-            self.pos = m.end()
-        return self.pos
+            pos = m.end()
+        self.pos = pos
+        return pos
 
     def at_end(self) -> bool:
         return self.skip() >= len(self.text)

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
+
+from irkit.frontend.construct import integer_attr
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     OptOperandDef,
@@ -221,6 +223,12 @@ def compile_format(fmt: str, op_def: Any) -> CompiledFormat:
 # -- attribute styles -----------------------------------------------------------------
 
 
+def _int_type(width: int) -> IntegerType:
+    from irkit.frontend.attributes import integer_type
+
+    return integer_type(width)
+
+
 class AttrStyle:
     """How a `$attr` element is read and written; default: a full attribute."""
 
@@ -242,7 +250,7 @@ class IntStyle(AttrStyle):
     width: int = 32
 
     def parse(self, p: Any) -> Attribute:
-        return IntegerAttr(p.cur.integer(), IntegerType(self.width))
+        return integer_attr(p.cur.integer(), _int_type(self.width))
 
     def print(self, pr: Any, value: Attribute) -> str:
         return str(value.value.data)
@@ -268,7 +276,7 @@ class EnumStyle(AttrStyle):
                 f"expected one of [{', '.join(self.keywords)}], found {p.cur._describe_next() if word is None else repr(word)}",
                 pos,
             )
-        return IntegerAttr(self.keywords.index(word) + self.base, IntegerType(self.width))
+        return integer_attr(self.keywords.index(word) + self.base, _int_type(self.width))
 
     def print(self, pr: Any, value: Attribute) -> str:
         index = value.value.data - self.base if isinstance(value, IntegerAttr) else -1

@@ -39,6 +39,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from irkit.dialects.registry import OPS, format_of
 from irkit.frontend.attributes import AliasTable, AttrParser
+from irkit.frontend.construct import gc_paused, new_op
 from irkit.frontend.lexer import Cursor, ParseError
 from irkit.frontend.opformat import (
     DEFAULT_STYLE,
@@ -134,7 +135,8 @@ class Parser:
     # -- entry ------------------------------------------------------------------------
     def parse(self) -> ParsedModule:
         try:
-            return self._parse_text()
+            with gc_paused():
+                return self._parse_text()
         except VerifyException as e:
             # xDSL checks attribute parameters when they are built; a value it
             # rejects that no check of ours caught is still bad input, not a bug
@@ -230,7 +232,7 @@ class Parser:
             v = scope.values.get(name)
             if v is not None:
                 value = self._result_of(v, name, index, pos)
-                if type_hint is not None and value.type != type_hint:
+                if type_hint is not None and value.type is not type_hint and value.type != type_hint:
                     # the type written at a use must be the value's type (MLIR's resolveOperand)
                     raise ParseError(pos, f"use of value '%{name}' expects different type than prior uses: "
                                           f"'{type_hint}' vs '{value.type}'")
@@ -619,7 +621,7 @@ class Parser:
         for opt in op_def.options:
             if isinstance(opt, AttrSizedOperandSegments):
                 props["operandSegmentSizes"] = DenseArrayBase.from_list(IntegerType(32), sizes)
-        return cls.create(operands=operands, result_types=result_types, properties=props, attributes=attrs)
+        return new_op(cls, operands, result_types, props, attrs)
 
     # -- regions and blocks ---------------------------------------------------------------------------
     def parse_region(

@@ -53,6 +53,7 @@ from irkit.dialects.types import (
     TensorDescType,
 )
 from irkit.frontend.attributes import scalar_type_name
+from irkit.frontend.construct import gc_paused
 from irkit.frontend.opformat import (
     DEFAULT_STYLE,
     AttrDict,
@@ -224,6 +225,12 @@ class Printer:
         self.indent = 0
         self.scopes: list[_Names] = [_Names()]
         self._attr_text: dict[int, tuple[Attribute, str]] = {}
+        # per-object and per-class memos: a module repeats a few locations,
+        # types and op kinds thousands of times
+        self._loc_text: dict[int, tuple[Attribute, str]] = {}
+        self._stripped_text: dict[int, tuple[Attribute, str]] = {}
+        self._formats: dict[type, CompiledFormat | None] = {}
+        self._spelled: dict[str, str] = {}
 
     # -- module ---------------------------------------------------------------------------
     def module_text(self, module: ModuleOp, implicit: bool = False) -> str:
@@ -295,10 +302,8 @@ class Printer:
     def print_op(self, op: Operation) -> None:
         if op.results:
             self.w(self._result_binding(op) + " = ")
-        from irkit.frontend import custom_syntax
-
         name = op.name
-        hook = None if self.o.generic else custom_syntax.PRINTERS.get(name)
+        hook = None if self.o.generic else _custom_printers().get(name)
         if hook is not None:
             self.w("module" if name == "builtin.module" else self.spell(name))
             hook(self, op)
@@ -312,16 +317,27 @@ class Printer:
         self.print_location(op.location)
 
     def _format_for(self, op: Operation) -> CompiledFormat | None:
+        cls = type(op)
+        if cls in self._formats:
+            return self._formats[cls]
         from irkit.frontend.parser import compiled_format
 
         try:
-            return compiled_format(type(op), self.spell(op.name) != op.name)
+            fmt = compiled_format(cls, self.spell(op.name) != op.name)
         except Exception:  # an op class without a definition (unregistered)
-            return None
+            fmt = None
+        self._formats[cls] = fmt
+        return fmt
 
     def spell(self, name: str) -> str:
         """`name` (current spelling) as this module writes it: the module's spelling, except a dialect the
         module wrote in its old name (Triton 3.3's `amdgpu.*` beside `ttg.*`)."""
+        text = self._spelled.get(name)
+        if text is None:
+            text = self._spelled[name] = self._spell(name)
+        return text
+
+    def _spell(self, name: str) -> str:
         if self.o.spelling is Spelling.CURRENT:
             dialect, dot, rest = name.partition(".")
             old = self.o.variants.get("dialect." + dialect)
@@ -333,7 +349,13 @@ class Printer:
     def print_location(self, loc: Attribute) -> None:
         if not self.o.debuginfo:
             return
-        self.w(" loc(" + self._loc_inner(loc) + ")")
+        hit = self._loc_text.get(id(loc))
+        if hit is not None and hit[0] is loc:
+            self.w(hit[1])
+            return
+        text = " loc(" + self._loc_inner(loc) + ")"  # (records the aliases it uses, once is enough)
+        self._loc_text[id(loc)] = (loc, text)
+        self.w(text)
 
     def inline_location(self, loc: Attribute) -> str:
         """Block-argument locations: MLIR writes them out (children still by alias)
@@ -570,8 +592,16 @@ class Printer:
         stripped = getattr(op, "STRIPPED", {}).get(e.name)
         ts = self._named_types(op, e.name)
         if stripped is not None and not e.qualified:
-            return ", ".join(self._type_body(t, stripped=True) for t in ts)
+            return ", ".join(self._stripped_type(t) for t in ts)
         return ", ".join(self.type(t) for t in ts)
+
+    def _stripped_type(self, t: Attribute) -> str:
+        hit = self._stripped_text.get(id(t))
+        if hit is not None and hit[0] is t:
+            return hit[1]
+        text = self._type_body(t, stripped=True)
+        self._stripped_text[id(t)] = (t, text)
+        return text
 
     # -- attributes -------------------------------------------------------------------------------------
     def attr_dict_text(self, attrs: dict[str, Attribute]) -> str:
@@ -806,6 +836,19 @@ def _loc_children(loc: Attribute) -> list[Attribute]:
     return []
 
 
+def _custom_printers() -> dict:
+    """custom_syntax.PRINTERS (imported late: custom_syntax imports this module)."""
+    global _PRINTERS
+    if _PRINTERS is None:
+        from irkit.frontend import custom_syntax
+
+        _PRINTERS = custom_syntax.PRINTERS
+    return _PRINTERS
+
+
+_PRINTERS: dict | None = None
+
+
 def _elidable_terminator(op: Operation) -> bool:
     return op.name in ("scf.yield", "tt.reduce.return", "tt.scan.return")
 
@@ -834,7 +877,8 @@ def print_module(
         spelling = spelling or Spelling.CURRENT
     variants = dict(getattr(parsed, "variants", {}) or {})
     printer = Printer(PrintOptions(debuginfo, generic, spelling, variants), aliases)
-    return printer.module_text(module, implicit)
+    with gc_paused():
+        return printer.module_text(module, implicit)
 
 
 __all__ = ["print_module", "Printer", "PrintOptions", "IntAttr", "BlockArgument", "VarOperandDef", "VarResultDef"]
