@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from irkit.diagnostics import Diagnostic, PassFailure, position
+# irkit.diagnostics imports xDSL: imported where used, so `--help` stays fast
 
 
 class CliError(Exception):
@@ -78,11 +78,13 @@ def build_arg_parser(with_passes: bool = True) -> argparse.ArgumentParser:
     ap.add_argument("--list-sections", action="store_true", help="for a dump log: list its sections and exit")
     if with_passes:
         group = ap.add_argument_group("passes (in command-line order; options as --pass='opt=v opt2=w')")
-        from irkit.passes import all_passes, summary
+        # read from the pass modules' source: importing them (xDSL and all) would
+        # make every `irkit-opt --help` cost half a second
+        from irkit.cli.pass_catalog import pass_catalog
 
-        for name, cls in all_passes().items():
+        for name, info in pass_catalog().items():
             group.add_argument(f"--{name}", dest=name, nargs="?", const="", action=_PassFlag,
-                               metavar="OPTIONS", help=summary(cls) + _options_help(cls))
+                               metavar="OPTIONS", help=info.summary + info.options_help)
     return ap
 
 
@@ -97,11 +99,11 @@ def _options_help(cls) -> str:
 
 
 def list_passes() -> str:
-    from irkit.passes import all_passes, summary
+    from irkit.cli.pass_catalog import pass_catalog
 
     lines = ["Available passes:"]
-    for name, cls in all_passes().items():
-        lines.append(f"  --{name:<28} {summary(cls)}{_options_help(cls)}")
+    for name, info in pass_catalog().items():
+        lines.append(f"  --{name:<28} {info.summary}{info.options_help}")
     return "\n".join(lines) + "\n"
 
 
@@ -146,6 +148,8 @@ def read_input(args) -> InputText:
         raise CliError(f"--dump-section needs an MLIR_ENABLE_DUMP log, and '{path}' is not one")
     nul = text.find("\x00", 0, 4096)
     if nul >= 0:
+        from irkit.diagnostics import Diagnostic, position
+
         line, col, _ = position(text, nul)
         message = f"unexpected NUL byte: '{path}' is a binary file, not MLIR text"
         raise InputError(Diagnostic("error", message, str(path), line, col).render())
@@ -208,6 +212,7 @@ def process_chunk(args, chunk: InputText, pipeline, out_err) -> ChunkResult:
     from xdsl.context import Context
 
     from irkit import diagnostics as diag
+    from irkit.diagnostics import Diagnostic, PassFailure, position
     from irkit.frontend.lexer import ParseError
     from irkit.frontend.parser import Parser
     from irkit.frontend.printer import print_module

@@ -1,0 +1,130 @@
+"""What `--help` and `--list-passes` say about each pass, without importing it.
+
+Importing a pass imports xDSL, the dialects and the front end (about half a
+second); the help text needs only each pass's name, the first line of its
+docstring and its options.  Those are read from the pass modules' source with
+`ast`, the same facts `irkit.passes.all_passes()` gets by importing:
+a `@dataclass` class deriving from `ModulePass` with a `name = "..."`, its
+docstring, and its fields with their defaults.  A module the scan cannot read
+that way (a computed name, options inherited from another class, a default
+that is not a literal) is imported instead, so the catalog is never wrong,
+only slower.  tests/test_pass_catalog.py checks it against the real registry.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import inspect
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class PassInfo:
+    name: str
+    summary: str
+    options: tuple[tuple[str, str], ...]  # (option, default text or <type>), as xDSL renders them
+
+    @property
+    def options_help(self) -> str:
+        if not self.options:
+            return ""
+        return " [" + " ".join(f"{k.replace('_', '-')}={v}" for k, v in self.options) + "]"
+
+
+class _Unreadable(Exception):
+    pass
+
+
+def _passes_dir() -> Path:
+    spec = importlib.util.find_spec("irkit.passes")  # does not run the package's __init__
+    assert spec is not None and spec.submodule_search_locations
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _is_pass_class(node: ast.ClassDef) -> bool:
+    for base in node.bases:
+        if (isinstance(base, ast.Name) and base.id == "ModulePass") or (
+            isinstance(base, ast.Attribute) and base.attr == "ModulePass"
+        ):
+            return True
+    return False
+
+
+def _read_class(node: ast.ClassDef) -> PassInfo | None:
+    name = None
+    options: list[tuple[str, str]] = []
+    for stmt in node.body:
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "name" for t in stmt.targets):
+            if not (isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)):
+                raise _Unreadable
+            name = stmt.value.value
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            annotation = ast.unparse(stmt.annotation)
+            if annotation.startswith(("ClassVar", "typing.ClassVar")):
+                continue
+            if stmt.value is None:
+                options.append((stmt.target.id, f"<{annotation!r}>"))
+                continue
+            try:
+                default = ast.literal_eval(stmt.value)
+            except ValueError:
+                raise _Unreadable from None  # field(default_factory=...) and the like
+            options.append((stmt.target.id, str(default).lower()))
+    if name is None:
+        return None
+    doc = inspect.cleandoc(ast.get_docstring(node, clean=False) or "")
+    return PassInfo(name, doc.splitlines()[0] if doc else "", tuple(options))
+
+
+def _scan_module(path: Path) -> list[PassInfo] | None:
+    """The passes a module defines, or None when it must be imported to know."""
+    tree = ast.parse(path.read_text(), str(path))
+    found: list[PassInfo] = []
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        if not _is_pass_class(node):
+            if any(isinstance(b, ast.Name) and b.id.endswith("Pass") for b in node.bases):
+                return None  # derives from another pass class: inherited options
+            continue
+        try:
+            info = _read_class(node)
+        except _Unreadable:
+            return None
+        if info is not None:
+            found.append(info)
+    return found
+
+
+def _import_module(module: str) -> list[PassInfo]:
+    from xdsl.passes import get_pass_option_infos
+
+    from irkit.passes import all_passes, summary
+
+    out = []
+    for cls in all_passes().values():
+        if cls.__module__ == module:
+            infos = get_pass_option_infos(cls)
+            options = tuple(
+                (i.name, i.default_value if i.default_value is not None else "<" + i.expected_type + ">") for i in infos
+            )
+            out.append(PassInfo(cls.name, summary(cls), options))
+    return out
+
+
+@cache
+def pass_catalog() -> dict[str, PassInfo]:
+    """Every pass of irkit.passes by name, in the order all_passes() lists them."""
+    found: dict[str, PassInfo] = {}
+    for path in sorted(_passes_dir().glob("*.py"), key=lambda p: p.stem):
+        if path.stem.startswith("_"):
+            continue
+        infos = _scan_module(path)
+        if infos is None:
+            infos = _import_module(f"irkit.passes.{path.stem}")
+        for info in infos:
+            found[info.name] = info
+    return found
