@@ -216,10 +216,83 @@ class ScaledUpcastFp8Op(TritonOp):
     FORMAT = "$input `scale` $scale attr-dict `:` type($input) `,` type($scale) `->` type($output)"
 
 
+# -- gfx1250 tensor data mover (Triton 3.9) ----------------------------------------------------------------
+
+
+@irkit_op
+class UpdateTensorDescriptorOp(TritonOp):
+    """A tensor descriptor moved by offsets and/or given a predicate (the TDM copies take no coordinates)."""
+
+    name = "amdg.update_tensor_descriptor"
+    desc = operand_def()
+    add_offsets = var_operand_def()
+    set_bounds = var_operand_def()  # empty or one per dimension
+    pred = opt_operand_def()
+    result = result_def()
+    clamp_bounds = opt_prop_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure())
+    # operand order checked against Triton 3.9's parser (operandSegmentSizes: desc, add_offsets, set_bounds, pred)
+    FORMAT = (
+        "$desc (`add_offsets` `=` `[` $add_offsets^ `]`)? (`set_bounds` `=` `[` $set_bounds^ `]`)? "
+        "(`pred` `=` $pred^)? attr-dict `:` qualified(type($desc))"
+    )
+
+    @classmethod
+    def infer_types(cls, types):
+        types["result"] = list(types["desc"])
+
+
+def _token(types, name):
+    from irkit.dialects.types import AsyncTokenType
+
+    types[name] = [AsyncTokenType()]
+
+
+@irkit_op
+class AsyncTDMCopyGlobalToLocalOp(TritonOp):
+    name = "amdg.async_tdm_copy_global_to_local"
+    desc = operand_def()
+    result = operand_def()
+    token = result_def()
+    FORMAT = "$desc `into` $result attr-dict `:` qualified(type($desc)) `->` qualified(type($result))"
+
+    @classmethod
+    def infer_types(cls, types):
+        _token(types, "token")
+
+
+@irkit_op
+class AsyncTDMCopyLocalToGlobalOp(TritonOp):
+    name = "amdg.async_tdm_copy_local_to_global"
+    desc = operand_def()
+    src = operand_def()
+    token = result_def()
+    FORMAT = "$desc `from` $src attr-dict `:` qualified(type($src)) `->` qualified(type($desc))"
+
+    @classmethod
+    def infer_types(cls, types):
+        _token(types, "token")
+
+
+@irkit_op
+class AsyncTDMWaitOp(TritonOp):
+    name = "amdg.async_tdm_wait"
+    asyncToken = var_operand_def()
+    retToken = result_def()
+    num = prop_def()
+    FORMAT = "($asyncToken^)? attr-dict"
+
+    @classmethod
+    def infer_types(cls, types):
+        _token(types, "retToken")
+
+
 AMDG_OPS = [
     InThreadTransposeOp, BufferLoadOp, BufferStoreOp, BufferAtomicRMWOp, BufferLoadToLocalOp,
     InstructionSchedHintOp, SchedBarrierOp, CondBarrierOp, ExtractSliceOp, ConcatOp, BufferAtomicCASOp,
-    ScaledUpcastFp4Op, ScaledUpcastFp8Op,
+    ScaledUpcastFp4Op, ScaledUpcastFp8Op, UpdateTensorDescriptorOp, AsyncTDMCopyGlobalToLocalOp,
+    AsyncTDMCopyLocalToGlobalOp, AsyncTDMWaitOp,
 ]
 TritonAMDGPU = Dialect("amdg", AMDG_OPS, [])
 

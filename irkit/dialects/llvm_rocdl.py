@@ -12,7 +12,43 @@ from xdsl.irdl import operand_def, opt_prop_def, prop_def, result_def, traits_de
 from xdsl.traits import Pure
 
 from irkit.dialects.base import TritonOp, irkit_op
-from irkit.frontend.opformat import IntStyle
+from irkit.dialects.encodings import OpaqueAttr
+from irkit.frontend.opformat import AttrStyle, IntStyle
+
+
+class SchedGroupMaskStyle(AttrStyle):
+    """rocdl.sched.barrier's mask: an i32 in 3.3 (`0`); in 3.9 a `#rocdl<sched_group_mask ...>` bit enum written
+    as its keywords (`none`, `valu|salu`), kept as that attribute's text."""
+
+    PREFIX = "<sched_group_mask "
+
+    def parse(self, p):
+        from xdsl.dialects.builtin import IntegerAttr, StringAttr
+
+        c = p.cur.peek()
+        if c.isdigit() or c == "-":
+            return IntegerAttr(p.cur.integer(), IntegerType(32))
+        words = [self._word(p)]
+        while p.cur.try_lit("|"):
+            words.append(self._word(p))
+        return OpaqueAttr(StringAttr("rocdl"), StringAttr(self.PREFIX + "|".join(words) + ">"))
+
+    @staticmethod
+    def _word(p) -> str:
+        pos = p.cur.skip()
+        word = p.cur.try_keyword()
+        if word is None:
+            raise p.cur.error("expected a scheduling group mask (an integer or keywords like 'valu|salu')", pos)
+        return word
+
+    def print(self, pr, value):
+        from xdsl.dialects.builtin import IntegerAttr
+
+        if isinstance(value, IntegerAttr):
+            return str(value.value.data)
+        if isinstance(value, OpaqueAttr) and value.body.data.startswith(self.PREFIX):
+            return value.body.data[len(self.PREFIX):-1]
+        return pr.attribute(value)
 
 
 @irkit_op
@@ -40,7 +76,7 @@ class SchedBarrierOp(TritonOp):
     name = "rocdl.sched.barrier"
     mask = prop_def()
     FORMAT = "$mask attr-dict"
-    ATTR_STYLES = {"mask": IntStyle(32)}
+    ATTR_STYLES = {"mask": SchedGroupMaskStyle()}
 
 
 @irkit_op
