@@ -736,6 +736,13 @@ SPECS = [
     spec("warp_specialized_matmul", warp_specialized_matmul, ["*fp16", "*fp16", "*fp16", _I, _I, _I],
          {"BM": 128, "BN": 128, "BK": 64}, versions=("3.9",), num_stages=3, targets=("cuda:100",),
          div16=["A", "B", "C", "M", "N", "K"]),
+    # newer AMD (3.9 only): gfx1250's tensor data mover (descriptor loads); gfx942's fp8e4b8 dot on gfx950, which
+    # upcasts it and schedules with `rocdl.sched.barrier none`
+    spec("tensor_desc_matmul_fp16", tensor_desc_matmul, ["*fp16", "*fp16", "*fp16", _I, _I, _I],
+         {"BM": 128, "BN": 128, "BK": 64}, versions=("3.9",), targets=("hip:gfx1250",),
+         div16=["A", "B", "C", "M", "N", "K"]),
+    spec("dot_fp8", dot_fp8, ["*fp8e4b8", "*fp8e4b8", "*fp16", _I, _I, _I, _I], {"BM": 64, "BN": 64, "BK": 64},
+         num_stages=3, versions=("3.9",), targets=("hip:gfx950",)),
     spec("matmul_gfx90a", matmul_pipelined, ["*fp16", "*fp16", "*fp16"] + [_I] * 6,
          {"BM": 128, "BN": 128, "BK": 32, "GROUP_M": 8, "STAGES": 2}, num_stages=2, num_warps=4,
          targets=("hip:gfx90a",), div16=["A", "B", "C", "M", "N", "K", "stride_am", "stride_bk", "stride_cm"]),
@@ -764,7 +771,9 @@ def resolve(s, target):
 def _gpu_target(spec_):
     from triton.backends.compiler import GPUTarget
     backend, arch = spec_.split(":", 1)
-    return GPUTarget("cuda", int(arch), 32) if backend == "cuda" else GPUTarget("hip", arch, 64)
+    if backend == "cuda":
+        return GPUTarget("cuda", int(arch), 32)
+    return GPUTarget("hip", arch, 64 if arch.startswith("gfx9") else 32)  # gfx12xx run wave32
 
 
 def _tl_constexpr_value(v):
