@@ -1,0 +1,353 @@
+"""irkit's benchmarks, side by side with MLIR C++ (Triton's own parser and passes).
+
+    python bench/run.py                      # everything; MLIR C++ too when `import triton` works
+    python bench/run.py --triton-python /path/to/venv-with-triton/bin/python
+    python bench/run.py --quick              # 1 repetition, no 100k module
+    python bench/run.py --json results.json  # also write the raw figures
+
+Inputs: the real corpus files (../shared/corpus, or --corpus / $IRKIT_CORPUS), one real
+kernel, and modules of about 10k and 100k operations made by bench/gen_big.py from real
+Triton 3.1 TTGIR functions (renamed copies; written under bench/.work/, never committed).
+Without the corpus, the shipped example kernel is the source and the corpus rows are
+skipped.
+
+For each input and tool, each repetition is a fresh process: irkit parses, verifies,
+prints (with locations) and runs --propagate-mma; Triton parses (parse_mlir_module, which
+verifies too), prints (module.str(), with locations) and runs remove-layout-conversions.
+Times are CPU seconds of the measuring process (so other load on the machine does not
+inflate them), best of --reps; peak memory is the process's maximum resident set.
+End-to-end commands (irkit-report --per-pass on the public dump log, irkit-opt --help)
+are wall-clock, best of --reps.  The run ends with the targets and whether each is met.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+sys.path.insert(0, str(BENCH))
+
+import gen_big  # noqa: E402
+
+DEFAULT_CORPUS = Path(os.environ.get("IRKIT_CORPUS", ROOT.parent / "shared" / "corpus"))
+DUMP_LOG = "dumps/3.1.0/cuda_80/matmul_addmm_bp__bf16__BM256_BN256_BK32_G8__w8_s3/mlir_dump.full.txt.gz"
+ONE_KERNEL = "ir/3.1.0/cuda_80/matmul_addmm_bp__bf16__BM256_BN256_BK32_G8__w8_s3.ttgir"
+EXAMPLE = ROOT / "examples" / "addmm_gfx942_256x256.ttgir"
+
+# the targets of the performance issue
+PARSE_PRINT_FRACTION = 1 / 5  # irkit parse+print ops/s at least this fraction of MLIR's
+SCALING_LIMIT = 11.0  # a 10x larger module may cost at most this many times more
+REPORT_LIMIT_S = 5.0
+HELP_LIMIT_S = 0.5
+MEMORY_LIMIT_MB = 1024.0
+
+
+# -- running workers ---------------------------------------------------------------------------
+
+
+def _worker(python: str, script: str, files: list[str], extra: list[str], timeout: float) -> dict:
+    cmd = [python, str(BENCH / script), *files, *extra]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    if out.returncode != 0:
+        raise RuntimeError(f"{script} failed on {files[:1]}...: {out.stderr.strip()[-800:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def measure(python: str, script: str, files: list[str], extra: list[str], reps: int, timeout: float) -> dict:
+    """Best (minimum) CPU and wall time per phase over `reps` fresh processes, plus the medians."""
+    runs = [_worker(python, script, files, extra, timeout) for _ in range(reps)]
+    out = dict(runs[0])
+    for clock in ("cpu", "wall"):
+        out[clock] = {k: min(r[clock][k] for r in runs) for k in runs[0][clock]}
+        out[clock + "_median"] = {k: statistics.median(r[clock][k] for r in runs) for k in runs[0][clock]}
+    out["rss_peak_mb"] = max(r["rss_peak_mb"] for r in runs)
+    out["rss_base_mb"] = min(r["rss_base_mb"] for r in runs)
+    out["reps"] = reps
+    return out
+
+
+def wall_best(cmd: list[str], reps: int, timeout: float) -> tuple[float, subprocess.CompletedProcess]:
+    best = float("inf")
+    last = None
+    for _ in range(reps):
+        start = time.perf_counter()
+        last = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+        best = min(best, time.perf_counter() - start)
+    assert last is not None
+    return best, last
+
+
+def triton_python(explicit: str | None) -> str | None:
+    if explicit:
+        return explicit
+    if importlib.util.find_spec("triton") is not None:
+        return sys.executable
+    return None
+
+
+def _version_of(python: str) -> str:
+    out = subprocess.run([python, "-c", "import triton; print(triton.__version__)"], capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+# -- inputs -----------------------------------------------------------------------------------------
+
+
+def make_inputs(args) -> list[dict]:
+    """[{name, files, mlir}] where `mlir` says whether Triton's parser can read the files."""
+    inputs: list[dict] = []
+    corpus = args.corpus
+    has_corpus = (corpus / "ir").is_dir()
+    tver = args.triton_version
+    if has_corpus:
+        every = sorted(str(p) for p in corpus.glob("ir/*/*/*.tt*ir"))
+        inputs.append({"name": f"corpus, all {len(every)} files", "files": every, "mlir": False, "kind": "corpus"})
+        if tver and (corpus / "ir" / tver).is_dir():
+            same = sorted(str(p) for p in corpus.glob(f"ir/{tver}/*/*.tt*ir"))
+            inputs.append({"name": f"corpus, {len(same)} Triton {tver} files", "files": same, "mlir": True, "kind": "corpus"})
+        one = corpus / ONE_KERNEL
+        sources = gen_big.default_sources(corpus)
+    else:
+        one = EXAMPLE
+        sources = [EXAMPLE]
+    inputs.append({"name": f"one kernel ({one.stem.split('__')[0]})", "files": [str(one)], "mlir": True, "kind": "one"})
+    work = BENCH / ".work"
+    work.mkdir(exist_ok=True)
+    parsed_sources = [gen_big.split_source(p) for p in sources]
+    for size in args.sizes:
+        text, ops, copies = gen_big.build(parsed_sources, size)
+        path = work / f"big_{size // 1000}k.ttgir"
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
+        inputs.append({"name": f"{size // 1000}k-op module ({copies} functions)", "files": [str(path)], "mlir": True,
+                       "kind": "big", "size": size})
+    # the generated module is MLIR-readable only by the Triton version that wrote its sources
+    source_version = "3.1.0"
+    for inp in inputs:
+        if inp["kind"] in ("one", "big") and tver != source_version:
+            inp["mlir"] = False
+    return inputs
+
+
+# -- formatting -------------------------------------------------------------------------------------
+
+
+def _s(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return f"{x:.3f}" if x < 10 else f"{x:.1f}"
+
+
+def _rate(ops: int, seconds: float | None) -> str:
+    if not seconds:
+        return "-"
+    r = ops / seconds
+    return f"{r / 1000:.1f}k" if r < 1e6 else f"{r / 1e6:.2f}M"
+
+
+def _ratio(a: float | None, b: float | None) -> str:
+    if not a or not b:
+        return "-"
+    return f"{a / b:.1f}x"
+
+
+def table(headers: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+# -- main ---------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    ap.add_argument("--triton-python", default=None, help="a Python that imports triton (default: this one, if it does)")
+    ap.add_argument("--reps", type=int, default=3, help="fresh processes per measurement (best is reported)")
+    ap.add_argument("--quick", action="store_true", help="1 repetition, no 100k-op module")
+    ap.add_argument("--sizes", default="10000,100000", help="op counts of the generated modules")
+    ap.add_argument("--json", type=Path, default=None, help="write all figures here")
+    args = ap.parse_args(argv)
+    args.sizes = [int(s) for s in args.sizes.split(",") if s]
+    if args.quick:
+        args.reps = 1
+        args.sizes = [s for s in args.sizes if s <= 10000]
+    tpy = triton_python(args.triton_python)
+    args.triton_version = _version_of(tpy) if tpy else None
+    if tpy and not args.triton_version:
+        print(f"note: {tpy} cannot import triton; MLIR C++ columns skipped")
+        tpy = None
+
+    env = {
+        "python": platform.python_version(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs",
+        "load_average": os.getloadavg(),
+        "irkit_commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip(),
+        "triton": args.triton_version,
+        "reps": args.reps,
+    }
+    try:
+        import xdsl
+
+        env["xdsl"] = str(getattr(xdsl, "__version__", "?"))
+    except ImportError:
+        env["xdsl"] = "?"
+    print(f"# irkit benchmarks\n\n{json.dumps(env)}\n")
+    inputs = make_inputs(args)
+    if tpy is None:
+        print("note: triton is not importable (install the `triton` extra or pass --triton-python): MLIR C++ columns skipped\n")
+
+    has_pass = importlib.util.find_spec("irkit.passes.propagate_mma") is not None
+    if not has_pass:
+        print("note: no propagate-mma pass in this checkout: its column is skipped\n")
+    results = []
+    for inp in inputs:
+        timeout = 1800
+        extra = ["--pass", "propagate-mma"] if has_pass and inp["kind"] != "corpus" else []
+        sys.stderr.write(f"measuring irkit on {inp['name']} ...\n")
+        ik = measure(sys.executable, "_irkit_worker.py", inp["files"], extra, args.reps, timeout)
+        ml = None
+        if tpy and inp["mlir"]:
+            sys.stderr.write(f"measuring MLIR C++ on {inp['name']} ...\n")
+            mextra = ["--pass", "remove-layout-conversions"] if inp["kind"] != "corpus" else []
+            ml = measure(tpy, "_mlir_worker.py", inp["files"], mextra, args.reps, timeout)
+        results.append({"input": inp, "irkit": ik, "mlir": ml})
+
+    # -- table 1: figures per tool
+    rows = []
+    for r in results:
+        ik, ml, ops = r["irkit"], r["mlir"], r["irkit"]["ops"]
+        c = ik["cpu"]
+        rows.append([
+            r["input"]["name"], f"{ops:,}", "irkit",
+            f"{_s(c['parse'])} ({_rate(ops, c['parse'])})", _s(c["verify"]), f"{_s(c['print'])} ({_rate(ops, c['print'])})",
+            _rate(ops, c["parse"] + c["print"]),
+            _s(c.get("pass")) + (" ({}->{})".format(*ik["converts_before_after"]) if ik.get("converts_before_after") else ""),
+            f"{ik['rss_peak_mb']:.0f}",
+        ])
+        if ml is not None:
+            m = ml["cpu"]
+            rows.append([
+                "", "", f"MLIR {ml['triton_version']}",
+                f"{_s(m['parse'])} ({_rate(ops, m['parse'])})", "(in parse)", f"{_s(m['print'])} ({_rate(ops, m['print'])})",
+                _rate(ops, m["parse"] + m["print"]),
+                _s(m.get("pass")) + (" ({}->{})".format(*ml["converts_before_after"]) if ml.get("converts_before_after") else ""),
+                f"{ml['rss_peak_mb']:.0f}",
+            ])
+    print("## Parse, verify, print, pass (CPU s, best of %d fresh processes; ops/s in brackets)\n" % args.reps)
+    print(table(["input", "ops", "tool", "parse s", "verify s", "print s", "parse+print ops/s",
+                 "pass s (converts before->after)", "peak RSS MB"], rows))
+    print("\npass = irkit --propagate-mma / MLIR remove-layout-conversions (different passes over the same IR).\n")
+
+    # -- table 2: ratios
+    rows = []
+    ratio_10k = None
+    for r in results:
+        ik, ml = r["irkit"], r["mlir"]
+        if ml is None:
+            continue
+        c, m = ik["cpu"], ml["cpu"]
+        pp = (c["parse"] + c["print"]) / (m["parse"] + m["print"])
+        ppv = (c["parse"] + c["verify"] + c["print"]) / (m["parse"] + m["print"])
+        if r["input"].get("size") == 10000 or (ratio_10k is None and r["input"]["kind"] == "big"):
+            ratio_10k = pp
+        rows.append([r["input"]["name"], _ratio(c["parse"], m["parse"]), _ratio(c["parse"] + c["verify"], m["parse"]),
+                     _ratio(c["print"], m["print"]), f"{pp:.1f}x", f"{ppv:.1f}x",
+                     _ratio(c.get("pass"), m.get("pass")), _ratio(ik["rss_peak_mb"] - ik["rss_base_mb"], ml["rss_peak_mb"] - ml["rss_base_mb"])])
+    if rows:
+        print("## irkit time / MLIR C++ time (lower is better; 5.0x = one fifth of MLIR's ops/s)\n")
+        print(table(["input", "parse", "parse+verify vs parse", "print", "parse+print", "parse+verify+print",
+                     "pass (different passes)", "memory over baseline"], rows))
+        print()
+
+    # -- table 3: scaling
+    bigs = [r for r in results if r["input"]["kind"] == "big"]
+    worst_scaling = None
+    if len(bigs) >= 2:
+        small, large = bigs[0], bigs[-1]
+        n_ratio = large["irkit"]["ops"] / small["irkit"]["ops"]
+        rows = []
+        for tool in ("irkit", "mlir"):
+            if small[tool] is None or large[tool] is None:
+                continue
+            a, b = small[tool]["cpu"], large[tool]["cpu"]
+            cells = []
+            for phase in ("parse", "verify", "print", "pass"):
+                if phase in a and phase in b and a[phase] > 0:
+                    ratio = b[phase] / a[phase]
+                    cells.append(f"{ratio:.1f}x")
+                    if tool == "irkit":
+                        worst_scaling = max(worst_scaling or 0, ratio)
+                else:
+                    cells.append("-")
+            mem = (large[tool]["rss_peak_mb"] - large[tool]["rss_base_mb"]) / max(small[tool]["rss_peak_mb"] - small[tool]["rss_base_mb"], 1e-9)
+            rows.append([tool, *cells, f"{mem:.1f}x"])
+        print(f"## Scaling {small['input']['name']} -> {large['input']['name']} ({n_ratio:.2f}x the ops)\n")
+        print(table(["tool", "parse", "verify", "print", "pass", "memory over baseline"], rows))
+        print()
+
+    # -- end-to-end commands
+    print("## End-to-end commands (wall-clock s, best of %d)\n" % max(args.reps, 3))
+    rows = []
+    opt = shutil.which("irkit-opt", path=str(Path(sys.executable).parent)) or shutil.which("irkit-opt")
+    help_s = None
+    if opt:
+        help_s, _ = wall_best([opt, "--help"], max(args.reps, 3), 60)
+        rows.append(["irkit-opt --help", _s(help_s), ""])
+    report_s = None
+    log = args.corpus / DUMP_LOG
+    report = shutil.which("irkit-report", path=str(Path(sys.executable).parent)) or shutil.which("irkit-report")
+    if report and log.is_file():
+        report_s, proc = wall_best([report, "--per-pass", str(log)], max(args.reps, 3), 600)
+        ok = proc.returncode == 0
+        last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr.strip()[-200:]
+        rows.append([f"irkit-report --per-pass (3.1 cuda:80 add-matrix dump log, {log.stat().st_size / 1e6:.1f} MB gz)",
+                     _s(report_s), ("" if ok else "FAILED: ") + last])
+    elif not log.is_file():
+        rows.append(["irkit-report --per-pass", "-", "skipped: the public dump log is in the corpus, not here"])
+    else:
+        rows.append(["irkit-report --per-pass", "-", "skipped: no irkit-report in this checkout"])
+    print(table(["command", "s", "note"], rows))
+    print()
+
+    # -- targets
+    print("## Targets\n")
+    met = []
+
+    def target(name: str, value: str, ok: bool | None) -> None:
+        met.append(ok)
+        print(f"- {name}: {value} -> {'met' if ok else 'NOT met' if ok is not None else 'not measured'}")
+
+    target("parse+print >= 1/5 of MLIR C++ ops/s (10k-op module)",
+           f"irkit takes {ratio_10k:.1f}x MLIR's time" if ratio_10k else "no MLIR C++ figures",
+           None if ratio_10k is None else ratio_10k <= 1 / PARSE_PRINT_FRACTION)
+    target(f"every phase linear (100k ops <= {SCALING_LIMIT:.0f}x the 10k time)",
+           f"worst {worst_scaling:.1f}x" if worst_scaling else "no 100k run",
+           None if worst_scaling is None else worst_scaling <= SCALING_LIMIT)
+    target(f"per-pass report of the dump log < {REPORT_LIMIT_S:.0f} s", f"{_s(report_s)} s" if report_s else "not run",
+           None if report_s is None else report_s < REPORT_LIMIT_S)
+    target(f"irkit-opt --help < {HELP_LIMIT_S} s", f"{_s(help_s)} s" if help_s else "not run",
+           None if help_s is None else help_s < HELP_LIMIT_S)
+    big = [r for r in bigs if r["input"].get("size", 0) >= 100000]
+    peak = big[-1]["irkit"]["rss_peak_mb"] if big else None
+    target(f"peak memory < {MEMORY_LIMIT_MB:.0f} MB at 100k ops", f"{peak:.0f} MB" if peak else "no 100k run",
+           None if peak is None else peak < MEMORY_LIMIT_MB)
+    if args.json:
+        args.json.write_text(json.dumps({"env": env, "results": results, "help_s": help_s, "report_s": report_s}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
