@@ -1,0 +1,508 @@
+"""`irkit-report`: what a layout pass idea buys, measured on real Triton IR.
+
+    irkit-report kernel.ttgir                          conversions, local_allocs, shared memory vs limits
+    irkit-report before.ttgir after.ttgir              the difference: converts eliminated, bytes saved
+    irkit-report kernel.ttgir --propagate-mma          the same, against the module after a pipeline
+    irkit-report --per-pass log.txt.gz                 one row per MLIR_ENABLE_DUMP section
+    irkit-report --screen cfg1.ttgir cfg2.ttgir -p propagate-mma
+    irkit-report --screen --manifest manifest.jsonl --where target=hip:gfx942
+
+`--json` prints the report as JSON, `--html FILE` writes one self-contained page with the dataflow
+picture; `--dot/--graphml/--graph-json/--svg/--png FILE` export the dataflow graph.  Inputs are read
+like irkit-opt reads them (dump logs with --dump-section, Triton cache folders, .gz), and pipelines
+are built and run by irkit-opt's driver.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+from irkit.cli import opt as driver
+from irkit.cli.opt import CliError, InputText
+
+
+class ReportFailed(Exception):
+    """Diagnostics were already printed; exit 1."""
+
+
+def build_arg_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="irkit-report",
+        description="Report layout conversions and predicted shared memory of Triton TTGIR: one module, "
+        "a before/after pair, a dump log pass by pass, or a set of autotuning configs.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 1)[1].split("`--json`")[0],
+    )
+    ap.add_argument("inputs", nargs="*", metavar="INPUT", help="TTGIR file, dump log (.gz ok), Triton cache folder or '-'")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--per-pass", action="store_true", help="one row per section of an MLIR_ENABLE_DUMP log")
+    mode.add_argument("--screen", "--autotune", dest="screen", action="store_true",
+                      help="autotuning screen: which configs exceed the limit, which the pipeline brings under it")
+    ap.add_argument("--manifest", default=None, help="for --screen: a JSONL/JSON manifest of configs, or a file of paths")
+    ap.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
+                    help="for --manifest: keep rows whose KEY equals VALUE (KEY~TEXT: contains TEXT); repeatable")
+    ap.add_argument("-p", "--pass-pipeline", dest="pipeline", default=None,
+                    help="compare the module with itself after this pass pipeline (irkit-opt syntax)")
+    ap.add_argument("--pass", dest="pass_names", action="append", default=[], metavar="NAME",
+                    help="a pass to run (repeatable; same as --NAME)")
+    ap.add_argument("--target", default=None, help="target for the verdict: A100, H100, MI300X, MI250X, PVC or a triple")
+    ap.add_argument("--limit", type=int, default=None, help="shared-memory limit in bytes (overrides the target's)")
+    ap.add_argument("--triton-version", default=None,
+                    help="allocation rules: 3.1, 3.3 or 3.9 (default: the cache JSON next to the file, else the dialect spelling)")
+    ap.add_argument("--json", action="store_true", help="print the report as JSON")
+    ap.add_argument("--html", default=None, metavar="FILE", help="write a self-contained HTML page with the picture")
+    ap.add_argument("-o", dest="output", default="-", help="where the text/JSON report goes ('-': stdout)")
+    ap.add_argument("--dot", default=None, metavar="FILE", help="write the dataflow graph as Graphviz DOT")
+    ap.add_argument("--graphml", default=None, metavar="FILE", help="write the dataflow graph as GraphML")
+    ap.add_argument("--graph-json", default=None, metavar="FILE", help="write the dataflow graph as JSON")
+    ap.add_argument("--svg", default=None, metavar="FILE", help="render the dataflow graph to SVG (needs Graphviz)")
+    ap.add_argument("--png", default=None, metavar="FILE", help="render the dataflow graph to PNG (needs Graphviz)")
+    ap.add_argument("--picture", choices=("auto", "full", "focus"), default="auto",
+                    help="graph picture: every op, or only conversions/shared-memory users and their neighbours "
+                    "(auto: full up to 250 ops)")
+    ap.add_argument("--dump-section", default=None, metavar="N|PASS[#k]", help="for a dump log: the section to report on")
+    ap.add_argument("--dump-after", action="store_true", help="with --dump-section=PASS: the IR after that pass")
+    ap.add_argument("--list-sections", action="store_true", help="for a dump log: list its sections and exit")
+    group = ap.add_argument_group("passes (in command-line order, as in irkit-opt)")
+    from irkit.passes import all_passes, summary
+
+    for name, cls in all_passes().items():
+        group.add_argument(f"--{name}", dest=name, nargs="?", const="", action=driver._PassFlag,
+                           metavar="OPTIONS", help=summary(cls) + driver._options_help(cls))
+    return ap
+
+
+# -- inputs --------------------------------------------------------------------------------------------
+
+
+def read_one(path: str, args) -> InputText:
+    """Read like irkit-opt; for a dump log without --dump-section, the last TritonGPU section (the
+    kernel's final TTGIR) rather than the last section, which is LLVM IR by then."""
+    section = args.dump_section
+    if section is None and not args.list_sections and not args.dump_after:
+        section = _last_tritongpu_section(path)
+    ns = SimpleNamespace(input=path, list_sections=args.list_sections, dump_section=section, dump_after=args.dump_after)
+    return driver.read_input(ns)
+
+
+def _last_tritongpu_section(path: str) -> str | None:
+    from irkit.frontend import dumplog
+
+    p = Path(path)
+    if not p.is_file():
+        return None
+    try:
+        with open(p, "rb") as f:
+            head = f.read(4)
+        if p.suffix != ".gz" and head[:2] != b"\x1f\x8b":
+            with open(p, encoding="utf-8", errors="replace") as f:
+                if not dumplog.is_dump_log(f.read(1 << 16)):
+                    return None
+        text = dumplog.read_text(p)
+    except (OSError, EOFError):
+        return None  # read_input reports it
+    if not dumplog.is_dump_log(text[: 1 << 16]):
+        return None
+    sections = dumplog.split_sections(text)
+    for s in reversed(sections):
+        if "llvm.func" not in s.text and ("ttg." in s.text or "triton_gpu." in s.text):
+            return str(s.index)
+    return None
+
+
+def sidecar(path: str) -> dict:
+    """Triton's metadata next to a kernel file: `<k>.json` in a cache entry, `<k>.meta.json` in the corpus."""
+    p = Path(path)
+    if not p.is_file() or p.suffix not in (".ttgir", ".mlir"):
+        return {}
+    for candidate in (p.with_suffix(".json"), p.with_suffix(".meta.json")):
+        if candidate.is_file():
+            try:
+                data = json.loads(candidate.read_text())
+            except (OSError, ValueError):
+                return {}
+            return data if isinstance(data, dict) else {}
+    return {}
+
+
+def parse(chunk: InputText):
+    """Parse or print the diagnostic (file:line:col: error: ...) and raise ReportFailed."""
+    from irkit.diagnostics import Diagnostic, position
+    from irkit.frontend.lexer import ParseError
+    from irkit.frontend.parser import Parser
+
+    try:
+        parsed = Parser(chunk.text, chunk.name).parse()
+    except ParseError as e:
+        line, col, src = position(chunk.text, e.pos, chunk.line_offset)
+        raise ReportFailed(Diagnostic("error", e.message, chunk.name, line, col, src).render()) from None
+    except RecursionError:
+        raise ReportFailed(f"{chunk.name}:1:1: error: input nests too deeply to parse") from None
+    parsed.line_offset = chunk.line_offset
+    return parsed
+
+
+def pipeline_spec(args) -> str | None:
+    parts = []
+    if args.pipeline:
+        parts.append(args.pipeline)
+    parts.extend(args.pass_names)
+    for name, options in getattr(args, "pass_flags", None) or []:
+        opts = options.strip().strip("{}")
+        parts.append(f"{name}{{{opts}}}" if opts else name)
+    return ",".join(parts) or None
+
+
+def build_pipeline(spec: str | None):
+    if spec is None:
+        return None
+    return driver.build_pipeline(SimpleNamespace(pipeline=spec, pass_flags=[]))
+
+
+def run_pipeline(chunk: InputText, pipeline) -> InputText:
+    """The module after the pipeline, printed with its locations (irkit-opt's own driver runs it)."""
+    ns = SimpleNamespace(
+        allow_unregistered_dialect=False,
+        no_verify=False,
+        mlir_print_ir_after_all=False,
+        mlir_print_debuginfo=True,
+        mlir_print_op_generic=False,
+    )
+    result = driver.process_chunk(ns, chunk, pipeline, sys.stderr)
+    errors = []
+    for d in result.diagnostics:
+        if d.severity == "remark":
+            continue
+        if d.severity == "error":
+            errors.append(d.render())
+        else:
+            sys.stderr.write(d.render() + "\n")
+    if errors or result.output is None:
+        raise ReportFailed("\n".join(errors) or f"{chunk.name}: error: the pipeline produced no module")
+    return InputText(result.output, f"{chunk.name} (after pipeline)")
+
+
+def module_report(chunk: InputText, args, meta: dict | None = None, version: str | None = None):
+    from irkit.report import build_module_report
+
+    meta = meta or {}
+    ver = args.triton_version or version or meta.get("triton_version")
+    recorded = meta.get("shared") if isinstance(meta.get("shared"), int) else None
+    try:
+        return build_module_report(parse(chunk), name=chunk.name, version=ver, target=args.target, limit=args.limit,
+                                   recorded_shared=recorded)
+    except ValueError as e:  # e.g. a bad --triton-version
+        raise CliError(str(e)) from None
+
+
+# -- modes ---------------------------------------------------------------------------------------------
+
+
+def run_module_or_diff(args, spec: str | None):
+    from irkit.report import build_diff_report
+
+    if len(args.inputs) > 2:
+        raise CliError("give one module (with an optional pipeline) or two modules to compare; for more, use --screen")
+    if len(args.inputs) == 2 and spec:
+        raise CliError("a pipeline compares one module with its own result; with two inputs give no passes")
+    chunks = [read_one(p, args) for p in args.inputs]
+    metas = [sidecar(p) for p in args.inputs]
+    if len(chunks) == 1 and not spec:
+        return module_report(chunks[0], args, metas[0])
+    before = module_report(chunks[0], args, metas[0])
+    if spec:
+        pipeline = build_pipeline(spec)
+        after_chunk = run_pipeline(chunks[0], pipeline)
+        # the pipeline does not change which Triton produced the module
+        after = module_report(after_chunk, args, None, version=before.version)
+        after.recorded_shared = None
+    else:
+        after = module_report(chunks[1], args, metas[1])
+    return build_diff_report(before, after, spec)
+
+
+def run_per_pass(args):
+    from irkit.frontend import dumplog
+    from irkit.report import build_per_pass_report
+
+    if len(args.inputs) != 1:
+        raise CliError("--per-pass takes one MLIR_ENABLE_DUMP log")
+    path = Path(args.inputs[0])
+    if not path.is_file():
+        raise CliError(f"could not open input file '{path}': No such file or directory")
+    try:
+        text = dumplog.read_text(path)
+    except (OSError, EOFError) as e:
+        raise CliError(f"could not read input file '{path}': {e}") from None
+    if not dumplog.is_dump_log(text[: 1 << 16]):
+        raise CliError(f"'{path}' is not an MLIR_ENABLE_DUMP log (no 'IR Dump Before' header in its first 64 KB)")
+    sections = dumplog.split_sections(text)
+    if not sections:
+        raise CliError(f"'{path}' looks like an MLIR_ENABLE_DUMP log but has no IR sections")
+    try:
+        return build_per_pass_report(sections, name=str(path), version=args.triton_version)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+
+
+def _manifest_rows(path: Path) -> list[dict]:
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise CliError(f"could not read manifest '{path}': {e.strerror or e}") from None
+    rows: list = []
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    if isinstance(data, list):
+        rows = data
+    elif isinstance(data, dict):
+        rows = data.get("configs") or data.get("entries") or [data]
+    elif text.lstrip().startswith("{"):  # JSON lines, like the corpus manifest
+        for i, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                rows.append(json.loads(line))
+            except ValueError as e:
+                raise CliError(f"{path}:{i}:1: error: not a JSON object: {e}") from None
+    else:  # one path per line
+        rows = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    return [r if isinstance(r, dict) else {"path": str(r)} for r in rows]
+
+
+def _row_path(row: dict) -> str | None:
+    files = row.get("files")
+    if isinstance(files, dict) and files.get("ttgir"):
+        return files["ttgir"]
+    for key in ("ttgir", "path", "file"):
+        if isinstance(row.get(key), str):
+            return row[key]
+    return None
+
+
+def _row_name(row: dict, path: str) -> str:
+    name = row.get("name") or row.get("id") or Path(path).name
+    extra = [str(row[k]) for k in ("triton_version", "target") if row.get(k)]
+    return f"{name} [{' '.join(extra)}]" if extra and row.get("id") else str(name)
+
+
+def _where(rows: list[dict], clauses: list[str]) -> list[dict]:
+    for clause in clauses:
+        if "~" in clause and ("=" not in clause or clause.index("~") < clause.index("=")):
+            key, _, text = clause.partition("~")
+            rows = [r for r in rows if text in str(r.get(key.strip(), ""))]
+        elif "=" in clause:
+            key, _, value = clause.partition("=")
+            rows = [r for r in rows if str(r.get(key.strip(), "")) == value]
+        else:
+            raise CliError(f"bad --where '{clause}': expected KEY=VALUE or KEY~TEXT")
+    return rows
+
+
+def screen_configs(args) -> list[tuple[str, str, str | None]]:
+    """(name, path, triton version from the manifest) for every config to screen."""
+    configs: list[tuple[str, str, str | None]] = []
+    for p in args.inputs:
+        path = Path(p)
+        if path.is_dir() and not list(path.glob("*.json")) and list(path.rglob("*.ttgir")):
+            for f in sorted(path.rglob("*.ttgir")):
+                configs.append((str(f.relative_to(path)), str(f), None))
+        else:
+            configs.append((p, p, None))
+    if args.manifest:
+        mpath = Path(args.manifest)
+        rows = _where(_manifest_rows(mpath), args.where)
+        skipped = 0
+        for row in rows:
+            rel = _row_path(row)
+            if rel is None:
+                skipped += 1
+                continue
+            full = Path(rel) if Path(rel).is_absolute() else mpath.parent / rel
+            configs.append((_row_name(row, rel), str(full), row.get("triton_version")))
+        if skipped:
+            sys.stderr.write(f"irkit-report: note: {skipped} manifest row(s) name no TTGIR file (e.g. compile errors); skipped\n")
+    elif args.where:
+        raise CliError("--where filters --manifest rows")
+    if not configs:
+        raise CliError("--screen needs configs: TTGIR files, folders of them, or --manifest")
+    return configs
+
+
+def run_screen(args, spec: str | None):
+    from irkit.report import ScreenEntry, build_screen_report
+
+    pipeline = build_pipeline(spec)
+    entries = []
+    failed = False
+    for name, path, version in screen_configs(args):
+        try:
+            chunk = read_one(path, args)
+            meta = sidecar(path)
+            report = module_report(chunk, args, meta, version=version)
+            after = None
+            if pipeline is not None:
+                after = module_report(run_pipeline(chunk, pipeline), args, None, version=report.version)
+                after.recorded_shared = None
+            entries.append(ScreenEntry(name, path, report, after))
+        except ReportFailed as e:
+            sys.stderr.write(str(e) + "\n")
+            entries.append(ScreenEntry(name, path, None, error=str(e).splitlines()[0]))
+            failed = True
+        except CliError as e:
+            sys.stderr.write(f"irkit-report: error: {e}\n")
+            entries.append(ScreenEntry(name, path, None, error=str(e)))
+            failed = True
+    return build_screen_report(entries, spec), failed
+
+
+# -- output ----------------------------------------------------------------------------------------------
+
+
+def _picture_nodes(graph, choice: str):
+    from irkit.analysis import graph as G_
+
+    if choice == "full" or (choice == "auto" and graph.number_of_nodes() <= 250):
+        return None
+    return G_.focus_nodes(graph, radius=1)
+
+
+def _svg(graph, choice: str, title: str) -> str:
+    from irkit.analysis import graph as G_
+
+    return G_.render(G_.to_dot(graph, nodes=_picture_nodes(graph, choice), title=title), "svg").decode()
+
+
+def write_graph_exports(report, args) -> None:
+    from irkit.analysis import graph as G_
+    from irkit.report import DiffReport, ModuleReport
+
+    wanted = [args.dot, args.graphml, args.graph_json, args.svg, args.png]
+    if not any(wanted):
+        return
+    module = report.after if isinstance(report, DiffReport) else report
+    if not isinstance(module, ModuleReport) or module.graph is None:
+        raise CliError("graph exports (--dot, --graphml, --graph-json, --svg, --png) need a module or a before/after pair")
+    graph = module.graph
+    dot = G_.to_dot(graph, nodes=_picture_nodes(graph, args.picture), title=module.file)
+    if args.dot:
+        driver.write_output(args.dot, dot)
+    if args.graphml:
+        driver.write_output(args.graphml, G_.to_graphml(graph))
+    if args.graph_json:
+        driver.write_output(args.graph_json, json.dumps(G_.to_json(graph), indent=1, default=str) + "\n")
+    for path, fmt in ((args.svg, "svg"), (args.png, "png")):
+        if path:
+            try:
+                data = G_.render(dot, fmt)
+            except G_.RenderError as e:
+                raise CliError(str(e)) from None
+            _write_bytes(path, data)
+
+
+def _write_bytes(path: str, data: bytes) -> None:
+    target = Path(path)
+    if not (target.parent if str(target.parent) else Path(".")).is_dir():
+        raise CliError(f"cannot write '{path}': directory '{target.parent}' does not exist")
+    tmp = target.with_name(f".{target.name}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, target)
+
+
+def write_html(report, args) -> None:
+    from irkit.analysis import graph as G_
+    from irkit.report import DiffReport, ModuleReport
+    from irkit.report.html import render_html
+
+    pictures: dict[str, str] = {}
+    missing = None
+    graphs = []
+    if isinstance(report, ModuleReport) and report.graph is not None:
+        graphs = [("dataflow graph", report.graph, args.picture)]
+    elif isinstance(report, DiffReport):
+        choice = "focus" if args.picture == "auto" else args.picture
+        graphs = [("before: " + report.before.file, report.before.graph, choice),
+                  ("after: " + report.after.file, report.after.graph, choice)]
+    if graphs:
+        if G_.dot_available():
+            try:
+                for title, graph, choice in graphs:
+                    pictures[title] = _svg(graph, choice, title)
+            except G_.RenderError as e:
+                missing = f"no picture: {e}"
+        else:
+            missing = "no picture: Graphviz 'dot' is not installed (apt-get install graphviz); use --dot to export the graph"
+    driver.write_output(args.html, render_html(report, pictures, missing))
+
+
+def run(argv: list[str]) -> int:
+    ap = build_arg_parser()
+    args = ap.parse_args(argv)
+    spec = pipeline_spec(args)
+    if args.list_sections:
+        if len(args.inputs) != 1:
+            raise CliError("--list-sections takes one dump log")
+        read_one(args.inputs[0], args)  # prints the listing and exits
+        raise CliError(f"'{args.inputs[0]}' is not an MLIR_ENABLE_DUMP log")
+    if not args.inputs and not (args.screen and args.manifest):
+        ap.print_usage(sys.stderr)
+        raise CliError("no input (give a TTGIR file, a dump log or a Triton cache folder)")
+    if args.manifest and not args.screen:
+        raise CliError("--manifest is for --screen")
+    failed = False
+    if args.per_pass:
+        if spec:
+            raise CliError("--per-pass reads what the compiler did; it runs no passes")
+        report = run_per_pass(args)
+    elif args.screen:
+        report, failed = run_screen(args, spec)
+    else:
+        build_pipeline(spec)  # reject a bad pipeline before reading anything
+        report = run_module_or_diff(args, spec)
+    from irkit.report.text import render_text
+
+    if args.json:
+        out = json.dumps(report.to_dict(), indent=2, default=str) + "\n"
+    else:
+        out = render_text(report)
+    driver.write_output(args.output, out)
+    if args.html:
+        write_html(report, args)
+    write_graph_exports(report, args)
+    return 1 if failed else 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        code = run(argv)
+    except ReportFailed as e:
+        sys.stderr.write(str(e) + "\n")
+        code = 1
+    except CliError as e:
+        sys.stderr.write(f"irkit-report: error: {e}\n")
+        code = 1
+    except KeyboardInterrupt:
+        code = 130
+    except BrokenPipeError:
+        code = 0
+    except MemoryError:
+        sys.stderr.write("irkit-report: error: out of memory\n")
+        code = 1
+    except Exception as e:  # a bug in irkit itself: one line, no traceback
+        if os.environ.get("IRKIT_TRACEBACK"):
+            raise
+        sys.stderr.write(f"irkit-report: internal error: {type(e).__name__}: {e} (set IRKIT_TRACEBACK=1 for details)\n")
+        code = 2
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()
