@@ -18,6 +18,7 @@ from xdsl.traits import Pure
 
 from irkit.dialects.base import TritonOp, irkit_op
 from irkit.dialects.tt import CACHE, EVICT, MEM_SCOPE, MEM_SEMANTIC, RMW_OP
+from irkit.frontend.opformat import IntStyle
 
 # -- AMD -----------------------------------------------------------------------------------
 
@@ -316,6 +317,7 @@ class IntelAllocOp(TritonOp):
     name = "ttig.alloc"
     result = result_def()
     FORMAT = "attr-dict `:` type($result)"
+    STRIPPED = {"result": "tt.ptr"}  # a TT_Ptr result prints unqualified: `: <f16, 3>`
 
 
 @irkit_op
@@ -335,6 +337,7 @@ class ExtractOp(TritonOp):
     index = prop_def()
     traits = traits_def(Pure())
     FORMAT = "$base `[` $index `]` attr-dict `:` type($base) `->` type($res)"
+    ATTR_STYLES = {"index": IntStyle(32)}  # an I32Attr: the format writes the bare number
 
 
 @irkit_op
@@ -348,18 +351,70 @@ class IntelBroadcastOp(TritonOp):
 
 @irkit_op
 class SubGroupTransposeOp(TritonOp):
+    """Transposes a sub_group_size x sub_group_size tile through `local_buffer` (a workgroup-memory pointer)."""
+
     name = "ttig.sub_group_transpose"
+    local_buffer = operand_def()
     src = operand_def()
     res = result_def()
-    traits = traits_def(Pure())
-    FORMAT = "$src attr-dict `:` type($src)"
+    FORMAT = "operands attr-dict `:` type($src)"
 
     @classmethod
     def infer_types(cls, types):
         types["res"] = list(types["src"])
 
 
-TTIG_OPS = [PrefetchOp, IntelAllocOp, GlueOp, ExtractOp, IntelBroadcastOp, SubGroupTransposeOp]
+@irkit_op
+class DescriptorPrefetchOp(TritonOp):
+    name = "ttig.descriptor_prefetch"
+    desc = operand_def()
+    indices = var_operand_def()
+    cache = opt_prop_def()
+    evict = opt_prop_def()
+    FORMAT = (
+        "$desc `[` $indices `]` oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict) attr-dict `:` "
+        "qualified(type($desc))"
+    )
+    ATTR_STYLES = {"cache": CACHE, "evict": EVICT}
+
+
+@irkit_op
+class GetStrideOp(TritonOp):
+    """2024 (triton_intel_gpu): a TMA-descriptor stride."""
+
+    name = "ttig.get_stride"
+    base = operand_def()
+    res = result_def()
+    index = prop_def()
+    traits = traits_def(Pure())
+    FORMAT = "$base `,` $index attr-dict `:` type($base) `->` type($res)"
+    ATTR_STYLES = {"index": IntStyle(32)}
+
+
+@irkit_op
+class GetShapeOp(TritonOp):
+    name = "ttig.get_shape"
+    base = operand_def()
+    res = result_def()
+    index = prop_def()
+    traits = traits_def(Pure())
+    FORMAT = "$base `,` $index attr-dict `:` type($base) `->` type($res)"
+    ATTR_STYLES = {"index": IntStyle(32)}
+
+
+@irkit_op
+class GetTensorPointerOp(TritonOp):
+    name = "ttig.get_tensor_pointer"
+    base = operand_def()
+    res = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$base attr-dict `:` type($base) `->` type($res)"
+
+
+TTIG_OPS = [
+    PrefetchOp, IntelAllocOp, GlueOp, ExtractOp, IntelBroadcastOp, SubGroupTransposeOp, DescriptorPrefetchOp,
+    GetStrideOp, GetShapeOp, GetTensorPointerOp,
+]
 TritonIntelGPU = Dialect("ttig", TTIG_OPS, [])
 
 __all__ = ["TritonAMDGPU", "TritonIntelGPU", "AMDG_OPS", "TTIG_OPS", "EVICT"]
