@@ -512,6 +512,9 @@ class AttrParser:
             DenseElementsAttr(StringAttr(body), t).values()
         except (ValueError, OverflowError):
             raise ParseError(start, f"invalid dense literal '{body}' for {t.element_type}") from None
+        problem = _dense_problem(body, values, t)
+        if problem is not None:
+            raise ParseError(start, problem)
         return DenseElementsAttr(StringAttr(body), t)
 
     def _dense_array(self) -> Attribute:
@@ -543,6 +546,8 @@ class AttrParser:
                         raise ParseError(npos, f"integer constant out of range for {elem}")
                     values.append(value)
                 else:
+                    if _DECIMAL_INTEGER.fullmatch(num):
+                        raise ParseError(npos, "unexpected decimal integer literal for a floating point value")
                     try:
                         values.append(float(parse_scalar(num, elem)))
                     except (ValueError, OverflowError) as e:
@@ -735,6 +740,30 @@ class AttrParser:
         return int(m.group(0))
 
 
+_DECIMAL_INTEGER = re.compile(r"-?\d+", re.ASCII)
+
+
+def _dense_problem(body: str, values: list, t: TensorType) -> str | None:
+    """What MLIR's dense literal parser rejects and decoding alone lets through."""
+    et = t.element_type
+    if isinstance(et, AnyFloat):
+        tokens = body.replace("[", " ").replace("]", " ").replace(",", " ").split()
+        if any(_DECIMAL_INTEGER.fullmatch(tok) for tok in tokens):
+            return "expected floating-point elements, but parsed integer"
+    elif isinstance(et, IntegerType) and et.width.data > 1:
+        low, high = et.value_range()
+        if any(not low <= v < high for v in values):
+            return f"integer constant out of range for type {et}"
+    shape = t.get_shape()
+    if all(d >= 0 for d in shape):
+        count = 1
+        for d in shape:
+            count *= d
+        if len(values) not in (1, count) or (len(values) == 1 and body.startswith("[") and count != 1):
+            return f"dense literal has {len(values)} element(s) but the type {t} holds {count}"
+    return None
+
+
 _REQUIRED_FIELDS = {
     "ttg.blocked": ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"),
     "ttg.slice": ("dim", "parent"),
@@ -759,6 +788,12 @@ def layout_problem(cls: type[enc.StructLayoutAttr], values: dict[str, object]) -
         v = values.get(key)
         if isinstance(v, tuple) and sorted(v) != list(range(len(v))):
             return f"{key} = {list(v)} must be a permutation of 0..{len(v) - 1}"
+    for key, v in values.items():  # Triton keeps layout parameters in 32-bit unsigned fields
+        ints = [v] if isinstance(v, int) else [x for x in v if isinstance(x, int)] if isinstance(v, tuple) else []
+        if isinstance(v, tuple) and v and isinstance(v[0], tuple):
+            ints = [x for row in v for x in row]
+        if any(not -(1 << 31) <= x < 1 << 32 for x in ints):
+            return f"{key} does not fit in 32 bits"
     ranks = {k: len(v) for k in _RANKED_FIELDS if isinstance(v := values.get(k), tuple)}
     if cls.name == "ttg.blocked" and len(set(ranks.values())) > 1:
         return "sizePerThread, threadsPerWarp, warpsPerCTA, order and the CTA parameters must all have the same rank"

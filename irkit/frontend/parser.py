@@ -260,8 +260,11 @@ class Parser:
 
     def define(self, name: str, value: SSAValue | _Group, pos: int) -> None:
         scope = self.scopes[-1]
-        if name in scope.values:
-            raise ParseError(pos, f"redefinition of SSA value '%{name}'")
+        for s in reversed(self.scopes):  # no shadowing of a value of an enclosing region either
+            if name in s.values:
+                raise ParseError(pos, f"redefinition of SSA value '%{name}'")
+            if s.isolated:
+                break
         scope.values[name] = value
         fwd = self.forward_values.pop(name, None)
         if fwd is not None:
