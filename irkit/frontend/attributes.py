@@ -509,7 +509,7 @@ class AttrParser:
             raise ParseError(start, "dense elements need a tensor type")
         # validate the literal against the element type now, not when a pass reads it
         try:
-            DenseElementsAttr(StringAttr(body), t).values()
+            values = DenseElementsAttr(StringAttr(body), t).values()
         except (ValueError, OverflowError):
             raise ParseError(start, f"invalid dense literal '{body}' for {t.element_type}") from None
         problem = _dense_problem(body, values, t)
