@@ -8,7 +8,7 @@ Triton does.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerType, TensorType
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType
 from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -31,6 +31,7 @@ from xdsl.traits import (
     Pure,
     SymbolOpInterface,
 )
+from xdsl.utils.exceptions import VerifyException
 
 from irkit.dialects.base import TritonOp, irkit_op, i1_like, same_as, with_element
 from irkit.dialects.types import PointerType
@@ -379,6 +380,11 @@ class SplatOp(TritonOp):
     traits = traits_def(Pure())
     FORMAT = _UNARY_CAST
 
+    def verify_(self) -> None:
+        t = self.result.type
+        if not isinstance(t, TensorType) or t.element_type != self.src.type:
+            raise VerifyException(f"result must be a tensor of {self.src.type}, got {t}")
+
 
 @irkit_op
 class UnsplatOp(TritonOp):
@@ -402,6 +408,14 @@ class BroadcastOp(TritonOp):
     traits = traits_def(Pure())
     FORMAT = _UNARY_CAST
 
+    def verify_(self) -> None:
+        s, r = self.src.type, self.result.type
+        if not isinstance(s, TensorType) or not isinstance(r, TensorType) or s.element_type != r.element_type:
+            raise VerifyException(f"operand and result must be tensors of one element type, got {s} -> {r}")
+        src, res = s.get_shape(), r.get_shape()
+        if len(src) != len(res) or any(a != 1 and a != b for a, b in zip(src, res)):
+            raise VerifyException(f"cannot broadcast shape {list(src)} to {list(res)}")
+
 
 @irkit_op
 class ExpandDimsOp(TritonOp):
@@ -412,6 +426,17 @@ class ExpandDimsOp(TritonOp):
     traits = traits_def(Pure())
     FORMAT = _UNARY_CAST
 
+    def verify_(self) -> None:
+        s, r = self.src.type, self.result.type
+        if not isinstance(s, TensorType) or not isinstance(r, TensorType) or s.element_type != r.element_type:
+            raise VerifyException(f"operand and result must be tensors of one element type, got {s} -> {r}")
+        shape = list(s.get_shape())
+        axis = self.axis.value.data if isinstance(self.axis, IntegerAttr) else None
+        if axis is None or not 0 <= axis <= len(shape):
+            raise VerifyException(f"axis {axis} out of bounds for operand rank {len(shape)}")
+        if list(r.get_shape()) != shape[:axis] + [1] + shape[axis:]:
+            raise VerifyException(f"result shape {list(r.get_shape())} is not {shape} with a 1 at axis {axis}")
+
 
 @irkit_op
 class MakeRangeOp(TritonOp):
@@ -421,6 +446,17 @@ class MakeRangeOp(TritonOp):
     end = prop_def()
     traits = traits_def(Pure())
     FORMAT = "attr-dict `:` type($result)"
+
+    def verify_(self) -> None:
+        i32 = IntegerType(32)
+        if not all(isinstance(a, IntegerAttr) and a.type == i32 for a in (self.start, self.end)):
+            raise VerifyException("'start' and 'end' must be 32-bit signless integer attributes")
+        start, end = self.start.value.data, self.end.value.data
+        t = self.result.type
+        if end <= start:
+            raise VerifyException(f"end {end} must be greater than start {start}")
+        if not isinstance(t, TensorType) or t.element_type != i32 or list(t.get_shape()) != [end - start]:
+            raise VerifyException(f"result must be a 1-D tensor of {end - start} i32, got {t}")
 
 
 @irkit_op
@@ -716,6 +752,13 @@ class ReduceOp(TritonOp):
     axis = prop_def()
     combineOp = region_def()
     traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        axis = self.axis.value.data if isinstance(self.axis, IntegerAttr) else None
+        for v in self.srcs:
+            rank = len(v.type.get_shape()) if isinstance(v.type, TensorType) else 0
+            if axis is None or not 0 <= axis < rank:
+                raise VerifyException(f"axis {axis} out of bounds for operand rank {rank}")
 
 
 @irkit_op
