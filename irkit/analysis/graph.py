@@ -555,10 +555,12 @@ CONVERT_FILL = "#ff9e9e"
 SHARED_FILL = "#ffd27f"
 
 
-def layout_colors(G: nx.MultiDiGraph) -> dict[str, str]:
-    """A stable colour per layout alias (in order of first appearance)."""
+def layout_colors(G: nx.MultiDiGraph, nodes: set[str] | None = None) -> dict[str, str]:
+    """A colour per layout alias, in order of first appearance among the edges drawn."""
     colors: dict[str, str] = {}
-    for _, _, d in sorted(G.edges(data=True), key=lambda e: int(e[0][2:])):
+    for u, v, d in sorted(G.edges(data=True), key=lambda e: int(e[0][2:])):
+        if nodes is not None and (u not in nodes or v not in nodes):
+            continue
         lay = d.get("layout") or ""
         if lay and lay not in colors:
             colors[lay] = _PALETTE[len(colors) % len(_PALETTE)]
@@ -595,9 +597,14 @@ def _node_label(d: dict) -> str:
 
 
 def focus_nodes(G: nx.MultiDiGraph, radius: int = 1) -> set[str]:
-    """Converts, shared-memory users and their neighbours within `radius` dataflow steps."""
+    """Converts, shared-memory users and their neighbours within `radius` dataflow steps, plus the
+    other operands of what a convert feeds (the load a converted value is added to, say)."""
     core = {n for n, d in G.nodes(data=True) if d.get("is_convert") or d.get("bytes", 0) > 0}
     keep = set(core)
+    for n in core:
+        if G.nodes[n].get("is_convert"):
+            for user in G.successors(n):
+                keep.update(G.predecessors(user))
     frontier = set(core)
     U = G.to_undirected(as_view=True)
     for _ in range(radius):
@@ -616,6 +623,12 @@ def focus_nodes(G: nx.MultiDiGraph, radius: int = 1) -> set[str]:
     return keep
 
 
+def _cluster_style(d: dict) -> str:
+    where = f" (line {d['line']})" if d.get("line") is not None else ""
+    name = f" @{d['function']}" if d["op"] in FUNC_OPS and d.get("function") else ""
+    return f'label={_q(d["op"] + name + where)}; style="rounded,dashed"; color="#999999";'
+
+
 def to_dot(
     G: nx.MultiDiGraph,
     *,
@@ -627,7 +640,7 @@ def to_dot(
     other shared-memory users in orange, edges coloured by the layout of the value they carry."""
     keep = set(nodes) if nodes is not None else set(G.nodes)
     keep = {n for n in keep if G.nodes[n]["op"] not in hide_ops}
-    colors = layout_colors(G)
+    colors = layout_colors(G, keep)
     children: dict[str | None, list[str]] = {}
     holders = {G.nodes[n]["parent"] for n in keep}
     for n in _ordered(G, keep):
@@ -642,9 +655,19 @@ def to_dot(
     if title:
         out.append(f"  label={_q(title)}; labelloc=t;")
 
+    def drawn_edges(n: str) -> bool:
+        return any(u in keep for u in G.predecessors(n)) or any(v in keep for v in G.successors(n))
+
     def emit(parent: str | None, indent: str) -> None:
         for n in children.get(parent, []):
             d = G.nodes[n]
+            if d["op"] in FUNC_OPS and not drawn_edges(n):
+                # the cluster's label names the function; a node without edges adds nothing
+                out.append(f"{indent}subgraph {_q('cluster_' + n)} {{")
+                out.append(f"{indent}  {_cluster_style(d)}")
+                emit(n, indent + "  ")
+                out.append(f"{indent}}}")
+                continue
             attrs = {"label": _node_label(d)}
             if d.get("is_convert"):
                 attrs.update(fillcolor=CONVERT_FILL, color="#c00000", penwidth="2")
@@ -653,10 +676,8 @@ def to_dot(
             attr_text = ", ".join(f"{k}={_q(v)}" for k, v in attrs.items())
             if n in holders and children.get(n):
                 # a region-holding op is drawn inside its own cluster, above what it holds
-                where = f" (line {d['line']})" if d.get("line") is not None else ""
-                name = d["function"] if d["op"] in FUNC_OPS else ""
                 out.append(f"{indent}subgraph {_q('cluster_' + n)} {{")
-                out.append(f'{indent}  label={_q(d["op"] + (" @" + name if name else "") + where)}; style="rounded,dashed"; color="#999999";')
+                out.append(f"{indent}  {_cluster_style(d)}")
                 out.append(f"{indent}  {_q(n)} [{attr_text}];")
                 emit(n, indent + "  ")
                 out.append(f"{indent}}}")

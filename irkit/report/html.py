@@ -195,19 +195,24 @@ def _per_pass_chart(p: PerPassReport) -> str:
 
 def per_pass_html(p: PerPassReport) -> str:
     rows, classes = [], []
-    prev = None
     for r in p.rows:
-        delta = "" if prev is None or r.converts == prev else f"{r.converts - prev:+}"
-        prev = r.converts
-        rows.append((r.index, r.label, r.pass_arg, r.stage, _n(r.ops), r.converts, delta, r.local_allocs, _n(r.shared), _n(r.recorded_shared), r.note))
-        classes.append("" if r.changed else "dim")
+        if r.changed is None:
+            effect = ""
+        elif not r.changed:
+            effect = "no change"
+        else:
+            effect = f"{r.converts_delta:+} converts" if r.converts_delta else "changed"
+        rows.append((r.index, r.label, r.pass_arg, r.stage, _n(r.ops), r.converts, r.local_allocs, _n(r.shared), _n(r.recorded_shared), effect, r.note))
+        classes.append("dim" if r.changed is False else "")
     body = [
         f"<p><b>{escape(p.file)}</b>: {len(p.rows)} sections; allocation rules of Triton {escape(p.version)}; "
-        f"final shared memory {p.shared_bytes:,} bytes. Grey rows: the pass before it changed nothing.</p>",
+        f"final shared memory {p.shared_bytes:,} bytes. Each row is the IR entering the pass; "
+        "'by pass' is what the pass changed; grey rows: passes that changed nothing.</p>",
         '<div class="picture">' + _per_pass_chart(p) + "</div>",
-        '<p class="note">orange: predicted by the model; grey: recorded by the compiler (ttg.shared).</p>',
-        _table(("#", "IR before pass", "argument", "stage", "ops", "converts", "+/-", "local_alloc", "predicted", "recorded", "note"),
-               rows, numeric=(0, 4, 5, 6, 7, 8, 9), classes=classes),
+        '<p class="note">red: convert_layout count; orange: shared memory predicted by the model; '
+        "grey: recorded by the compiler (ttg.shared) where no prediction is made.</p>",
+        _table(("#", "pass", "argument", "stage", "ops", "converts", "local_alloc", "predicted", "recorded", "by pass", "note"),
+               rows, numeric=(0, 4, 5, 6, 7, 8), classes=classes),
     ]
     return _page(f"irkit-report --per-pass: {p.file}", "\n".join(body))
 

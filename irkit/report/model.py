@@ -74,7 +74,12 @@ class ModuleReport:
 
     @property
     def convert_bytes(self) -> int:
+        """Scratch of all conversions added up (each lives only at its op, so they need not coexist)."""
         return sum(c.bytes for c in self.converts)
+
+    @property
+    def largest_convert_bytes(self) -> int:
+        return max((c.bytes for c in self.converts), default=0)
 
     def chain_values(self, chain: G_.ConversionChain) -> list[str]:
         nodes = {c.node: c for c in self.converts}

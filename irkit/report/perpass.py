@@ -13,6 +13,9 @@ modules of 2-26 MB), so each column is computed the cheapest exact way:
   writes (the compiler's own figure), read from the module line;
 * identical section texts (a pass that changed nothing) are analysed once.
 
+Rows describe the IR entering each pass (Triton dumps only "IR Dump Before"); `changed` and
+`converts_delta` say what the pass itself did, by comparing with the next section.
+
 LLVM-dialect sections are never parsed: they get counts and the recorded figure.
 """
 
@@ -61,7 +64,10 @@ class SectionRow:
     local_allocs: int
     shared: int | None  # predicted by the allocation model; None when not applicable or failed
     recorded_shared: int | None  # the module's ttg.shared attribute, once allocate-shared-memory ran
-    changed: bool  # the text differs from the previous section's
+    # what this pass did: the next section (the IR it produced) against this one; None for the last
+    # section, whose pass's output was not dumped
+    changed: bool | None = None
+    converts_delta: int | None = None
     note: str = ""
 
     @property
@@ -171,10 +177,11 @@ def build_per_pass_report(
     ver = normalize_version(version) if version else infer_log_version(sections)
     cache: dict[str, _Facts] = {}
     rows: list[SectionRow] = []
-    previous: str | None = None
+    texts: list[str] = []
     final_parsed, final_index = None, None
     for s in sections:
         text = s.text
+        texts.append(text)
         facts = cache.get(text)
         if facts is None:
             facts = _analyse(text, ver, name, s.body_first_line - 1)
@@ -195,11 +202,12 @@ def build_per_pass_report(
                 local_allocs=facts.counts.local_allocs,
                 shared=facts.shared,
                 recorded_shared=facts.recorded,
-                changed=previous is None or text != previous,
                 note=facts.note,
             )
         )
-        previous = text
+    for i, row in enumerate(rows[:-1]):
+        row.changed = texts[i + 1] != texts[i]
+        row.converts_delta = rows[i + 1].converts - row.converts
     final = None
     if with_final and final_parsed is not None:
         from irkit.report.model import build_module_report

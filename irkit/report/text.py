@@ -48,7 +48,7 @@ def module_text(r: ModuleReport) -> str:
         f"  {len(r.functions)} function(s) {', '.join('@' + f for f in r.functions)}; {r.ops:,} ops; "
         f"{r.num_warps or '?'} warps; {tgt}; allocation rules of Triton {r.version}",
         "",
-        f"convert_layout: {len(r.converts)}" + (f"  ({r.convert_bytes:,} bytes of scratch in total)" if r.converts else ""),
+        f"convert_layout: {len(r.converts)}" + (f"  (largest scratch {r.largest_convert_bytes:,} bytes)" if r.converts else ""),
     ]
     if r.converts:
         rows = [
@@ -88,7 +88,8 @@ def diff_text(d: DiffReport) -> str:
     rows = [
         ("ops", _n(b.ops), _n(a.ops), _signed(a.ops - b.ops)),
         ("convert_layout", len(b.converts), len(a.converts), _signed(len(a.converts) - len(b.converts))),
-        ("convert scratch bytes", _n(b.convert_bytes), _n(a.convert_bytes), _signed(a.convert_bytes - b.convert_bytes)),
+        ("largest convert scratch", _n(b.largest_convert_bytes), _n(a.largest_convert_bytes),
+         _signed(a.largest_convert_bytes - b.largest_convert_bytes)),
         ("local_alloc", len(b.local_allocs), len(a.local_allocs), _signed(len(a.local_allocs) - len(b.local_allocs))),
         ("shared bytes (predicted)", _n(b.shared_bytes), _n(a.shared_bytes), _signed(a.shared_bytes - b.shared_bytes)),
     ]
@@ -118,30 +119,24 @@ def diff_text(d: DiffReport) -> str:
 
 
 def per_pass_text(p: PerPassReport) -> str:
-    lines = [f"{p.file}: {len(p.rows)} sections (allocation rules of Triton {p.version})"]
+    lines = [
+        f"{p.file}: {len(p.rows)} sections (allocation rules of Triton {p.version})",
+        "  each row: the IR entering the pass; 'by pass': what the pass changed (the next section)",
+    ]
     rows = []
-    prev_cvt = None
     for r in p.rows:
-        delta = "" if prev_cvt is None or r.converts == prev_cvt else _signed(r.converts - prev_cvt)
-        prev_cvt = r.converts
-        rows.append(
-            (
-                r.index,
-                r.label,
-                r.stage,
-                _n(r.ops),
-                r.converts,
-                delta,
-                r.local_allocs,
-                _n(r.shared),
-                _n(r.recorded_shared),
-                ("" if r.changed else "unchanged") + (("; " if not r.changed else "") + r.note if r.note else ""),
-            )
-        )
+        label = r.label if len(r.label) <= 60 else r.label[:57] + "..."
+        if r.changed is None:
+            effect = ""
+        elif not r.changed:
+            effect = "no change"
+        else:
+            effect = _signed(r.converts_delta) if r.converts_delta else "changed"
+        rows.append((r.index, label, r.stage, _n(r.ops), r.converts, r.local_allocs, _n(r.shared), _n(r.recorded_shared), effect, r.note))
     lines += table(
-        ("#", "IR before pass", "stage", "ops", "converts", "+/-", "local_alloc", "predicted", "recorded", "note"),
+        ("#", "pass", "stage", "ops", "converts", "local_alloc", "predicted", "recorded", "by pass", "note"),
         rows,
-        right=(0, 3, 4, 5, 6, 7, 8),
+        right=(0, 3, 4, 5, 6, 7),
     )
     lines.append(f"final shared memory: {p.shared_bytes:,} bytes")
     return "\n".join(lines) + "\n"
