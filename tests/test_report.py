@@ -349,3 +349,13 @@ def test_cli_parse_error_points_at_the_line(tmp_path, capsys):
     code, _, err = _run([str(bad)], capsys)
     assert code == 1
     assert re.match(rf"{re.escape(str(bad))}:15:\d+: error: use of undeclared SSA value name '%nope'", err)
+
+
+def test_screen_expands_a_folder_of_configs(tmp_path, capsys):
+    for name in ("a.ttgir", "b.ttgir"):
+        (tmp_path / name).write_text(BEFORE.read_text())
+    code, out, err = _run(["--screen", str(tmp_path), "--json", "--target", "MI300X"], capsys)
+    assert code == 0, err
+    d = json.loads(out)
+    assert [c["name"] for c in d["configs"]] == ["a.ttgir", "b.ttgir"]
+    assert d["exceeding"] == ["a.ttgir", "b.ttgir"]

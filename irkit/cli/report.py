@@ -311,9 +311,9 @@ def screen_configs(args) -> list[tuple[str, str, str | None]]:
     configs: list[tuple[str, str, str | None]] = []
     for p in args.inputs:
         path = Path(p)
-        if path.is_dir() and not list(path.glob("*.json")) and list(path.rglob("*.ttgir")):
-            for f in sorted(path.rglob("*.ttgir")):
-                configs.append((str(f.relative_to(path)), str(f), None))
+        found = sorted(path.rglob("*.ttgir")) if path.is_dir() else []
+        if len(found) > 1:  # a folder of configs (one .ttgir: a cache entry, read as one input)
+            configs.extend((str(f.relative_to(path)), str(f), None) for f in found)
         else:
             configs.append((p, p, None))
     if args.manifest:
