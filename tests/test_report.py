@@ -171,6 +171,8 @@ def test_per_pass_rows_on_every_corpus_log(corpus):
             # the compiler's figure appears once allocate-shared-memory has run, and is the kernel's
             assert row.recorded_shared == (ref["info"]["shared"] if allocated else None), (d, row.index)
             allocated = allocated or row.pass_class.startswith("AllocateSharedMemory")
+            if row.shared is not None and row.recorded_shared is not None:
+                assert row.shared == row.recorded_shared, (d, row.index)  # the model agrees with the compiler
         # what each pass did is read off the next section; the last pass's output was not dumped
         for row, nxt, s, s2 in zip(report.rows, report.rows[1:], sections, sections[1:]):
             assert row.changed == (s.text != s2.text)
