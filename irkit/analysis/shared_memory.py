@@ -37,6 +37,7 @@ from math import prod
 from typing import Iterable, Iterator, Sequence
 
 from xdsl.dialects.builtin import (
+    NoneAttr,
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
@@ -435,6 +436,8 @@ def reduce_scratch_bytes(op: Operation, version: str) -> tuple[int, str]:
     axis = _attr_int(op.properties.get("axis") or op.attributes.get("axis")) or 0
     shape = tuple(src.get_shape())
     enc = src.encoding
+    if isinstance(enc, NoneAttr):
+        return 0, "no layout (TTIR): Triton allocates shared memory only for TTGIR"
     if version == V39:
         got = _reduce_scratch_ll(tys, axis)
         if got is not None:
