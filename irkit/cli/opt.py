@@ -332,6 +332,11 @@ def write_output(path: str, text: str) -> None:
     try:
         with os.fdopen(fd, "w") as f:
             f.write(text)
+        # mkstemp makes the file 0600; give it the mode a plain open() would have
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = (target.stat().st_mode & 0o777) if target.exists() else (0o666 & ~umask)
+        os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
