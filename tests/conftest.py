@@ -13,3 +13,11 @@ def corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.skip("../shared/corpus is not present")
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def parsed_corpus(corpus):
+    """tests/frontend_corpus.py: corpus IR files parsed (and printed) once per session."""
+    import frontend_corpus
+
+    return frontend_corpus

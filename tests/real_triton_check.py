@@ -1,0 +1,121 @@
+"""Parse MLIR files with the real Triton's C++ parser (which also verifies).
+
+Used by tests/test_real_parser.py in-process (when `triton` imports) and as a
+script under another Python that has another Triton version:
+
+    python tests/real_triton_check.py [--isolate] FILE...   ->  one JSON object on stdout:
+    {"version": "3.1.0", "results": {"FILE": null | "error text", ...}}
+
+Only the standard library and triton are imported: the other Python has
+neither pytest nor irkit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+
+
+def triton_version() -> str:
+    import triton
+
+    return triton.__version__
+
+
+def make_context():
+    """An MLIR context with every dialect Triton's own tools load."""
+    from triton._C.libtriton import ir
+
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    try:
+        from triton._C.libtriton import nvidia
+
+        nvidia.load_dialects(ctx)
+    except (ImportError, AttributeError):
+        pass
+    try:
+        from triton._C.libtriton import amd
+
+        amd.load_dialects(ctx)
+    except (ImportError, AttributeError):
+        pass
+    return ctx
+
+
+def _capture_stderr_fd():
+    """Redirect fd 2 (where MLIR's C++ diagnostics go) into a temporary file."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    tmp = tempfile.TemporaryFile(mode="w+b")
+    os.dup2(tmp.fileno(), 2)
+    return saved, tmp
+
+
+def _restore_stderr_fd(saved, tmp) -> str:
+    sys.stderr.flush()
+    os.dup2(saved, 2)
+    os.close(saved)
+    tmp.seek(0)
+    text = tmp.read().decode("utf-8", errors="replace")
+    tmp.close()
+    return text
+
+
+def check_one(path: str, ctx) -> str | None:
+    from triton._C.libtriton import ir
+
+    saved, tmp = _capture_stderr_fd()
+    error = None
+    try:
+        ir.parse_mlir_module(path, ctx)
+    except Exception as e:  # Triton raises RuntimeError("Parse MLIR file failed.")
+        error = f"{type(e).__name__}: {e}"
+    finally:
+        diagnostics = _restore_stderr_fd(saved, tmp)
+    return None if error is None else (diagnostics.strip() + "\n" + error).strip()
+
+
+def check_files(paths: list[str], isolate: bool = False) -> dict[str, str | None]:
+    """None for a file the real parser accepts, else its diagnostics.
+
+    With `isolate`, each file is parsed in a forked child, so that input
+    which crashes the C++ parser costs one result, not the whole run."""
+    ctx = make_context()
+    results: dict[str, str | None] = {}
+    for path in paths:
+        if not isolate:
+            results[path] = check_one(path, ctx)
+            continue
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # child
+            os.close(read_end)
+            try:
+                text = json.dumps(check_one(path, ctx))
+            except BaseException as e:  # noqa: BLE001 - anything, as one result
+                text = json.dumps(f"{type(e).__name__}: {e}")
+            with os.fdopen(write_end, "w") as f:
+                f.write(text)
+            os._exit(0)
+        os.close(write_end)
+        with os.fdopen(read_end) as f:
+            text = f.read()
+        _, status = os.waitpid(pid, 0)
+        results[path] = json.loads(text) if text else f"the parser crashed (wait status {status})"
+    return results
+
+
+def main(argv: list[str]) -> int:
+    isolate = "--isolate" in argv
+    paths = [a for a in argv if a != "--isolate"]
+    out = {"version": triton_version(), "results": check_files(paths, isolate)}
+    json.dump(out, sys.stdout)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

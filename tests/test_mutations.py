@@ -1,0 +1,389 @@
+"""Mutated corpus files never make irkit-opt fail with a traceback.
+
+More than a thousand mutants of real corpus files (fixed seed): truncations,
+deleted/duplicated tokens, swapped types, garbage bytes, huge numbers,
+unbalanced brackets, duplicated definitions, unknown ops in custom form, bad
+attribute values, bad layouts, bad locations, swapped values and lines.  Each
+goes through the same path as the command (`irkit.cli.opt.main`: read, parse,
+verify, print), in-process for speed, and a few through the installed
+command.  Every run must either succeed, and then print IR that parses back to
+itself, or fail with exit status 1 and `file:line:col: error:` diagnostics
+that point into the file.  An internal error or a traceback is a bug in the
+front end.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from frontend_corpus import CORPUS_IR_FILES, IR
+from irkit.cli import opt
+from irkit.frontend.parser import Parser
+from irkit.frontend.printer import print_module
+
+SEED = 20261121
+CHUNKS = 24
+PER_CHUNK = 50  # 1,200 mutants in-process
+PROCESS_MUTANTS = 20
+MAX_BASE_SIZE = 20_000  # bytes: small files keep the test fast; the corpus has every op kind in them
+
+DIAGNOSTIC = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning|note|remark): ")
+
+
+@lru_cache(maxsize=None)
+def base_files() -> list[Path]:
+    """The smallest file of each (version, kernel, kind: source.ttir/ttir/ttgir) in the corpus."""
+    best: dict[tuple[str, str, str], Path] = {}
+    for p in CORPUS_IR_FILES:
+        size = p.stat().st_size
+        if size > MAX_BASE_SIZE:
+            continue
+        version = p.relative_to(IR).parts[0]
+        key = (version, p.name.split("__")[0], p.name.split(".", 1)[1])
+        if key not in best or size < best[key].stat().st_size:
+            best[key] = p
+    return [best[k] for k in sorted(best)]
+
+
+@lru_cache(maxsize=None)
+def base_text(path: Path) -> str:
+    return path.read_text()
+
+
+# -- mutation operators ----------------------------------------------------------------------------------------
+
+TOKEN = re.compile(
+    r'%[\w$.\-]+(?:#\d+)?|\^\w+|#[\w$.\-]+|![\w$.\-]+|@[\w$.\-]+|"(?:[^"\\\n]|\\.)*"'
+    r"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|0x[0-9a-fA-F]+|[A-Za-z_][\w$.\-]*|->|::|[^\s\w]"
+)
+SCALAR_OR_TENSOR_TYPE = re.compile(
+    r"\b(?:i1|i8|i16|i32|i64|f16|bf16|f32|f64|index)\b|tensor<[^<>]*(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>[^<>]*)*>|!tt\.ptr<\w+>"
+)
+TYPES = ["i1", "i8", "i32", "i64", "f16", "bf16", "f32", "index", "!tt.ptr<f32>", "!tt.ptr<f16, 3>", "tensor<4xi32>",
+         "tensor<128x64xf16, #blocked>", "none", "f8E5M2", "!ttg.async.token", "tensor<?xf32>", "i0",
+         "i99999999999", "tensor<0xf32>", "vector<4xf32>", "!tt.memdesc<4xf32>", "(i32) -> i32", "!undefined"]
+NUMBERS = ["99999999999999999999999999", "-99999999999999999999", "0x", "0xFFFFFFFFFFFFFFFFFFFF", "1e400", "-0",
+           "00", "1.5", "-1", "4294967296", "2147483648", "0", "1e-400", "0x7FC00000", "9" * 400, "-1.0e+38"]
+GARBAGE = ["\x00", "\x01\x02", "\ufffd", "é", "\\", '"', "'", "`", "{", "}", "(", ")", "[", "]", "<", ">", "#", "!",
+           "%", "^", "@", ":", "=", ",", "->", "loc(", "{-#", "#-}", "// -----", "\n}\n", "dense<", "\t", "\r",
+           "~", "$", "?", "\u2028", "\U0001f600", "//", "/*", "::"]
+BAD_ATTRS = ['"x"', "[]", "[1, 2, 3, 4, 5]", "{}", "unit", "#blocked99", "#ttg.blocked<{}>", "-5 : i32", "true",
+             "dense<1> : tensor<2xi32>", "@sym", "array<i32: 1>", "0 : i1", "[[1]]", "#loc", "1.0 : f32",
+             "loc(unknown)", "dense<[1, 2]> : tensor<3xi32>", "dense<\"x\"> : tensor<2xf32>", "array<index: 1>",
+             "#ttg.slice<{dim = 9}>", "1 : tensor<4xi32>", "0x7FC00000 : i32", "i32", "-1 : ui8"]
+OPS = ["tt.bogus", "arith.frobnicate", "ttg.nope", "foo", "scf.yield", "tt.return", "builtin.module", "arith.constant",
+       "tt.func", "tt.reduce", "ttg.convert_layout", "module", "tt.load", "triton_gpu.local_alloc", "cf.br", "scf.for",
+       "amdg.xyz", "scf.if", "tt.call", "arith.select", "ttg.local_load", "ttng.warp_group_dot"]
+LAYOUT_KEYS = ["sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "CTAsPerCGA", "CTASplitNum", "CTAOrder",
+               "versionMajor", "versionMinor", "instrShape", "vec", "perPhase", "maxPhase", "dim", "opIdx", "kWidth",
+               "parent", "isTransposed", "hasLeadingOffset"]
+LAYOUT_VALUES = ["[0]", "[0, 0]", "[-1, 4]", "[1, 1, 1]", "[]", "[3, 3]", "0", "-1", "99", "[64, 64]", "true",
+                 "#blocked", "[2147483648]", "[99999999999999999999]", "#undefined", "[[1]]", '"s"']
+LOCATIONS = ["#loc99999", "", "unknown", '"f":x:1', '"f":1', "callsite(#loc)", "fused[", '"a"("b"', "#blocked",
+             '"f":99999999999999999999:1', "fused<1>[]", "callsite(#loc at )", '"f":-1:2', "fused<\"m\">[#loc]",
+             '"f":1:2 to 3:4', "#loc1 #loc2"]
+
+
+def _replace(text: str, m: re.Match, new: str, group: int = 0) -> str:
+    return text[: m.start(group)] + new + text[m.end(group):]
+
+
+def truncate(rng, text):
+    i = rng.randrange(len(text))
+    return text[:i], f"truncate at {i}"
+
+
+def delete_token(rng, text):
+    m = rng.choice(list(TOKEN.finditer(text)))
+    return _replace(text, m, ""), f"delete {m.group(0)!r} at {m.start()}"
+
+
+def duplicate_token(rng, text):
+    m = rng.choice(list(TOKEN.finditer(text)))
+    return _replace(text, m, m.group(0) + " " + m.group(0)), f"duplicate {m.group(0)!r} at {m.start()}"
+
+
+def swap_type(rng, text):
+    m = rng.choice(list(SCALAR_OR_TENSOR_TYPE.finditer(text)))
+    new = rng.choice(TYPES)
+    return _replace(text, m, new), f"type {m.group(0)!r} -> {new!r} at {m.start()}"
+
+
+def garbage(rng, text):
+    i = rng.randrange(len(text) + 1)
+    if rng.random() < 0.8:
+        g = rng.choice(GARBAGE)
+    else:
+        g = "".join(chr(rng.randrange(1, 0x3000)) for _ in range(rng.randrange(1, 8)))
+    return text[:i] + g + text[i:], f"insert {g!r} at {i}"
+
+
+def huge_number(rng, text):
+    ms = [m for m in TOKEN.finditer(text) if re.match(r"-?\d", m.group(0))]
+    m = rng.choice(ms)
+    new = rng.choice(NUMBERS)
+    return _replace(text, m, new), f"number {m.group(0)!r} -> {new[:30]!r} at {m.start()}"
+
+
+def bracket(rng, text):
+    m = rng.choice(list(re.finditer(r"[\[\](){}<>]", text)))
+    if rng.random() < 0.5:
+        return _replace(text, m, ""), f"drop {m.group(0)!r} at {m.start()}"
+    new = rng.choice("[](){}<>")
+    return _replace(text, m, m.group(0) + new), f"add {new!r} after {m.group(0)!r} at {m.start()}"
+
+
+def duplicate_definition(rng, text):
+    lines = text.split("\n")
+    candidates = [i for i, l in enumerate(lines) if re.match(r"\s*%[\w]+(?::\d+)? = ", l) or l.startswith(("#", "!"))]
+    i = rng.choice(candidates)
+    lines.insert(i + rng.choice([0, 1, 2]), lines[i])
+    return "\n".join(lines), f"duplicate line {i + 1}"
+
+
+def unknown_op(rng, text):
+    ms = list(re.finditer(r"(?<== )[a-z_]+\.[a-z_.]+|^\s+([a-z_]+\.[a-z_.]+)", text, re.MULTILINE))
+    m = rng.choice(ms)
+    group = 1 if m.group(1) else 0
+    new = rng.choice(OPS)
+    return _replace(text, m, new, group), f"op {m.group(group)!r} -> {new!r} at {m.start(group)}"
+
+
+def bad_attribute(rng, text):
+    m = rng.choice(list(re.finditer(r"(\w+ = )([^,}>\n]+)", text)))
+    new = rng.choice(BAD_ATTRS)
+    return _replace(text, m, new, 2), f"attribute {m.group(1)!r} value {m.group(2)[:30]!r} -> {new!r} at {m.start()}"
+
+
+def bad_layout(rng, text):
+    ms = list(re.finditer(r"\b(" + "|".join(LAYOUT_KEYS) + r") = (\[[^\]]*\]|[\w#]+)", text))
+    if not ms:
+        return bad_attribute(rng, text)
+    m = rng.choice(ms)
+    if rng.random() < 0.2:
+        return _replace(text, m, ""), f"layout: drop {m.group(1)} at {m.start()}"
+    new = rng.choice(LAYOUT_VALUES)
+    return _replace(text, m, new, 2), f"layout: {m.group(1)} = {new} at {m.start()}"
+
+
+def bad_location(rng, text):
+    ms = list(re.finditer(r"loc\(([^()]*(?:\([^()]*\))?[^()]*)\)", text))
+    if not ms:
+        return truncate(rng, text)
+    m = rng.choice(ms)
+    new = rng.choice(LOCATIONS)
+    return _replace(text, m, new, 1), f"location {m.group(1)[:30]!r} -> {new!r} at {m.start()}"
+
+
+def bad_enum(rng, text):
+    ms = list(re.finditer(r"\b(?:arith\.cmp[if]) (\w+)|\b(?:cacheModifier|evictionPolicy|axis|inputPrecision) = (\w+)", text))
+    if not ms:
+        return unknown_op(rng, text)
+    m = rng.choice(ms)
+    group = 1 if m.group(1) else 2
+    new = rng.choice(["bogus", "99", "-1", "SLT", "x"])
+    return _replace(text, m, new, group), f"enum {m.group(group)!r} -> {new!r} at {m.start()}"
+
+
+def result_group(rng, text):
+    ms = list(re.finditer(r"(%\w+)(:\d+)? = ", text))
+    m = rng.choice(ms)
+    new = m.group(1) + rng.choice([":0", ":2", ":3", ":99", ", %extra", ":1"]) + " = "
+    return _replace(text, m, new), f"results {m.group(0)!r} -> {new!r} at {m.start()}"
+
+
+def swap_value(rng, text):
+    ms = list(re.finditer(r"%[\w]+(?:#\d+)?", text))
+    m = rng.choice(ms)
+    other = rng.choice(ms).group(0) if rng.random() < 0.7 else f"%undefined_{rng.randrange(100)}"
+    return _replace(text, m, other), f"value {m.group(0)} -> {other} at {m.start()}"
+
+
+def delete_line(rng, text):
+    lines = text.split("\n")
+    i = rng.randrange(len(lines))
+    del lines[i]
+    return "\n".join(lines), f"delete line {i + 1}"
+
+
+def swap_lines(rng, text):
+    lines = text.split("\n")
+    i = rng.randrange(len(lines))
+    j = min(len(lines) - 1, i + rng.randrange(1, 6))
+    lines[i], lines[j] = lines[j], lines[i]
+    return "\n".join(lines), f"swap lines {i + 1} and {j + 1}"
+
+
+MUTATORS = [truncate, delete_token, duplicate_token, swap_type, garbage, huge_number, bracket, duplicate_definition,
+            unknown_op, bad_attribute, bad_layout, bad_location, bad_enum, result_group, swap_value, delete_line,
+            swap_lines]
+
+
+def _apply(fn, rng: random.Random, text: str) -> tuple[str, str]:
+    if not text:
+        return "}", "replace the empty text by '}'"
+    try:
+        return fn(rng, text)
+    except IndexError:  # nothing of that kind left in the text (after a first mutation): cut it instead
+        return truncate(rng, text)
+
+
+def mutate(rng: random.Random, text: str) -> tuple[str, str]:
+    fn = rng.choice(MUTATORS)
+    out, what = _apply(fn, rng, text)
+    if rng.random() < 0.15:  # now and then a second mutation on top
+        fn2 = rng.choice(MUTATORS)
+        out, what2 = _apply(fn2, rng, out)
+        what += f"; {fn2.__name__}: {what2}"
+    return out, f"{fn.__name__}: {what}"
+
+
+def mutants(chunk: int, count: int) -> list[tuple[Path, str, str]]:
+    rng = random.Random(SEED * 1000 + chunk)
+    files = base_files()
+    out = []
+    for _ in range(count):
+        base = rng.choice(files)
+        text, what = mutate(rng, base_text(base))
+        out.append((base, text, what))
+    return out
+
+
+# -- the checks -----------------------------------------------------------------------------------------------
+
+
+def run_in_process(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    code: object = None
+    try:
+        opt.main(argv)
+    except SystemExit as e:
+        code = e.code
+    except BaseException as e:  # IRKIT_TRACEBACK set, or a bug that escaped main()
+        code = f"raised {type(e).__name__}: {e}"
+    finally:
+        sys.stdout, sys.stderr = saved
+    return code, out.getvalue(), err.getvalue()
+
+
+def problems_of(path: Path, text: str, code, out: str, err: str, debuginfo: bool) -> list[str]:
+    """What is wrong with one run (empty: fine)."""
+    if "Traceback" in err or "internal error" in err or "failed to verify:" in err or not isinstance(code, int):
+        return [f"internal error (exit {code}): {err.strip()[:600]}"]
+    if code == 0:
+        try:
+            again = print_module(Parser(out, "output").parse(), debuginfo=debuginfo)
+        except Exception as e:  # noqa: BLE001 - any failure to read our own output is the bug
+            return [f"output does not parse back: {type(e).__name__}: {getattr(e, 'message', e)}"]
+        return [] if again == out else ["output is not a fixed point of print(parse(.))"]
+    if code != 1:
+        return [f"exit status {code}, expected 0 or 1: {err[:300]}"]
+    if out:
+        return ["a failed run printed output"]
+    problems = []
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")  # as irkit-opt reads files
+    err_lines = err.split("\n")  # not splitlines(): U+2028 and friends are no line breaks in MLIR
+    headers = [(i, line) for i, line in enumerate(err_lines) if ": error: " in line or line.startswith("irkit-opt:")]
+    if not headers:
+        problems.append(f"exit 1 without an error diagnostic: {err[:300]!r}")
+    for i, line in headers:
+        m = DIAGNOSTIC.match(line)
+        if m is None or m.group("file") != str(path):
+            problems.append(f"not a '{path.name}:line:col: error:' diagnostic: {line[:300]!r}")
+            continue
+        n, col = int(m.group("line")), int(m.group("col"))
+        if not 1 <= n <= len(lines) or col < 1:
+            problems.append(f"position {n}:{col} is outside the file ({len(lines)} lines)")
+        elif i + 1 < len(err_lines) and "\x00" not in lines[n - 1] and err_lines[i + 1] != lines[n - 1]:
+            if not DIAGNOSTIC.match(err_lines[i + 1]):
+                problems.append(f"the quoted source line is not line {n}: {err_lines[i + 1][:120]!r}")
+    return problems
+
+
+def write_mutant(directory: Path, name: str, text: str) -> Path:
+    path = directory / name
+    with open(path, "w", encoding="utf-8", errors="surrogatepass", newline="") as f:
+        f.write(text)
+    return path
+
+
+@pytest.fixture(scope="module")
+def bases(corpus):
+    files = base_files()
+    if len(files) < 10:
+        pytest.skip("too few corpus files to mutate")
+    return files
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_mutants_in_process(chunk, bases, tmp_path, monkeypatch):
+    monkeypatch.delenv("IRKIT_TRACEBACK", raising=False)
+    failures = []
+    for k, (base, text, what) in enumerate(mutants(chunk, PER_CHUNK)):
+        path = write_mutant(tmp_path, f"m{chunk}_{k}.mlir", text)
+        debuginfo = k % 2 == 1
+        code, out, err = run_in_process([str(path), "--mlir-print-debuginfo"] if debuginfo else [str(path)])
+        problems = problems_of(path, text, code, out, err, debuginfo)
+        if problems:
+            keep = write_mutant(tmp_path, f"failing_{chunk}_{k}.mlir", text)
+            failures.append(f"{base.relative_to(IR)} | {what} | {keep}\n    " + "\n    ".join(problems))
+        else:
+            path.unlink()
+    assert not failures, f"{len(failures)} of {PER_CHUNK} mutants:\n" + "\n".join(failures)
+
+
+def test_mutants_as_processes(bases, tmp_path):
+    exe = shutil.which("irkit-opt", path=os.path.dirname(sys.executable))
+    cmd = [exe] if exe else [sys.executable, "-m", "irkit.cli.opt"]
+    env = {k: v for k, v in os.environ.items() if k != "IRKIT_TRACEBACK"}
+    failures = []
+    for k, (base, text, what) in enumerate(mutants(CHUNKS, PROCESS_MUTANTS)):
+        path = write_mutant(tmp_path, f"p{k}.mlir", text)
+        proc = subprocess.run([*cmd, str(path)], capture_output=True, text=True, env=env)
+        problems = problems_of(path, text, proc.returncode, proc.stdout, proc.stderr, False)
+        if problems:
+            failures.append(f"{base.relative_to(IR)} | {what} | {path}\n    " + "\n    ".join(problems))
+    assert not failures, "\n".join(failures)
+
+
+def test_the_mutants_are_varied(bases):
+    """The generator really produces all kinds, both outcomes, and mostly errors
+    (a mutant set that all parses would test nothing)."""
+    kinds = set()
+    outcomes = {0: 0, 1: 0}
+    for chunk in range(0, CHUNKS, 6):
+        for _, text, what in mutants(chunk, PER_CHUNK):
+            kinds.add(what.split(":")[0])
+    assert kinds == {m.__name__ for m in MUTATORS}
+    for base, text, _ in mutants(0, PER_CHUNK):
+        try:
+            Parser(text, "m").parse()
+            outcomes[0] += 1
+        except Exception:  # noqa: BLE001 - only counting
+            outcomes[1] += 1
+    assert outcomes[1] > PER_CHUNK // 2 and outcomes[0] > 0, outcomes
+
+
+def test_the_checker_catches_a_bad_diagnostic(tmp_path):
+    """problems_of itself: it must flag a traceback, a wrong exit status, an unpositioned error."""
+    path = tmp_path / "x.mlir"
+    text = "module {\n}\n"
+    assert problems_of(path, text, 1, "", "Traceback (most recent call last):\n", False)
+    assert problems_of(path, text, 2, "", f"{path}:1:1: error: x\n", False)
+    assert problems_of(path, text, 1, "", "error: no position\n", False)
+    assert problems_of(path, text, 1, "", f"{path}:9:1: error: past the end\n", False)
+    assert problems_of(path, text, 0, "module {", "", False)
+    assert not problems_of(path, text, 1, "", f"{path}:2:1: error: fine\n}}\n^\n", False)
+    assert not problems_of(path, text, 0, "module {\n}\n", "", False)

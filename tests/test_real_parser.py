@@ -1,0 +1,118 @@
+"""The real Triton parser (C++ MLIR, which also verifies) accepts what irkit prints.
+
+For each Triton version of the corpus, every corpus file of that version is
+printed by irkit (without and with debuginfo) and parsed by that version's
+`triton._C.libtriton.ir.parse_mlir_module`.  A deliberately broken copy goes
+along and must be rejected, so a checker that accepts anything fails the test.
+
+Where the Triton comes from:
+* `triton` importable in the test process: its version is checked in-process;
+* `IRKIT_TRITON_PYTHONS="3.1.0=/path/python:3.9.0=/path/python"`: each listed
+  Python (with that Triton) runs tests/real_triton_check.py in a subprocess;
+* neither: the version's tests skip.
+
+Locally: IRKIT_TRITON_PYTHONS="3.1.0=/work/.venv-triton31/bin/python:3.3.1=/work/.venv-triton33/bin/python:3.9.0=/work/.venv-triton39/bin/python"
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from frontend_corpus import CORPUS_IR_FILES, VERSIONS, file_id, version_of
+
+HERE = Path(__file__).resolve().parent
+CHECKER = HERE / "real_triton_check.py"
+
+
+def env_pythons() -> dict[str, str]:
+    spec = os.environ.get("IRKIT_TRITON_PYTHONS", "")
+    out = {}
+    for entry in filter(None, (e.strip() for e in spec.split(":"))):
+        version, sep, python = entry.partition("=")
+        if not sep or not version or not python:
+            raise ValueError(f"IRKIT_TRITON_PYTHONS entry '{entry}' is not VERSION=PYTHON")
+        out[version.strip()] = python.strip()
+    return out
+
+
+@lru_cache(maxsize=None)
+def in_process_version() -> str | None:
+    try:
+        import real_triton_check
+
+        return real_triton_check.triton_version()
+    except Exception:  # triton absent or broken: no in-process checks
+        return None
+
+
+def check(version: str, paths: list[Path]) -> dict[str, str | None]:
+    """File -> None (accepted) or the parser's error, by the Triton of `version`."""
+    if in_process_version() == version:
+        import real_triton_check
+
+        return real_triton_check.check_files([str(p) for p in paths])
+    python = env_pythons().get(version)
+    if python is None:
+        pytest.skip(f"no Triton {version}: set IRKIT_TRITON_PYTHONS or install it in the test environment")
+    if not Path(python).exists():
+        pytest.fail(f"IRKIT_TRITON_PYTHONS names {python} for {version}, which does not exist")
+    proc = subprocess.run(
+        [python, str(CHECKER), "--isolate", *map(str, paths)], capture_output=True, text=True, timeout=900
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    report = json.loads(proc.stdout)
+    assert report["version"] == version, f"{python} has Triton {report['version']}, not {version}"
+    return report["results"]
+
+
+def broken_copies(text: str, directory: Path) -> list[Path]:
+    """Inputs the real parser must reject: an unknown op and an operand type mismatch."""
+    unknown_op = directory / "broken_unknown_op.mlir"
+    unknown_op.write_text(text.replace("tt.return", "tt.returnn", 1))
+    mismatch = directory / "broken_type.mlir"
+    body_start = text.index("{", text.index(")", text.index("tt.func")))
+    mismatch.write_text(
+        text[: body_start + 1]
+        + "\n    %irkit_c = arith.constant 0 : i32"
+        + "\n    %irkit_bad = arith.addi %irkit_c, %irkit_c : i64"
+        + text[body_start + 1 :]
+    )
+    return [unknown_op, mismatch]
+
+
+@pytest.mark.parametrize("debuginfo", [False, True], ids=["plain", "debuginfo"])
+@pytest.mark.parametrize("version", VERSIONS)
+def test_real_triton_parses_irkit_output(version, debuginfo, tmp_path, parsed_corpus):
+    files = [p for p in CORPUS_IR_FILES if version_of(p) == version]
+    if not files:
+        pytest.skip(f"no corpus files for {version}")
+    if in_process_version() != version and version not in env_pythons():
+        pytest.skip(f"no Triton {version}: set IRKIT_TRITON_PYTHONS or install it in the test environment")
+    outputs = []
+    for path in files:
+        out = tmp_path / (file_id(path).replace("/", "__") + ".mlir")
+        out.write_text(parsed_corpus.printed(path, debuginfo=debuginfo))
+        outputs.append(out)
+    broken = broken_copies(outputs[0].read_text(), tmp_path)
+    results = check(version, outputs + broken)
+    for b in broken:
+        assert results[str(b)] is not None, f"Triton {version} accepted the broken file {b.name}: the check is void"
+    failures = {Path(p).name: r for p, r in results.items() if r is not None and Path(p) not in broken}
+    assert failures == {}, f"{len(failures)} of {len(outputs)} irkit outputs rejected by Triton {version}"
+    assert len([r for r in results.values() if r is None]) == len(outputs)
+
+
+def test_env_var_format(monkeypatch):
+    monkeypatch.setenv("IRKIT_TRITON_PYTHONS", "3.1.0=/a/python:3.9.0=/b/python")
+    assert env_pythons() == {"3.1.0": "/a/python", "3.9.0": "/b/python"}
+    monkeypatch.setenv("IRKIT_TRITON_PYTHONS", "3.1.0")
+    with pytest.raises(ValueError):
+        env_pythons()
+    monkeypatch.delenv("IRKIT_TRITON_PYTHONS")
+    assert env_pythons() == {}
