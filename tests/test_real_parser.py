@@ -1,8 +1,8 @@
 """The real Triton parser (C++ MLIR, which also verifies) accepts what irkit prints.
 
 For each Triton version of the corpus, every corpus file of that version is
-printed by irkit (without and with debuginfo) and parsed by that version's
-`triton._C.libtriton.ir.parse_mlir_module`.  A deliberately broken copy goes
+printed by irkit (without and with debuginfo, and in generic form) and parsed
+by that version's `triton._C.libtriton.ir.parse_mlir_module`.  A deliberately broken copy goes
 along and must be rejected, so a checker that accepts anything fails the test.
 
 Where the Triton comes from:
@@ -86,9 +86,11 @@ def broken_copies(text: str, directory: Path) -> list[Path]:
     return [unknown_op, mismatch]
 
 
-@pytest.mark.parametrize("debuginfo", [False, True], ids=["plain", "debuginfo"])
+@pytest.mark.parametrize(
+    "debuginfo, generic", [(False, False), (True, False), (True, True)], ids=["plain", "debuginfo", "generic"]
+)
 @pytest.mark.parametrize("version", VERSIONS)
-def test_real_triton_parses_irkit_output(version, debuginfo, tmp_path, parsed_corpus):
+def test_real_triton_parses_irkit_output(version, debuginfo, generic, tmp_path, parsed_corpus):
     files = [p for p in CORPUS_IR_FILES if version_of(p) == version]
     if not files:
         pytest.skip(f"no corpus files for {version}")
@@ -97,9 +99,9 @@ def test_real_triton_parses_irkit_output(version, debuginfo, tmp_path, parsed_co
     outputs = []
     for path in files:
         out = tmp_path / (file_id(path).replace("/", "__") + ".mlir")
-        out.write_text(parsed_corpus.printed(path, debuginfo=debuginfo))
+        out.write_text(parsed_corpus.printed(path, debuginfo=debuginfo, generic=generic))
         outputs.append(out)
-    broken = broken_copies(outputs[0].read_text(), tmp_path)
+    broken = broken_copies(parsed_corpus.printed(files[0], debuginfo=debuginfo), tmp_path)
     results = check(version, outputs + broken)
     for b in broken:
         assert results[str(b)] is not None, f"Triton {version} accepted the broken file {b.name}: the check is void"
