@@ -1,4 +1,5 @@
-"""Front-end coverage on real IR of our own kernels: tests/data/kernels/<version>/<target>/<name>.{ttir,ttgir},
+"""Front-end coverage on real IR of our own kernels: tests/data/kernels/<version>/<target>/<name>.{ttir,ttgir}
+(and .source.ttir, the frontend's TTIR, for the block-pointer and descriptor kernels),
 written by the real Triton 3.1 / 3.3 / 3.9 compilers (tools/refgen/more_kernels.py; attention, norms, reductions,
 scans, histogram, atomics, fp8, int8/fp8/scaled dots, block pointers, tensor descriptors/TMA, gather, shape ops,
 inline asm, print/assert, libdevice, while loops, calls, warp specialization, Blackwell tcgen05, AMD buffer ops).
@@ -45,7 +46,7 @@ def test_data_present():
     assert len(FILES) >= 300, "tests/data/kernels is incomplete; see tools/refgen/more_kernels.py"
     index = json.loads((DATA / "index.json").read_text())
     listed = {f"{c['version']}/{c['target']}/{c['name']}" for c in index["cases"]}
-    on_disk = {str(p.relative_to(DATA).with_suffix("")) for p in FILES}
+    on_disk = {str(p.relative_to(DATA).parent / p.name.split(".")[0]) for p in FILES}  # .ttir .ttgir .source.ttir
     assert listed == on_disk
 
 

@@ -635,13 +635,15 @@ PTRS = object()  # marker: every pointer argument 16-divisible
 
 
 def spec(name, kernel, sig, constexprs, *, targets=DEFAULT_TARGETS, versions=ALL_VERSIONS, num_warps=4,
-         num_stages=None, div16=PTRS, options=None, per_target=None, env=None, note=""):
+         num_stages=None, div16=PTRS, options=None, per_target=None, env=None, note="", keep_source=False):
     """`sig`: the runtime arguments' types in order (the names come from the kernel); `per_target`: target ->
-    dict overriding sig/constexprs/num_warps/num_stages/options for that target."""
+    dict overriding sig/constexprs/num_warps/num_stages/options for that target; `keep_source`: also write the
+    frontend's TTIR (`<name>.source.ttir`, before make_ttir rewrites block pointers / descriptors)."""
     return {"name": name, "kernel": kernel, "sig": list(sig), "constexprs": dict(constexprs),
             "targets": list(targets), "versions": list(versions), "num_warps": num_warps,
             "num_stages": num_stages, "div16": div16, "options": dict(options or {}),
-            "per_target": dict(per_target or {}), "env": dict(env or {}), "note": note or kernel.__doc__ or ""}
+            "per_target": dict(per_target or {}), "env": dict(env or {}), "note": note or kernel.__doc__ or "",
+            "keep_source": keep_source}
 
 
 _I = "i32"
@@ -680,10 +682,10 @@ SPECS = [
          {"BM": 128, "BN": 128, "BK": 64, "GROUP_M": 8, "STAGES": 3}, num_stages=3, num_warps=8,
          div16=["A", "B", "C", "M", "N", "K", "stride_am", "stride_bk", "stride_cm"]),
     spec("block_ptr_matmul_fp16", block_ptr_matmul, ["*fp16", "*fp16", "*fp16"] + [_I] * 6,
-         {"BM": 64, "BN": 64, "BK": 32}, num_stages=3, versions=("3.1", "3.3"),
+         {"BM": 64, "BN": 64, "BK": 32}, num_stages=3, versions=("3.1", "3.3"), keep_source=True,
          div16=["A", "B", "C", "M", "N", "K", "stride_am", "stride_bk", "stride_cm"]),
     spec("tensor_desc_matmul_fp16", tensor_desc_matmul, ["*fp16", "*fp16", "*fp16", _I, _I, _I],
-         {"BM": 128, "BN": 128, "BK": 64}, versions=("3.3", "3.9"), num_warps=4,
+         {"BM": 128, "BN": 128, "BK": 64}, versions=("3.3", "3.9"), num_warps=4, keep_source=True,
          div16=["A", "B", "C", "M", "N", "K"]),
     spec("tma_desc_copy", tma_desc_copy_31, ["*i8", "*i8"], {"BM": 64, "BN": 64}, versions=("3.1",),
          targets=("cuda:90",), div16=[]),
@@ -783,7 +785,7 @@ def _tl_constexpr_value(v):
 
 
 def compile_ttir_ttgir(r, target):
-    """(ttir text, ttgir text) of resolved spec `r` for `target`, with the real frontend, make_ttir and
+    """(source ttir, ttir, ttgir) texts of resolved spec `r` for `target`, with the real frontend, make_ttir and
     make_ttgir of the running Triton, as triton.compile runs them."""
     from triton._C.libtriton import ir
     from triton.compiler.compiler import ASTSource, make_backend
@@ -824,10 +826,11 @@ def compile_ttir_ttgir(r, target):
         mod = src.make_ir(gt, options, backend.get_codegen_implementation(options), backend.get_module_map(), ctx)
         backend.add_stages(stages, options, src.language)
     metadata = {"hash": "refgen", "target": gt, **options.__dict__}
+    source = str(mod)
     ttir = stages["ttir"](mod, metadata)
     ttir_text = str(ttir)
     ttgir = stages["ttgir"](ttir, metadata)
-    return ttir_text, str(ttgir)
+    return source, ttir_text, str(ttgir)
 
 
 _SITE = re.compile(r'"[^"]*?/site-packages/triton/')
@@ -867,7 +870,7 @@ def main():
             saved = {k: os.environ.get(k) for k in s["env"]}
             os.environ.update(s["env"])
             try:
-                ttir, ttgir = compile_ttir_ttgir(r, target)
+                source, ttir, ttgir = compile_ttir_ttgir(r, target)
             except Exception as e:  # noqa: BLE001 - record why this combination does not compile
                 cause = e
                 while cause.__cause__ is not None or getattr(cause, "error_message", None):
@@ -890,7 +893,8 @@ def main():
                         os.environ[k] = v
             d = os.path.join(a.out, full, tdir)
             os.makedirs(d, exist_ok=True)
-            for ext, txt in (("ttir", ttir), ("ttgir", ttgir)):
+            texts = [("ttir", ttir), ("ttgir", ttgir)] + ([("source.ttir", source)] if s["keep_source"] else [])
+            for ext, txt in texts:
                 with open(os.path.join(d, f"{s['name']}.{ext}"), "w") as f:
                     f.write(shorten_paths(txt if txt.endswith("\n") else txt + "\n"))
             print(f"ok   {full} {target} {s['name']}")
