@@ -83,6 +83,7 @@ _MAX_INT_WIDTH = (1 << 24) - 1  # MLIR's IntegerType::kMaxWidth
 _INT_TYPE = re.compile(r"(si|ui|i)(\d+)\b", re.ASCII)
 _DIMS = re.compile(r"((?:(?:\d+|\?)x)*)", re.ASCII)
 _STRUCT_BY_NAME = {cls.name: cls for cls in enc.STRUCT_LAYOUTS}
+_TYPE_WORD = re.compile(r"[A-Za-z_][\w]*", re.ASCII)
 _LOC_ALIAS_USE = re.compile(r"loc\((#[\w$.\-]+)\)")
 
 
@@ -185,6 +186,12 @@ class AttrParser:
         if pos >= len(text):
             return None
         c = text[pos]
+        if c == "t" and text.startswith("tensor<", pos):  # most types, and most already seen
+            end = cur.balanced_end(pos + 6)
+            cached = self.type_cache.get(text[pos:end])
+            if cached is not None:
+                cur.pos = end
+                return cached
         if c == "(":
             return self._function_type()
         if c == "!":
@@ -196,7 +203,7 @@ class AttrParser:
                 raise ParseError(pos, f"integer bitwidth is limited to {_MAX_INT_WIDTH} bits")
             cur.pos = m.end()
             return integer_type(width, m.group(1))
-        m = re.compile(r"[A-Za-z_][\w]*", re.ASCII).match(text, pos)
+        m = _TYPE_WORD.match(text, pos)
         if not m:
             return None
         word = m.group(0)

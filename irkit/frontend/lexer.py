@@ -23,6 +23,8 @@ _KEYWORD = re.compile(r"[A-Za-z_][\w$]*", re.ASCII)
 _INTEGER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+)", re.ASCII)
 _NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)", re.ASCII)
 _STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+_BRACKET_OR_QUOTE = re.compile(r'[<>()\[\]{}"\n]')
+_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*"', re.S)  # after the opening quote
 _ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{2})|(.))")
 
 
@@ -63,18 +65,22 @@ class Cursor:
         # space) without the regular expression.
         text = self.text
         pos = self.pos
-        if pos >= len(text):
+        try:
+            c = text[pos]
+        except IndexError:  # at the end
             return pos
-        c = text[pos]
+        if "!" <= c <= "~" and c != "/":  # printable ASCII: a token starts here
+            return pos
         if c == " ":
             pos += 1
-            if pos >= len(text):
+            try:
+                c = text[pos]
+            except IndexError:
                 self.pos = pos
                 return pos
-            c = text[pos]
-        if c != "/" and not c.isspace():
-            self.pos = pos
-            return pos
+            if "!" <= c <= "~" and c != "/":
+                self.pos = pos
+                return pos
         m = _WS.match(text, pos)
         if m:
             pos = m.end()
@@ -94,12 +100,17 @@ class Cursor:
     # -- punctuation ---------------------------------------------------------------
     def try_lit(self, lit: str) -> bool:
         """Consume `lit` if it comes next (keywords must end at a word boundary)."""
-        self.skip()
-        if not self.text.startswith(lit, self.pos):
-            return False
-        end = self.pos + len(lit)
-        if lit[-1].isalnum() or lit[-1] == "_":
-            if end < len(self.text) and (self.text[end].isalnum() or self.text[end] in "_.$"):
+        text = self.text
+        pos = self.pos
+        # `lit` right here needs no blank skipping (no literal starts with a blank or '/')
+        if not text.startswith(lit, pos):
+            pos = self.skip()
+            if not text.startswith(lit, pos):
+                return False
+        end = pos + len(lit)
+        last = lit[-1]
+        if last.isalnum() or last == "_":
+            if end < len(text) and (text[end].isalnum() or text[end] in "_.$"):
                 return False
         self.pos = end
         return True
@@ -127,10 +138,12 @@ class Cursor:
 
     def try_value_use(self) -> tuple[str, int] | None:
         """`%name` or `%name#3` -> (name, result number)."""
-        m = self._match(_VALUE_ID)
-        if not m:
+        m = _VALUE_ID.match(self.text, self.skip())
+        if m is None:
             return None
-        return m.group(1), int(m.group(2) or 0)
+        self.pos = m.end()
+        name, number = m.groups()
+        return name, int(number) if number else 0
 
     def value_use(self) -> tuple[str, int]:
         v = self.try_value_use()
@@ -212,6 +225,37 @@ class Cursor:
 
     def balanced_end(self, start: int) -> int:
         """Index just past the bracket group opening at `start` (`<`, `(`, `[`, `{`)."""
+        # jump from bracket to bracket (a type is mostly letters and digits)
+        text = self.text
+        depth = 0
+        i = start
+        search = _BRACKET_OR_QUOTE.search
+        while True:
+            m = search(text, i)
+            if m is None:
+                break
+            j = m.start()
+            c = text[j]
+            if c == '"':
+                s = _STRING_REST.match(text, j + 1)
+                if s is None:
+                    break
+                i = s.end()
+                continue
+            if c in "<([{":
+                depth += 1
+            elif c == "\n":
+                if depth == 0:
+                    break
+            elif not (c == ">" and j > 0 and text[j - 1] == "-"):  # '->' is an arrow
+                depth -= 1
+                if depth == 0:
+                    return j + 1
+            i = j + 1
+        raise ParseError(start, "unbalanced brackets")
+
+    def _balanced_end_by_char(self, start: int) -> int:
+        """balanced_end, one character at a time (kept as the reference it is tested against)."""
         text = self.text
         depth = 0
         i = start

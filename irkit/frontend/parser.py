@@ -56,6 +56,8 @@ from irkit.frontend.opformat import (
 from irkit.frontend.spelling import Spelling
 
 _NUMERIC = re.compile(r"\d+$")
+# `%name = dialect.op`: one result bound, then a custom-form op name
+_ONE_RESULT_HEAD = re.compile(r"%([\w$.\-]+)[ \t]*=[ \t]*([A-Za-z_][\w$.\-]*)")
 _FORMAT_CACHE: dict[tuple[str, bool], CompiledFormat | None] = {}
 
 
@@ -131,6 +133,8 @@ class Parser:
         # version-dependent spellings of one op seen in this file (printed back alike)
         self.variants: dict[str, str] = {}
         self.op_positions: dict[Operation, int] = {}
+        # op name as written -> (class, legacy spelling, custom parser): looked up once per name
+        self._custom_ops: dict[str, tuple[type[Operation], bool, Any]] = {}
 
     # -- entry ------------------------------------------------------------------------
     def parse(self) -> ParsedModule:
@@ -278,7 +282,15 @@ class Parser:
         cur = self.cur
         results: list[tuple[str, int, int]] = []
         start = cur.skip()
-        if cur.peek() == "%":
+        head = _ONE_RESULT_HEAD.match(self.text, start)
+        if head is not None:
+            # `%x = dialect.op`, most lines: one regular expression for what the general path reads
+            results.append((head.group(1), 1, start))
+            num_results = 1
+            name_pos = head.start(2)
+            cur.pos = head.end()
+            op = self._custom_operation(head.group(2), name_pos, 1)
+        elif cur.peek() == "%":
             while True:
                 pos = cur.skip()
                 d = cur.try_value_def()
@@ -288,11 +300,15 @@ class Parser:
                 if not cur.try_lit(","):
                     break
             cur.expect("=", "after result names")
-        num_results = sum(n for _, n, _ in results)
-        name_pos = cur.skip()
-        if cur.peek() == '"':
+        if head is not None:
+            pass
+        elif cur.peek() == '"':
+            num_results = sum(n for _, n, _ in results)
+            name_pos = cur.skip()
             op = self._generic_operation()
         else:
+            num_results = sum(n for _, n, _ in results)
+            name_pos = cur.skip()
             raw = cur.try_bare_id()
             if raw is None:
                 raise cur.error(f"expected operation name, found {cur._describe_next()}")
@@ -330,12 +346,15 @@ class Parser:
         return cls, legacy
 
     def _custom_operation(self, raw: str, pos: int, num_results: int | None) -> Operation:
-        cls, legacy = self._op_class(raw, pos, custom=True)
-        if cls is None:
-            raise ParseError(pos, f"custom op '{raw}' is unknown (unregistered ops must use the generic form)")
-        from irkit.frontend import custom_syntax
+        known = self._custom_ops.get(raw)
+        if known is None:
+            cls, legacy = self._op_class(raw, pos, custom=True)
+            if cls is None:
+                raise ParseError(pos, f"custom op '{raw}' is unknown (unregistered ops must use the generic form)")
+            from irkit.frontend import custom_syntax
 
-        hook = custom_syntax.PARSERS.get(cls.name)
+            known = self._custom_ops[raw] = (cls, legacy, custom_syntax.PARSERS.get(cls.name))
+        cls, legacy, hook = known
         if hook is not None:
             return hook(self, cls, legacy, num_results)
         fmt = compiled_format(cls, legacy)
@@ -434,10 +453,11 @@ class Parser:
     def _walk(self, elements: list[Any], st: _FormatState, cls: type[Operation]) -> None:
         cur = self.cur
         for e in elements:
-            if isinstance(e, Lit):
+            kind = type(e)  # the element classes are final: `is` is the cheapest test
+            if kind is Lit:
                 if e.text:
                     cur.expect(e.text)
-            elif isinstance(e, Var):
+            elif kind is Var:
                 if e.kind == "operand" or e.kind == "all_operands":
                     if e.variadic and not e.optional:
                         st.operands[e.name] = self._use_list()
@@ -451,7 +471,7 @@ class Parser:
                     st.props[e.name] = value
                 else:
                     raise cur.error(f"cannot parse result '{e.name}' in operand position")
-            elif isinstance(e, TypeOf):
+            elif kind is TypeOf:
                 st.types[e.name] = self._types_for(e.name, st, cls)
             elif isinstance(e, FunctionalType):
                 cur.expect("(")
@@ -527,15 +547,13 @@ class Parser:
         if name in ("operands", "results"):
             count = sum(len(v) for v in st.operands.values()) if name == "operands" else None
         else:
-            op_def = cls.get_irdl_definition()
-            res = dict(op_def.results)
-            opnds = dict(op_def.operands)
-            if name in opnds:
+            kind = _type_slot(cls, name)
+            if kind == "operand":
                 count = len(st.operands.get(name, []))
-                if not isinstance(opnds[name], VarOperandDef):
-                    count = 1
-            elif name in res:
-                count = None if isinstance(res[name], VarResultDef) else 1
+            elif kind == "single":
+                count = 1
+            elif kind == "var_result":
+                count = None
             else:
                 raise cur.error(f"format refers to unknown '{name}'")
         if count == 1:
@@ -571,7 +589,7 @@ class Parser:
 
     def build(self, cls: type[Operation], st: _FormatState, num_results: int | None) -> Operation:
         """Create the op from what the format walk collected."""
-        op_def = cls.get_irdl_definition()
+        plan = _build_plan(cls)
         operands: list[SSAValue] = []
         sizes: list[int] = []
         types = st.types
@@ -579,51 +597,50 @@ class Parser:
         if all_uses is not None:
             hint = types.get("operands", [])
             flat = [self.lookup(n, i, p, hint[k] if k < len(hint) else None) for k, (n, i, p) in enumerate(all_uses)]
-            singles = sum(1 for _, d in op_def.operands if not isinstance(d, VarOperandDef))
             at = 0
-            for oname, d in op_def.operands:
-                n = len(flat) - singles if isinstance(d, VarOperandDef) else 1
+            for oname, variadic in plan.operands:
+                n = len(flat) - plan.singles if variadic else 1
                 vals = flat[at : at + n]
                 at += n
                 operands.extend(vals)
                 sizes.append(len(vals))
                 types[oname] = [v.type for v in vals]
         else:
-            for oname, d in op_def.operands:
-                uses = st.operands.get(oname, [])
-                hint = types.get(oname, [])
-                vals = [self.lookup(n, i, p, hint[k] if k < len(hint) else None) for k, (n, i, p) in enumerate(uses)]
-                if not isinstance(d, VarOperandDef) and len(vals) != 1:
+            lookup = self.lookup
+            for oname, variadic in plan.operands:
+                uses = st.operands.get(oname, ())
+                hint = types.get(oname, ())
+                vals = [lookup(n, i, p, hint[k] if k < len(hint) else None) for k, (n, i, p) in enumerate(uses)]
+                if not variadic and len(vals) != 1:
                     raise self.cur.error(f"missing operand '{oname}' of {cls.name}")
                 operands.extend(vals)
                 sizes.append(len(vals))
                 types[oname] = [v.type for v in vals]
-        if hasattr(cls, "infer_types"):
+        if plan.infers:
             cls.infer_types(types)
         result_types: list[Attribute] = []
         all_results = types.get("results")
         if all_results is not None:
             result_types = list(all_results)
         else:
-            for rname, d in op_def.results:
+            for rname, variadic in plan.results:
                 ts = types.get(rname)
                 if ts is None:
-                    if isinstance(d, VarResultDef):
+                    if variadic:
                         ts = []
                     else:
                         raise self.cur.error(f"cannot infer the type of result '{rname}' of {cls.name}")
                 result_types.extend(ts)
         props = dict(st.props)
         attrs: dict[str, Attribute] = {}
-        declared = op_def.properties
+        declared = plan.properties
         for k, v in st.attrs.items():
             if k in declared:
                 props[k] = v
             else:
                 attrs[k] = v
-        for opt in op_def.options:
-            if isinstance(opt, AttrSizedOperandSegments):
-                props["operandSegmentSizes"] = DenseArrayBase.from_list(IntegerType(32), sizes)
+        if plan.segments:
+            props["operandSegmentSizes"] = _segment_sizes(tuple(sizes))
         return new_op(cls, operands, result_types, props, attrs)
 
     # -- regions and blocks ---------------------------------------------------------------------------
@@ -734,6 +751,68 @@ class Parser:
         if self.cur.peek() == "{":
             return self.attrs.parse_attr_entries("{", "}")
         return {}
+
+
+@dataclass(frozen=True)
+class _BuildPlan:
+    """What build() needs from an op's IRDL definition, worked out once per class."""
+
+    operands: tuple[tuple[str, bool], ...]  # (name, variadic or optional)
+    singles: int  # operands that are neither
+    results: tuple[tuple[str, bool], ...]
+    properties: frozenset[str]
+    segments: bool  # AttrSizedOperandSegments
+    infers: bool  # has an infer_types classmethod (irkit's ops; not xDSL's own)
+
+
+_BUILD_PLANS: dict[type, _BuildPlan] = {}
+_SEGMENT_SIZES: dict[tuple[int, ...], Attribute] = {}
+
+
+def _build_plan(cls: type[Operation]) -> _BuildPlan:
+    plan = _BUILD_PLANS.get(cls)
+    if plan is None:
+        op_def = cls.get_irdl_definition()
+        operands = tuple((n, isinstance(d, VarOperandDef)) for n, d in op_def.operands)
+        plan = _BuildPlan(
+            operands=operands,
+            singles=sum(1 for _, variadic in operands if not variadic),
+            results=tuple((n, isinstance(d, VarResultDef)) for n, d in op_def.results),
+            properties=frozenset(op_def.properties),
+            segments=any(isinstance(o, AttrSizedOperandSegments) for o in op_def.options),
+            infers=hasattr(cls, "infer_types"),
+        )
+        _BUILD_PLANS[cls] = plan
+    return plan
+
+
+def _segment_sizes(sizes: tuple[int, ...]) -> Attribute:
+    attr = _SEGMENT_SIZES.get(sizes)
+    if attr is None:
+        attr = _SEGMENT_SIZES[sizes] = DenseArrayBase.from_list(IntegerType(32), list(sizes))
+    return attr
+
+
+_TYPE_SLOTS: dict[tuple[type, str], str] = {}
+
+
+def _type_slot(cls: type[Operation], name: str) -> str:
+    """What `type($name)` of `cls` reads: "single" (one operand or result), "operand"
+    (a variadic operand: as many types as operands), "var_result", or "unknown"."""
+    key = (cls, name)
+    kind = _TYPE_SLOTS.get(key)
+    if kind is None:
+        op_def = cls.get_irdl_definition()
+        res = dict(op_def.results)
+        opnds = dict(op_def.operands)
+        if name in opnds:
+            kind = "operand" if isinstance(opnds[name], VarOperandDef) else "single"
+        elif name in res:
+            kind = "var_result" if isinstance(res[name], VarResultDef) else "single"
+        else:
+            kind = "unknown"
+        _TYPE_SLOTS[key] = kind
+    return kind
 
 
 class _Group:

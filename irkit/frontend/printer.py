@@ -148,7 +148,10 @@ class _Names:
         chain = chain + (used,)
 
         def taken(n: str) -> bool:
-            return any(n in u for u in chain)
+            for u in chain:
+                if n in u:
+                    return True
+            return False
 
         def unique(hint: str) -> str:
             name = hint
@@ -170,7 +173,21 @@ class _Names:
                 else:
                     self.values[arg] = unique(f"arg{i}")
             for op in block.ops:
-                if not op.results:
+                results = op.results
+                if not results:
+                    continue
+                if len(results) == 1:  # the common case of the loop below
+                    r = results[0]
+                    hint = r.name_hint
+                    if hint:
+                        self.values[r] = unique(hint)
+                    else:
+                        while taken(str(next_value)):
+                            next_value += 1
+                        name = str(next_value)
+                        next_value += 1
+                        used.add(name)
+                        self.values[r] = name
                     continue
                 groups: list[tuple[str, int]] = []
                 for run in _result_runs(op.results):
@@ -539,7 +556,7 @@ class Printer:
                 s.literal(self, e.text)
             elif isinstance(e, Var):
                 if e.kind == "operand":
-                    x = getattr(op, e.name)
+                    x = _named(op, e.name)
                     text = self.values(x) if isinstance(x, (tuple, list)) else ("" if x is None else self.value(x))
                 elif e.kind == "all_operands":
                     text = self.values(op.operands)
@@ -583,7 +600,7 @@ class Printer:
             return [v.type for v in op.operands]
         if name == "results":
             return [r.type for r in op.results]
-        x = getattr(op, name)
+        x = _named(op, name)
         if isinstance(x, (tuple, list)):
             return [v.type for v in x]
         return [] if x is None else [x.type]
@@ -834,6 +851,36 @@ def _loc_children(loc: Attribute) -> list[Attribute]:
     if isinstance(loc, FusedLoc):
         return list(loc.locations.data)
     return []
+
+
+_FIXED_SLOTS: dict[type, dict[str, tuple[bool, int]]] = {}
+
+
+def _named(op: Operation, name: str) -> Any:
+    """`getattr(op, name)` for an operand or result of the op's definition.  xDSL's
+    accessor works out operand segments on every call; when every operand (or
+    result) of the op is a single value, the position is fixed and read directly."""
+    slots = _FIXED_SLOTS.get(type(op))
+    if slots is None:
+        slots = _FIXED_SLOTS[type(op)] = _fixed_slots(type(op))
+    slot = slots.get(name)
+    if slot is None:
+        return getattr(op, name)
+    is_result, index = slot
+    return op.results[index] if is_result else op._operands[index]  # noqa: SLF001
+
+
+def _fixed_slots(cls: type[Operation]) -> dict[str, tuple[bool, int]]:
+    try:
+        op_def = cls.get_irdl_definition()
+    except Exception:  # an op class without an IRDL definition
+        return {}
+    slots: dict[str, tuple[bool, int]] = {}
+    for is_result, defs in ((False, op_def.operands), (True, op_def.results)):
+        if all(not isinstance(d, (VarOperandDef, VarResultDef)) for _, d in defs):
+            for i, (n, _) in enumerate(defs):
+                slots[n] = (is_result, i)
+    return slots
 
 
 def _custom_printers() -> dict:
