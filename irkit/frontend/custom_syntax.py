@@ -251,10 +251,13 @@ def _parse_for(p, cls, legacy, nres):
     if iv is None:
         raise cur.error("expected induction variable")
     cur.expect("=")
+    lb_pos = cur.skip()
     lb_use = (cur.value_use(), cur.pos)
     cur.expect("to")
+    ub_pos = cur.skip()
     ub_use = (cur.value_use(), cur.pos)
     cur.expect("step")
+    st_pos = cur.skip()
     st_use = (cur.value_use(), cur.pos)
     inits: list[tuple[str, tuple[str, int], int]] = []
     types: list[Attribute] = []
@@ -279,9 +282,9 @@ def _parse_for(p, cls, legacy, nres):
     iv_type: Attribute = IndexType()
     if cur.try_lit(":"):
         iv_type = p.attrs.parse_type()
-    lb = p.lookup(lb_use[0][0], lb_use[0][1], ivpos, iv_type)
-    ub = p.lookup(ub_use[0][0], ub_use[0][1], ivpos, iv_type)
-    step = p.lookup(st_use[0][0], st_use[0][1], ivpos, iv_type)
+    lb = p.lookup(lb_use[0][0], lb_use[0][1], lb_pos, iv_type)
+    ub = p.lookup(ub_use[0][0], ub_use[0][1], ub_pos, iv_type)
+    step = p.lookup(st_use[0][0], st_use[0][1], st_pos, iv_type)
     init_vals = [p.lookup(u[0], u[1], pos, t) for (_, u, pos), t in zip(inits, types)]
     entry = [(iv[0], iv_type, None, ivpos)] + [(n, t, None, pos) for (n, _, pos), t in zip(inits, types)]
     body = p.parse_region(entry_args=entry)

@@ -128,7 +128,7 @@ class Parser:
         self.aliases = AliasTable(text)
         self.attrs = AttrParser(self.cur, self.aliases)
         self.scopes: list[_Scope] = [_Scope(isolated=True)]
-        self.forward_values: dict[str, tuple[ForwardDeclaredValue, int]] = {}
+        self.forward_values: dict[str, tuple[ForwardDeclaredValue, int, tuple[_Scope, ...]]] = {}
         self.block_scopes: list[dict[str, tuple[Block, int | None]]] = []
         # version-dependent spellings of one op seen in this file (printed back alike)
         self.variants: dict[str, str] = {}
@@ -171,7 +171,7 @@ class Parser:
             top_ops.append(self.parse_operation())
             seen_op = True
         if self.forward_values:
-            name, (_, upos) = next(iter(self.forward_values.items()))
+            name, (_, upos, _) = next(iter(self.forward_values.items()))
             raise ParseError(upos, f"use of undeclared SSA value name '%{name}'")
         implicit = not (len(top_ops) == 1 and isinstance(top_ops[0], ModuleOp))
         if implicit:
@@ -249,7 +249,8 @@ class Parser:
             raise ParseError(pos, f"use of undeclared SSA value name '%{name}'")
         fwd = self.forward_values.get(name)
         if fwd is None:
-            fwd = (ForwardDeclaredValue(type_hint), pos)
+            # the scopes the use sits in: only a definition in one of them can resolve it
+            fwd = (ForwardDeclaredValue(type_hint), pos, tuple(self.scopes))
             self.forward_values[name] = fwd
         return fwd[0]
 
@@ -270,8 +271,11 @@ class Parser:
             if s.isolated:
                 break
         scope.values[name] = value
-        fwd = self.forward_values.pop(name, None)
-        if fwd is not None:
+        fwd = self.forward_values.get(name)
+        # A definition inside a nested region (an scf.for body defining the name its
+        # own step used) does not resolve a use outside it: that use stays undeclared.
+        if fwd is not None and any(s is scope for s in fwd[2]):
+            del self.forward_values[name]
             real = value.values[0] if isinstance(value, _Group) else value
             if real.type != fwd[0].type:
                 raise ParseError(fwd[1], f"use of value '%{name}' expects different type than prior uses: {fwd[0].type} vs {real.type}")
