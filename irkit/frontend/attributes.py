@@ -610,6 +610,8 @@ class AttrParser:
                 key = cur.bare_id("layout parameter name")
                 kind = kinds.get(key)
                 if kind is None:
+                    if cur.peek() != "=":  # keep only well-formed unknown keys verbatim
+                        raise cur.error(f"expected '=' after layout parameter '{key}', found {cur._describe_next()}")
                     raise _UnknownField(key)
                 if key in values:
                     raise ParseError(pos, f"duplicate layout parameter '{key}'")

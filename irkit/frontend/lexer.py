@@ -215,7 +215,14 @@ class Cursor:
 
     def try_string(self) -> str | None:
         m = self._match(_STRING)
-        return unescape_string(m.group(1)) if m else None
+        if m is None:
+            return None
+        body = m.group(1)
+        if "\\" in body:
+            for e in _ESCAPE.finditer(body):  # MLIR knows \n \t \" \\ and \XX
+                if e.group(2) is not None and e.group(2) not in 'nt"\\':
+                    raise ParseError(m.start(1) + e.start(), "unknown escape in string literal")
+        return unescape_string(body)
 
     def string(self, what: str = "string") -> str:
         s = self.try_string()
