@@ -84,7 +84,7 @@ _INT_TYPE = re.compile(r"(si|ui|i)(\d+)\b", re.ASCII)
 _DIMS = re.compile(r"((?:(?:\d+|\?)x)*)", re.ASCII)
 _STRUCT_BY_NAME = {cls.name: cls for cls in enc.STRUCT_LAYOUTS}
 _TYPE_WORD = re.compile(r"[A-Za-z_][\w]*", re.ASCII)
-_LOC_ALIAS_USE = re.compile(r"loc\((#[\w$.\-]+)\)")
+_LOC_ALIAS_USE = re.compile(r"loc\((#[\w$.\-]+)\)", re.ASCII)
 
 
 def scalar_type_name(t: Attribute) -> str | None:
