@@ -40,6 +40,7 @@ from xdsl.utils.exceptions import VerifyException
 from irkit.dialects.registry import OPS, format_of
 from irkit.frontend.attributes import AliasTable, AttrParser
 from irkit.frontend.construct import gc_paused, new_op
+from irkit.frontend.fastformat import fast_format, value_uses
 from irkit.frontend.lexer import Cursor, ParseError
 from irkit.frontend.opformat import (
     DEFAULT_STYLE,
@@ -133,6 +134,8 @@ class Parser:
         # version-dependent spellings of one op seen in this file (printed back alike)
         self.variants: dict[str, str] = {}
         self.op_positions: dict[Operation, int] = {}
+        # type text -> type, for the one-regex reading of op lines (per file: aliases differ)
+        self._fast_types: dict[str, Attribute] = {}
         # op name as written -> (class, legacy spelling, custom parser): looked up once per name
         self._custom_ops: dict[str, tuple[type[Operation], bool, Any]] = {}
 
@@ -450,9 +453,63 @@ class Parser:
 
     # -- format-driven custom form ----------------------------------------------------------------
     def parse_with_format(self, cls: type[Operation], fmt: CompiledFormat, num_results: int | None) -> Operation:
-        st = _FormatState()
-        self._walk(fmt.elements, st, cls)
+        st = self._fast_walk(cls, fmt)
+        if st is None:
+            st = _FormatState()
+            self._walk(fmt.elements, st, cls)
         return self.build(cls, st, num_results)
+
+    def _fast_walk(self, cls: type[Operation], fmt: CompiledFormat) -> _FormatState | None:
+        """What _walk collects, read from one regular-expression match of the whole op
+        (irkit.frontend.fastformat); None when the line needs the interpreter."""
+        fast = fast_format(cls, fmt)
+        if fast is None:
+            return None
+        cur = self.cur
+        start = cur.pos
+        m = fast.regex.match(self.text, start)
+        if m is None:
+            return None
+        st = _FormatState()
+        types = self._fast_types
+        try:
+            for slot in fast.slots:
+                g = slot.group
+                kind = slot.kind
+                if kind == "operand":
+                    text, pos = m.group(g), m.start(g)
+                    name, _, number = text[1:].partition("#")
+                    st.operands[slot.name] = [(name, int(number) if number else 0, pos)]
+                elif kind == "type":
+                    text = m.group(g)
+                    t = types.get(text)
+                    if t is None:
+                        cur.pos = m.start(g)
+                        t = self.attrs.parse_type()
+                        if cur.pos != m.end(g):
+                            cur.pos = start
+                            return None
+                        types[text] = t
+                    st.types[slot.name] = [t]
+                elif kind == "operands":
+                    st.operands[slot.name] = value_uses(m.group(g), m.start(g))
+                elif kind == "attr":
+                    cur.pos = m.start(g)
+                    st.props[slot.name] = cls.ATTR_STYLES[slot.name].parse(self)
+                    if cur.pos != m.end(g):
+                        cur.pos = start
+                        return None
+                elif m.group(g) is not None:  # attr-dict
+                    cur.pos = m.start(g)
+                    st.attrs.update(self.attrs.parse_attr_entries("{", "}"))
+                    if cur.pos != m.end(g):
+                        cur.pos = start
+                        return None
+        except ParseError:
+            cur.pos = start  # the interpreter reports it, with its own message
+            return None
+        cur.pos = m.end()
+        return st
 
     def _walk(self, elements: list[Any], st: _FormatState, cls: type[Operation]) -> None:
         cur = self.cur

@@ -1,0 +1,62 @@
+"""The one-regex reading of op lines (irkit/frontend/fastformat.py) builds exactly
+what the format interpreter builds, and leaves every line it does not fit to it."""
+
+import pytest
+
+from irkit.frontend import parser as parser_module
+from irkit.frontend.lexer import ParseError
+from irkit.frontend.parser import Parser
+from irkit.frontend.printer import print_module
+
+
+def _generic(text: str, fast: bool, monkeypatch) -> str:
+    with monkeypatch.context() as m:
+        if not fast:
+            m.setattr(parser_module.Parser, "_fast_walk", lambda self, cls, fmt: None)
+        return print_module(Parser(text, "x").parse(), generic=True, debuginfo=True)
+
+
+def test_same_ir_as_the_interpreter_on_the_corpus(corpus, monkeypatch):
+    files = sorted(corpus.glob("ir/*/*/*.tt*ir"))
+    assert files
+    for path in files[::4]:
+        text = path.read_text()
+        assert _generic(text, True, monkeypatch) == _generic(text, False, monkeypatch), path.name
+
+
+HEAD = '#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n'
+CASES = [
+    # plain line, read by the regex
+    "%c = arith.addi %a, %b : tensor<128xi32, #blocked>",
+    # optional group present: the interpreter
+    "%c = arith.addi %a, %b overflow<nsw> : tensor<128xi32, #blocked>",
+    # attribute dictionary present
+    '%c = arith.addi %a, %b {tt.divisibility = 16 : i32, s = "x}"} : tensor<128xi32, #blocked>',
+    # enum keyword attribute and a keyword literal
+    "%c = arith.cmpi slt, %a, %b : tensor<128xi32, #blocked>",
+    # an op split over two lines
+    "%c = arith.addi %a,\n   %b : tensor<128xi32, #blocked>",
+]
+
+
+@pytest.mark.parametrize("line", CASES)
+def test_lines_read_alike(line, monkeypatch):
+    text = (HEAD + "module {\n  tt.func @f(%a: tensor<128xi32, #blocked>, %b: tensor<128xi32, #blocked>) {\n    "
+            + line + ' loc("f.py":1:2)\n    tt.return\n  }\n}\n')
+    assert _generic(text, True, monkeypatch) == _generic(text, False, monkeypatch)
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("%c = arith.cmpi sltx, %a, %b : tensor<128xi32, #blocked>", "expected one of"),
+        ("%c = arith.addi %a, %b : tensor<128xi32, #nope>", "undefined symbol alias"),
+        ("%c = arith.addi %a, %zz : tensor<128xi32, #blocked>", "%zz"),
+    ],
+)
+def test_errors_are_the_interpreters(line, message):
+    text = (HEAD + "module {\n  tt.func @f(%a: tensor<128xi32, #blocked>, %b: tensor<128xi32, #blocked>) {\n    "
+            + line + "\n    tt.return\n  }\n}\n")
+    with pytest.raises(ParseError) as err:
+        Parser(text, "x").parse()
+    assert message in err.value.message
