@@ -89,13 +89,21 @@ def build_arg_parser(with_passes: bool = True) -> argparse.ArgumentParser:
 
 
 def _options_help(cls) -> str:
-    from xdsl.passes import get_pass_option_infos
+    """`[opt=default ...]` from the pass dataclass's fields (dashes as on the command line)."""
+    import dataclasses
 
-    infos = get_pass_option_infos(cls)
-    if not infos:
-        return ""
-    parts = [f"{i.name.replace('_', '-')}={i.default_value if i.default_value is not None else '<' + i.expected_type + '>'}" for i in infos]
-    return " [" + " ".join(parts) + "]"
+    def show(value) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, tuple):
+            return ",".join(show(v) for v in value)
+        return str(value)
+
+    parts = []
+    for f in dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else ():
+        default = f.default if f.default is not dataclasses.MISSING else "<required>"
+        parts.append(f"{f.name.replace('_', '-')}={show(default)}")
+    return " [" + " ".join(parts) + "]" if parts else ""
 
 
 def list_passes() -> str:
