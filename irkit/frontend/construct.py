@@ -38,8 +38,10 @@ def new_op(
     regions: Sequence[Region] = (),
     successors: Sequence[Block] = (),
     location: Attribute = UNKNOWN_LOC,
+    owned: bool = False,
 ) -> Operation:
-    """`cls.create(...)` for an op that is not in any block yet."""
+    """`cls.create(...)` for an op that is not in any block yet.  `owned`: the op may
+    keep the `properties` and `attributes` dicts (the caller made them for it)."""
     op = cls.__new__(cls)
     values = SSAValues(operands)
     uses = tuple([Use(op, i) for i in range(len(values))])
@@ -48,8 +50,12 @@ def new_op(
     op._operands = values  # noqa: SLF001 - the fields Operation.__init__ sets
     op._operand_uses = uses  # noqa: SLF001
     op.results = SSAValues([OpResult(t, op, i) for i, t in enumerate(result_types)])
-    op.properties = dict(properties) if properties else {}
-    op.attributes = dict(attributes) if attributes else {}
+    if owned:
+        op.properties = properties if properties is not None else {}
+        op.attributes = attributes if attributes is not None else {}
+    else:
+        op.properties = dict(properties) if properties else {}
+        op.attributes = dict(attributes) if attributes else {}
     op.location = location
     op._successors = ()  # noqa: SLF001
     op._successor_uses = ()  # noqa: SLF001

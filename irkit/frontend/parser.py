@@ -238,7 +238,7 @@ class Parser:
         for scope in reversed(self.scopes):
             v = scope.values.get(name)
             if v is not None:
-                value = self._result_of(v, name, index, pos)
+                value = v if index == 0 and type(v) is not _Group else self._result_of(v, name, index, pos)
                 if type_hint is not None and value.type is not type_hint and value.type != type_hint:
                     # the type written at a use must be the value's type (MLIR's resolveOperand)
                     raise ParseError(pos, f"use of value '%{name}' expects different type than prior uses: "
@@ -671,6 +671,13 @@ class Parser:
             for oname, variadic in plan.operands:
                 uses = st.operands.get(oname, ())
                 hint = types.get(oname, ())
+                if not variadic and len(uses) == 1:  # the common case of the general lines below
+                    n, i, p = uses[0]
+                    v = lookup(n, i, p, hint[0] if hint else None)
+                    operands.append(v)
+                    sizes.append(1)
+                    types[oname] = [v.type]
+                    continue
                 vals = [lookup(n, i, p, hint[k] if k < len(hint) else None) for k, (n, i, p) in enumerate(uses)]
                 if not variadic and len(vals) != 1:
                     raise self.cur.error(f"missing operand '{oname}' of {cls.name}")
@@ -702,7 +709,7 @@ class Parser:
                 attrs[k] = v
         if plan.segments:
             props["operandSegmentSizes"] = _segment_sizes(tuple(sizes))
-        return new_op(cls, operands, result_types, props, attrs)
+        return new_op(cls, operands, result_types, props, attrs, owned=True)
 
     # -- regions and blocks ---------------------------------------------------------------------------
     def parse_region(

@@ -552,9 +552,10 @@ class Printer:
 
     def _emit(self, op: Operation, fmt: CompiledFormat, elements: list[Any], s: _SpaceState) -> None:
         for e in elements:
-            if isinstance(e, Lit):
+            kind = type(e)  # the element classes are final: `is` is the cheapest test
+            if kind is Lit:
                 s.literal(self, e.text)
-            elif isinstance(e, Var):
+            elif kind is Var:
                 if e.kind == "operand":
                     x = _named(op, e.name)
                     text = self.values(x) if isinstance(x, (tuple, list)) else ("" if x is None else self.value(x))
@@ -566,8 +567,10 @@ class Printer:
                     text = "" if value is None or isinstance(value, UnitAttr) else style.print(self, value)
                 if text:
                     s.variable(self, text)
-            elif isinstance(e, TypeOf):
+            elif kind is TypeOf:
                 s.variable(self, self._types_text(op, e))
+            elif kind is AttrDict and not op.properties and not op.attributes:
+                pass  # nothing to print
             elif isinstance(e, FunctionalType):
                 ins = self._named_types(op, e.inputs)
                 outs = self._named_types(op, e.outputs)
