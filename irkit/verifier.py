@@ -9,8 +9,17 @@ from xdsl.dialects.builtin import FunctionType, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from irkit.frontend.construct import gc_paused
+
 
 def verify_module(root: Operation) -> list[tuple[Operation, str]]:
+    # no cyclic GC while walking: the walk allocates little that lives, and the
+    # collector would otherwise re-scan the whole module (superlinear on big ones)
+    with gc_paused():
+        return _verify_module(root)
+
+
+def _verify_module(root: Operation) -> list[tuple[Operation, str]]:
     errors: list[tuple[Operation, str]] = []
     order = _BlockOrder()
     for op in root.walk():
