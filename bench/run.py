@@ -313,7 +313,11 @@ def main(argv: list[str] | None = None) -> int:
         report_s, proc = wall_best([report, "--per-pass", str(log)], max(args.reps, 3), 600)
         ok = proc.returncode == 0
         last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr.strip()[-200:]
-        rows.append([f"irkit-report --per-pass (3.1 cuda:80 add-matrix dump log, {log.stat().st_size / 1e6:.1f} MB gz)",
+        import gzip
+
+        with gzip.open(log, "rb") as fh:
+            size = len(fh.read())
+        rows.append([f"irkit-report --per-pass (3.1 cuda:80 add-matrix dump log, {size / 1e6:.1f} MB, {log.stat().st_size / 1e6:.1f} MB gzipped)",
                      _s(report_s), ("" if ok else "FAILED: ") + last])
     elif not log.is_file():
         rows.append(["irkit-report --per-pass", "-", "skipped: the public dump log is in the corpus, not here"])
