@@ -221,6 +221,7 @@ def process_chunk(args, chunk: InputText, pipeline, out_err) -> ChunkResult:
 
     from irkit import diagnostics as diag
     from irkit.diagnostics import Diagnostic, PassFailure, position
+    from irkit.frontend.construct import gc_paused
     from irkit.frontend.lexer import ParseError
     from irkit.frontend.parser import Parser
     from irkit.frontend.printer import print_module
@@ -258,7 +259,8 @@ def process_chunk(args, chunk: InputText, pipeline, out_err) -> ChunkResult:
         for p in pipeline.passes:
             diag.take()
             try:
-                p.apply(ctx, parsed.module)
+                with gc_paused():  # as parsing: the collector re-scanning the module is superlinear
+                    p.apply(ctx, parsed.module)
             except PassFailure as e:
                 diags.append(op_diag("error", e.op, e.message))
                 return ChunkResult(None, diags)
