@@ -34,3 +34,11 @@
 // PROP: arith.addf %{{.*}}, %[[D]] : tensor<256x256xf32, #dpas>
 // PROP-NOT: triton_gpu.convert_layout
 // PROP-NOT: #blocked
+
+// (d) irkit-report on (a): the #blocked -> #dpas conversion of the loaded D alone needs the issue's
+//     266,240 B; with the pointer and mask conversions Triton would refuse the kernel on PVC.
+// RUN: irkit-report %S/Inputs/seed-2378.ttgir -p 'rewrite-tensor-pointer{mode=intel-pre-2400},coalesce' | filecheck %s --check-prefix=REPORT
+// REPORT: convert_layout 0 3 +3
+// REPORT: verdict on PVC (131,072) fits OUT no longer fits
+// REPORT: #blocked #dpas 256x256xf32 266,240
+// REPORT: verdict after: out of resource: shared memory, Required: 532480, Hardware limit: 131072
