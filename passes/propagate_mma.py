@@ -261,6 +261,10 @@ def _find_equivalent(
         candidates = []
         x: Operation | None = op
         while x is not None and x.parent_block() is not None:
+            if x.name in ("tt.func", "func.func", "builtin.module"):
+                # isolated from above: nothing outside can be reused inside, and collecting the
+                # module's functions per op made the pass quadratic in the number of functions
+                break
             candidates.extend(x.parent_block().ops)
             x = x.parent_op()
     for c in candidates:
