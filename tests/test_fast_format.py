@@ -60,3 +60,23 @@ def test_errors_are_the_interpreters(line, message):
     with pytest.raises(ParseError) as err:
         Parser(text, "x").parse()
     assert message in err.value.message
+
+
+def _with_loc_alias(line: str, alias_def: str) -> str:
+    return (HEAD + "module {\n  tt.func @f(%a: tensor<128xi32, #blocked>, %b: tensor<128xi32, #blocked>) {\n    "
+            + line + "\n    tt.return\n  }\n}\n" + alias_def)
+
+
+def test_trailing_location_alias_is_the_ops(monkeypatch):
+    text = _with_loc_alias("%c = arith.addi %a, %b : tensor<128xi32, #blocked> loc(#loc1)", '#loc1 = loc("f.py":7:3)\n')
+    assert _generic(text, True, monkeypatch) == _generic(text, False, monkeypatch)
+    module = Parser(text, "x").parse().module
+    add = next(op for op in module.walk() if op.name == "arith.addi")
+    assert add.location.line.data == 7
+
+
+def test_trailing_alias_that_is_not_a_location_is_an_error():
+    text = _with_loc_alias("%c = arith.addi %a, %b : tensor<128xi32, #blocked> loc(#blocked)", "")
+    with pytest.raises(ParseError) as err:
+        Parser(text, "x").parse()
+    assert "not a location" in err.value.message

@@ -58,6 +58,7 @@ class Slot:
 class FastFormat:
     regex: re.Pattern[str]
     slots: tuple[Slot, ...]
+    loc_alias_group: int  # the group of the `#alias` of a trailing `loc(#alias)`
 
 
 class _NotCompilable(Exception):
@@ -154,9 +155,12 @@ def _compile(cls: type, fmt: CompiledFormat) -> FastFormat:
                 parts.append(_absent(clause[0], cls))
         else:  # functional-type and anything else: the interpreter reads it
             raise _NotCompilable
-    # the op ends here: what follows is a location, a line end or the next op
+    # the op ends here; `loc(#alias)`, what nearly every line ends with, is read in the same match
+    # (group "loc"); what follows is then a line end or the next op (any other location form is
+    # left to the location parser)
+    parts.append(f"(?P<loc>{_SP}loc\\((#[\\w$.\\-]+)\\))?")
     parts.append(f"(?={_SP}(?:loc\\(|\\n|$|//|\\}}))")
-    return FastFormat(re.compile("".join(parts)), tuple(slots))
+    return FastFormat(re.compile("".join(parts)), tuple(slots), len(slots) + 2)
 
 
 def _is_variadic(d: Any) -> bool:

@@ -38,7 +38,7 @@ from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.utils.exceptions import VerifyException
 
 from irkit.dialects.registry import OPS, format_of
-from irkit.frontend.attributes import AliasTable, AttrParser
+from irkit.frontend.attributes import _LOCATION_TYPES, AliasTable, AttrParser
 from irkit.frontend.construct import gc_paused, new_op
 from irkit.frontend.fastformat import fast_format, value_uses
 from irkit.frontend.lexer import Cursor, ParseError
@@ -136,6 +136,7 @@ class Parser:
         self.op_positions: dict[Operation, int] = {}
         # type text -> type, for the one-regex reading of op lines (per file: aliases differ)
         self._fast_types: dict[str, Attribute] = {}
+        self._pending_loc: Attribute | None = None  # the location _fast_walk read with the op
         # op name as written -> (class, legacy spelling, custom parser): looked up once per name
         self._custom_ops: dict[str, tuple[type[Operation], bool, Any]] = {}
 
@@ -320,7 +321,11 @@ class Parser:
             if raw is None:
                 raise cur.error(f"expected operation name, found {cur._describe_next()}")
             op = self._custom_operation(raw, name_pos, num_results if results else None)
-        loc = self.attrs.try_location()
+        loc = self._pending_loc
+        if loc is None:
+            loc = self.attrs.try_location()
+        else:
+            self._pending_loc = None
         if loc is not None:
             op.location = loc
         self.op_positions[op] = name_pos
@@ -330,6 +335,13 @@ class Parser:
                     start,
                     f"operation defines {len(op.results)} results but was provided {num_results} to bind",
                 )
+            if head is not None and num_results == 1:  # `%x = ...`: the loop below, for one result
+                r = op.results[0]
+                name = results[0][0]
+                if not _NUMERIC.match(name):
+                    set_exact_name(r, name)
+                self.define(name, r, start)
+                return op
             i = 0
             for name, count, pos in results:
                 group = list(op.results[i : i + count])
@@ -505,10 +517,18 @@ class Parser:
                     if cur.pos != m.end(g):
                         cur.pos = start
                         return None
+            end = m.end()
+            alias = m.group(fast.loc_alias_group)
+            if alias is not None:  # `loc(#alias)` after the op, read in the same match
+                loc = self.aliases.resolve(alias, self.attrs, m.start(fast.loc_alias_group))
+                if isinstance(loc, _LOCATION_TYPES):
+                    self._pending_loc = loc
+                else:
+                    end = m.start("loc")  # not a location: the location parser says so
         except ParseError:
             cur.pos = start  # the interpreter reports it, with its own message
             return None
-        cur.pos = m.end()
+        cur.pos = end
         return st
 
     def _walk(self, elements: list[Any], st: _FormatState, cls: type[Operation]) -> None:
