@@ -22,7 +22,17 @@ _CONVERT = re.compile(r"\b(?:triton_gpu|ttg)\.convert_layout\b")
 
 
 def _rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """Peak resident memory of this process so far (MB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # ru_maxrss is in KB on Linux
+
+
+def _current_rss_mb() -> float:
+    """Resident memory now (MB): the baseline, since the import peak may be higher."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * resource.getpagesize() / (1 << 20)
+    except OSError:
+        return _rss_mb()
 
 
 def main(argv: list[str]) -> None:
@@ -50,7 +60,7 @@ def main(argv: list[str]) -> None:
         except Exception:  # noqa: BLE001 - a wheel without that backend
             pass
     add("import", c, w)
-    base_rss = _rss_mb()
+    base_rss = _current_rss_mb()
     out_bytes = 0
     converts = [0, 0]
     for path in argv:
