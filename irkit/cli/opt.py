@@ -15,11 +15,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from irkit.cli.entry import CliError, run_command
+
 # irkit.diagnostics imports xDSL: imported where used, so `--help` stays fast
-
-
-class CliError(Exception):
-    """A user error the driver reports as `error: ...` and exit 1."""
 
 
 class InputError(CliError):
@@ -388,28 +386,7 @@ def run(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    argv = sys.argv[1:] if argv is None else argv
-    try:
-        code = run(argv)
-    except InputError as e:
-        sys.stderr.write(f"{e}\n")
-        code = 1
-    except CliError as e:
-        sys.stderr.write(f"irkit-opt: error: {e}\n")
-        code = 1
-    except KeyboardInterrupt:
-        code = 130
-    except BrokenPipeError:
-        code = 0
-    except MemoryError:
-        sys.stderr.write("irkit-opt: error: out of memory\n")
-        code = 1
-    except Exception as e:  # a bug in irkit itself: say so in one line, no traceback
-        if os.environ.get("IRKIT_TRACEBACK"):
-            raise
-        sys.stderr.write(f"irkit-opt: internal error: {type(e).__name__}: {e} (set IRKIT_TRACEBACK=1 for details)\n")
-        code = 2
-    sys.exit(code)
+    sys.exit(run_command("irkit-opt", run, sys.argv[1:] if argv is None else argv, (InputError,)))
 
 
 if __name__ == "__main__":

@@ -23,7 +23,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from irkit.cli import opt as driver
-from irkit.cli.opt import CliError, InputText
+from irkit.cli.entry import CliError, run_command
+from irkit.cli.opt import InputText
 
 
 class ReportFailed(Exception):
@@ -480,28 +481,7 @@ def run(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    argv = sys.argv[1:] if argv is None else argv
-    try:
-        code = run(argv)
-    except ReportFailed as e:
-        sys.stderr.write(str(e) + "\n")
-        code = 1
-    except CliError as e:
-        sys.stderr.write(f"irkit-report: error: {e}\n")
-        code = 1
-    except KeyboardInterrupt:
-        code = 130
-    except BrokenPipeError:
-        code = 0
-    except MemoryError:
-        sys.stderr.write("irkit-report: error: out of memory\n")
-        code = 1
-    except Exception as e:  # a bug in irkit itself: one line, no traceback
-        if os.environ.get("IRKIT_TRACEBACK"):
-            raise
-        sys.stderr.write(f"irkit-report: internal error: {type(e).__name__}: {e} (set IRKIT_TRACEBACK=1 for details)\n")
-        code = 2
-    sys.exit(code)
+    sys.exit(run_command("irkit-report", run, sys.argv[1:] if argv is None else argv, (ReportFailed,)))
 
 
 if __name__ == "__main__":
