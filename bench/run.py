@@ -11,7 +11,8 @@ Triton 3.1 TTGIR functions (renamed copies; written under bench/.work/, never co
 Without the corpus, the shipped example kernel is the source and the corpus rows are
 skipped.
 
-For each input and tool, each repetition is a fresh process: irkit parses, verifies,
+For each input and tool, each repetition is a fresh process (repetitions run round-robin over all
+inputs and tools): irkit parses, verifies,
 prints (with locations) and runs --propagate-mma; Triton parses (parse_mlir_module, which
 verifies too), prints (module.str(), with locations) and runs remove-layout-conversions.
 Times are CPU seconds of the measuring process (so other load on the machine does not
@@ -64,16 +65,15 @@ def _worker(python: str, script: str, files: list[str], extra: list[str], timeou
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def measure(python: str, script: str, files: list[str], extra: list[str], reps: int, timeout: float) -> dict:
-    """Best (minimum) CPU and wall time per phase over `reps` fresh processes, plus the medians."""
-    runs = [_worker(python, script, files, extra, timeout) for _ in range(reps)]
+def aggregate(runs: list[dict]) -> dict:
+    """Best (minimum) CPU and wall time per phase over fresh-process runs, plus the medians."""
     out = dict(runs[0])
     for clock in ("cpu", "wall"):
         out[clock] = {k: min(r[clock][k] for r in runs) for k in runs[0][clock]}
         out[clock + "_median"] = {k: statistics.median(r[clock][k] for r in runs) for k in runs[0][clock]}
     out["rss_peak_mb"] = max(r["rss_peak_mb"] for r in runs)
     out["rss_base_mb"] = min(r["rss_base_mb"] for r in runs)
-    out["reps"] = reps
+    out["reps"] = len(runs)
     return out
 
 
@@ -212,18 +212,25 @@ def main(argv: list[str] | None = None) -> int:
     has_pass = importlib.util.find_spec("irkit.passes.propagate_mma") is not None
     if not has_pass:
         print("note: no propagate-mma pass in this checkout: its column is skipped\n")
+    # Repetitions run round-robin over every (input, tool) measurement, so a burst of other
+    # load on the machine touches all of them alike instead of one input's five runs.
+    jobs = []
+    for inp in inputs:
+        extra = ["--pass", "propagate-mma"] if has_pass and inp["kind"] != "corpus" else []
+        jobs.append((inp["name"], "irkit", sys.executable, "_irkit_worker.py", inp["files"], extra))
+        if tpy and inp["mlir"]:
+            mextra = ["--pass", "remove-layout-conversions"] if inp["kind"] != "corpus" else []
+            jobs.append((inp["name"], "mlir", tpy, "_mlir_worker.py", inp["files"], mextra))
+    runs: dict[tuple[str, str], list[dict]] = {(j[0], j[1]): [] for j in jobs}
+    for rep in range(args.reps):
+        sys.stderr.write(f"repetition {rep + 1} of {args.reps} ...\n")
+        for name, tool, python, script, files, extra in jobs:
+            runs[(name, tool)].append(_worker(python, script, files, extra, 1800))
     results = []
     for inp in inputs:
-        timeout = 1800
-        extra = ["--pass", "propagate-mma"] if has_pass and inp["kind"] != "corpus" else []
-        sys.stderr.write(f"measuring irkit on {inp['name']} ...\n")
-        ik = measure(sys.executable, "_irkit_worker.py", inp["files"], extra, args.reps, timeout)
-        ml = None
-        if tpy and inp["mlir"]:
-            sys.stderr.write(f"measuring MLIR C++ on {inp['name']} ...\n")
-            mextra = ["--pass", "remove-layout-conversions"] if inp["kind"] != "corpus" else []
-            ml = measure(tpy, "_mlir_worker.py", inp["files"], mextra, args.reps, timeout)
-        results.append({"input": inp, "irkit": ik, "mlir": ml})
+        ml = runs.get((inp["name"], "mlir"))
+        results.append({"input": inp, "irkit": aggregate(runs[(inp["name"], "irkit")]),
+                        "mlir": aggregate(ml) if ml else None})
 
     # -- table 1: figures per tool
     rows = []
