@@ -27,7 +27,7 @@ from irkit.analysis import mma_slice as S
 from irkit.diagnostics import PassFailure, emit_remark
 from irkit.dialects.builtin_extras import DenseElementsAttr
 from irkit.dialects.ttg import ConvertLayoutOp
-from irkit.frontend.parser import set_exact_name
+from irkit.names import exact_name, set_exact_name
 
 
 @dataclass(frozen=True)
@@ -178,8 +178,8 @@ class _PlanRewriter:
             existing.location = op.location
             Rewriter.insert_op(existing, InsertPoint.before(op))
             for old, new in zip(op.results, existing.results):
-                if getattr(old, "_name", None):
-                    set_exact_name(new, old._name)  # keep the kernel's names on the rebuilt values
+                if exact_name(old):
+                    set_exact_name(new, exact_name(old))  # keep the kernel's names on the rebuilt values
         for old, new in zip(op.results, existing.results):
             if old in p.layouts:
                 self.new[old] = new
@@ -219,7 +219,7 @@ class _PlanRewriter:
         if v not in p.layouts:
             return
         old_type = v.type
-        name = getattr(v, "_name", None)
+        name = exact_name(v)
         nv = Rewriter.replace_value_with_new_type(v, S.with_layout(old_type, p.layouts[v]))
         if name:
             set_exact_name(nv, name)

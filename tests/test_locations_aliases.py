@@ -30,7 +30,8 @@ from irkit.dialects.encodings import BlockedEncodingAttr
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.dialects.types import MemDescType
 from irkit.frontend.lexer import ParseError
-from irkit.frontend.parser import Parser, set_exact_name
+from irkit.frontend.parser import Parser
+from irkit.names import set_exact_name
 from irkit.frontend.printer import print_module
 from irkit.frontend.spelling import Spelling
 from irkit.verifier import verify_module

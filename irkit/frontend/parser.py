@@ -55,6 +55,7 @@ from irkit.frontend.opformat import (
     compile_format,
 )
 from irkit.frontend.spelling import Spelling
+from irkit.names import set_exact_name
 
 _NUMERIC = re.compile(r"\d+$")
 # `%name = dialect.op`: one result bound, then a custom-form op name
@@ -94,12 +95,6 @@ class ParsedModule:
             return None
         return self.text.count("\n", 0, pos) + 1 + self.line_offset
     implicit_module: bool = False
-
-
-def set_exact_name(value: SSAValue, name: str) -> None:
-    """Keep the name as written: xDSL's `name_hint` setter drops a `_N` suffix
-    (`%cst_0` -> `cst`), which would rename every deduplicated value on output."""
-    value._name = name  # noqa: SLF001 - the validated setter is what we must avoid
 
 
 class _Scope:
