@@ -86,24 +86,6 @@ def build_arg_parser(with_passes: bool = True) -> argparse.ArgumentParser:
     return ap
 
 
-def _options_help(cls) -> str:
-    """`[opt=default ...]` from the pass dataclass's fields (dashes as on the command line)."""
-    import dataclasses
-
-    def show(value) -> str:
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        if isinstance(value, tuple):
-            return ",".join(show(v) for v in value)
-        return str(value)
-
-    parts = []
-    for f in dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else ():
-        default = f.default if f.default is not dataclasses.MISSING else "<required>"
-        parts.append(f"{f.name.replace('_', '-')}={show(default)}")
-    return " [" + " ".join(parts) + "]" if parts else ""
-
-
 def list_passes() -> str:
     from irkit.cli.pass_catalog import pass_catalog
 

@@ -70,11 +70,11 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--dump-after", action="store_true", help="with --dump-section=PASS: the IR after that pass")
     ap.add_argument("--list-sections", action="store_true", help="for a dump log: list its sections and exit")
     group = ap.add_argument_group("passes (in command-line order, as in irkit-opt)")
-    from irkit.passes import all_passes, summary
+    from irkit.cli.pass_catalog import pass_catalog
 
-    for name, cls in all_passes().items():
+    for name, info in pass_catalog().items():
         group.add_argument(f"--{name}", dest=name, nargs="?", const="", action=driver._PassFlag,
-                           metavar="OPTIONS", help=summary(cls) + driver._options_help(cls))
+                           metavar="OPTIONS", help=info.summary + info.options_help)
     return ap
 
 
