@@ -846,20 +846,7 @@ def _parse_warp_specialize(p, cls, legacy, nres):
             break
         if word != f"partition{len(partitions)}":
             raise ParseError(pos, f"expected 'partition{len(partitions)}', found '{word}'")
-        cur.expect("(")
-        args: list[tuple[str, Attribute, Attribute | None, int]] = []
-        if not cur.try_lit(")"):
-            while True:
-                apos = cur.skip()
-                d = cur.try_value_def()
-                if d is None:
-                    raise cur.error("expected a partition argument '%name: type'")
-                cur.expect(":")
-                t = p.attrs.parse_type()
-                args.append((d[0], t, p.attrs.try_location(), apos))
-                if cur.try_lit(")"):
-                    break
-                cur.expect(",")
+        args = p.typed_args("partition argument")
         cur.expect("num_warps")
         cur.expect("(")
         num_warps.append(cur.integer())

@@ -802,29 +802,34 @@ class Parser:
         block = entry[0] if entry is not None else Block()
         scope[label] = (block, None)
         block.name_hint = label if not _NUMERIC.match(label) else None
-        if cur.try_lit("("):
-            if not cur.try_lit(")"):
-                while True:
-                    apos = cur.skip()
-                    d = cur.try_value_def()
-                    if d is None:
-                        raise cur.error("expected block argument name")
-                    cur.expect(":")
-                    t = self.attrs.parse_type()
-                    loc = self.attrs.try_location()
-                    arg = block.insert_arg(t, len(block.args))
-                    if loc is not None:
-                        arg.location = loc
-                    if not _NUMERIC.match(d[0]):
-                        set_exact_name(arg, d[0])
-                    self.define(d[0], arg, apos)
-                    if cur.try_lit(")"):
-                        break
-                    cur.expect(",")
+        if cur.peek() == "(":
+            args = self.typed_args("block argument")
+            for _, t, _, _ in args:
+                block.insert_arg(t, len(block.args))
+            self._name_args(block, args)
         cur.expect(":", "after block label")
         return block
 
     # -- helpers for custom syntax ---------------------------------------------------------------------
+    def typed_args(self, what: str) -> list[tuple[str, Attribute, Attribute | None, int]]:
+        """`(%a: T loc(...), ...)`: (name, type, location or None, offset) of each."""
+        cur = self.cur
+        cur.expect("(")
+        args: list[tuple[str, Attribute, Attribute | None, int]] = []
+        if cur.try_lit(")"):
+            return args
+        while True:
+            apos = cur.skip()
+            d = cur.try_value_def()
+            if d is None:
+                raise cur.error(f"expected a {what} '%name: type'")
+            cur.expect(":")
+            t = self.attrs.parse_type()
+            args.append((d[0], t, self.attrs.try_location(), apos))
+            if cur.try_lit(")"):
+                return args
+            cur.expect(",")
+
     def operand(self, type_hint: Attribute | None = None) -> SSAValue:
         pos = self.cur.skip()
         n, i = self.cur.value_use()
