@@ -127,6 +127,16 @@ def is_mma_v3(enc: Attribute | None) -> bool:
     return is_nvidia_mma(enc) and mma_version(enc) == 3
 
 
+def split_by_bases(bases, rank: int) -> tuple[int, ...]:
+    """How many pieces linear-layout bases cut each dim into: 2^(number of bases moving along it)."""
+    split = [1] * rank
+    for b in bases:
+        for d, x in enumerate(b):
+            if x:
+                split[d] *= 2
+    return tuple(split)
+
+
 def rank_of(enc: Attribute) -> int:
     """Rank of the tensors a layout applies to."""
     if is_slice(enc):
@@ -210,14 +220,8 @@ def cta_split_num(enc: Attribute) -> tuple[int, ...]:
     if v is None:
         cga = _cta_field(enc, "CGALayout")
         if cga:
-            # 3.9 CGALayout: the block bases; the split of a dim is 2^(#bases moving along it).
-            rank = rank_of(enc)
-            split = [1] * rank
-            for b in cga:
-                for d, x in enumerate(b):
-                    if x:
-                        split[d] *= 2
-            return tuple(split)
+            # 3.9 CGALayout: the block bases of a linear layout
+            return split_by_bases(cga, rank_of(enc))
         return (1,) * rank_of(enc)
     return v
 

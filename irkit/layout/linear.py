@@ -596,14 +596,7 @@ def _to_ll_cached(enc: Attribute, shape: tuple[int, ...], keep: bool) -> LinearL
 
 
 def _bases_per_dim(enc: Attribute, in_dim: str) -> tuple[int, ...]:
-    vecs = enc.get(in_dim) or ()
-    rank = A.rank_of(enc)
-    out = [1] * rank
-    for v in vecs:
-        for d, x in enumerate(v):
-            if x:
-                out[d] *= 2
-    return tuple(out)
+    return A.split_by_bases(enc.get(in_dim) or (), A.rank_of(enc))
 
 
 def linear_warps_per_cta(enc: Attribute) -> tuple[int, ...]:
