@@ -15,8 +15,7 @@ bin_dir = os.path.dirname(sys.executable)
 config.environment["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
 config.environment["PYTHONHASHSEED"] = "0"
 
-# Real IR from the shared corpus, when the checkout has it beside it.
-corpus = os.path.abspath(os.path.join(config.test_source_root, "..", "..", "shared", "corpus"))
+# Real IR shipped with the repository (tests/data/corpus).
+corpus = os.path.abspath(os.path.join(config.test_source_root, "..", "tests", "data", "corpus"))
 config.substitutions.append(("%corpus", corpus))
-if os.path.isdir(corpus):
-    config.available_features.add("corpus")
+config.available_features.add("corpus")

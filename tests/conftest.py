@@ -1,17 +1,14 @@
-"""Shared fixtures: where the public corpus is (tests skip cleanly without it)."""
+"""Shared fixtures: the real-IR corpus shipped in tests/data/corpus (see tests/frontend_corpus.py)."""
 
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT.parent / "shared" / "corpus"
+from frontend_corpus import CORPUS
 
 
 @pytest.fixture(scope="session")
 def corpus() -> Path:
-    if not CORPUS.is_dir():
-        pytest.skip("../shared/corpus is not present")
+    assert CORPUS.is_dir(), f"{CORPUS} is part of the repository"
     return CORPUS
 
 

@@ -1,36 +1,53 @@
 """The corpus IR files and one parse of each per test session (shared by the
 front-end tests: parsing the whole corpus is most of their cost).
 
-`CORPUS_IR_FILES` is computed at import time so tests can be parametrized by
-file; it is empty when ../shared/corpus is absent (tests then skip).
+The corpus ships with the repository in tests/data/corpus (real Triton IR, see its README.md), so every
+clone runs every test. `IRKIT_CORPUS` may name another folder of the same layout (`ir/<ver>/<target>/*`):
+its IR files are added to `CORPUS_IR_FILES`, the list the front-end tests are parametrized by.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 IR = CORPUS / "ir"
+EXTRA_CORPUS = Path(os.environ["IRKIT_CORPUS"]).resolve() if os.environ.get("IRKIT_CORPUS") else None
 VERSIONS = ("3.1.0", "3.3.1", "3.9.0")
 
 
+def _ir_roots() -> list[Path]:
+    roots = [IR]
+    if EXTRA_CORPUS is not None and (EXTRA_CORPUS / "ir").is_dir() and (EXTRA_CORPUS / "ir") != IR:
+        roots.append(EXTRA_CORPUS / "ir")
+    return roots
+
+
 def _ir_files() -> list[Path]:
-    if not IR.is_dir():
-        return []
-    return sorted(p for p in IR.glob("*/*/*") if p.name.endswith((".ttir", ".ttgir")))
+    return sorted(p for root in _ir_roots() for p in root.glob("*/*/*") if p.name.endswith((".ttir", ".ttgir")))
 
 
 CORPUS_IR_FILES: list[Path] = _ir_files()
 
 
+def _relative(path: Path) -> tuple[int, Path]:
+    for i, root in enumerate(_ir_roots()):
+        if path.is_relative_to(root):
+            return i, path.relative_to(root)
+    raise ValueError(f"{path} is in no corpus")
+
+
 def file_id(path: Path) -> str:
-    return str(path.relative_to(IR))
+    """`<ver>/<target>/<file>`; files of IRKIT_CORPUS are prefixed `extra/`."""
+    i, rel = _relative(path)
+    return str(rel) if i == 0 else f"extra/{rel}"
 
 
 def version_of(path: Path) -> str:
-    return path.relative_to(IR).parts[0]
+    return _relative(path)[1].parts[0]
 
 
 @lru_cache(maxsize=None)

@@ -1,7 +1,5 @@
-"""Tests for irkit.frontend.dumplog on the real Triton dump corpus.
-
-The corpus lives next to the repository (``../shared/corpus``); every test that
-needs it is skipped when it is absent.
+"""Tests for irkit.frontend.dumplog on real Triton dump logs (tests/data/corpus/dumps: three MLIR_ENABLE_DUMP
+logs, 3.1 and 3.9 header styles, and the TRITON_KERNEL_DUMP / TRITON_CACHE_DIR folders of four compilations).
 """
 
 from __future__ import annotations
@@ -24,16 +22,13 @@ from irkit.frontend.dumplog import (
     split_sections,
 )
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+from frontend_corpus import CORPUS
+
 DUMPS = CORPUS / "dumps"
 KDC = DUMPS / "kernel_dump_and_cache"
 
-needs_corpus = pytest.mark.skipif(not DUMPS.is_dir(), reason=f"corpus not found at {CORPUS}")
-
 
 def _dump_dirs() -> list[Path]:
-    if not DUMPS.is_dir():
-        return []
     return sorted(p.parent for p in DUMPS.glob("*/*/*/sections.json"))
 
 
@@ -53,15 +48,21 @@ def _reference(d: Path) -> list[dict]:
     return json.loads((d / "sections.json").read_text())["sections"]
 
 
+def _trimmed(d: Path) -> Path:
+    """mlir_dump.ttgir.txt, gzipped where large (both forms are read the same way)."""
+    (path,) = [p for p in (d / "mlir_dump.ttgir.txt", d / "mlir_dump.ttgir.txt.gz") if p.is_file()]
+    return path
+
+
 def _logs(d: Path) -> list[Path]:
-    return [p for p in (d / "mlir_dump.full.txt.gz", d / "mlir_dump.ttgir.txt") if p.is_file()]
+    return [d / "mlir_dump.full.txt.gz", _trimmed(d)]
 
 
 def _find_dump(version: str, kernel_prefix: str) -> Path:
     for d in DUMP_DIRS:
         if d.parts[-3] == version and d.name.startswith(kernel_prefix):
             return d
-    pytest.skip(f"no {version} {kernel_prefix} dump in the corpus")
+    raise AssertionError(f"tests/data/corpus has no {version} {kernel_prefix} dump")
 
 
 @pytest.fixture(params=DUMP_DIRS, ids=DUMP_IDS)
@@ -72,12 +73,10 @@ def dump_dir(request) -> Path:
 # ------------------------------------------------------------- matches corpus
 
 
-@needs_corpus
 def test_corpus_has_dumps():
     assert DUMP_DIRS, "no dumps/<ver>/<target>/<id>/sections.json in the corpus"
 
 
-@needs_corpus
 def test_full_log_matches_sections_json(dump_dir: Path):
     ref = _reference(dump_dir)
     secs = _sections(dump_dir / "mlir_dump.full.txt.gz")
@@ -97,21 +96,16 @@ def test_full_log_matches_sections_json(dump_dir: Path):
     assert section_summary(secs) == [(r["index"], r["pass"], r["argument"]) for r in ref]
 
 
-@needs_corpus
 def test_trimmed_log_is_prefix_of_full(dump_dir: Path):
     """mlir_dump.ttgir.txt is the same log cut before the LLVM lowering."""
-    plain = dump_dir / "mlir_dump.ttgir.txt"
-    if not plain.is_file():
-        pytest.skip("no mlir_dump.ttgir.txt")
     full = _sections(dump_dir / "mlir_dump.full.txt.gz")
-    cut = _sections(plain)
+    cut = _sections(_trimmed(dump_dir))
     assert 0 < len(cut) < len(full)
     assert cut == full[: len(cut)]  # metadata and text
     ref = _reference(dump_dir)
     assert [s.pass_class for s in cut] == [r["pass"] for r in ref[: len(cut)]]
 
 
-@needs_corpus
 def test_gz_and_plain_give_identical_sections(dump_dir: Path, tmp_path: Path):
     gz = dump_dir / "mlir_dump.full.txt.gz"
     plain = tmp_path / "mlir_dump.full.txt"
@@ -124,7 +118,6 @@ def test_gz_and_plain_give_identical_sections(dump_dir: Path, tmp_path: Path):
 # ------------------------------------------------------------- section bodies
 
 
-@needs_corpus
 def test_section_text_is_clean_mlir(dump_dir: Path):
     for log in _logs(dump_dir):
         text = read_text(log)
@@ -148,7 +141,6 @@ def test_section_text_is_clean_mlir(dump_dir: Path):
             assert lines[s.header_line - 1] == s.header_text
 
 
-@needs_corpus
 def test_func_anchored_sections_print_module_scope():
     d = _find_dump("3.1.0", "matmul_addmm_bp")
     secs = _sections(d / "mlir_dump.full.txt.gz")
@@ -161,7 +153,6 @@ def test_func_anchored_sections_print_module_scope():
         assert f"@{s.anchor_sym}(" in s.text or f'@"{s.anchor_sym}"(' in s.text
 
 
-@needs_corpus
 def test_noise_before_first_header_is_ignored():
     d = _find_dump("3.9.0", "matmul_addmm")
     text = read_text(d / "mlir_dump.full.txt.gz")
@@ -174,11 +165,9 @@ def test_noise_before_first_header_is_ignored():
 # -------------------------------------------------------------------- select
 
 
-@needs_corpus
 def test_select_coalesce_and_after(dump_dir: Path):
     secs = _sections(dump_dir / "mlir_dump.full.txt.gz")
-    if not any(s.pass_class == "TritonGPUCoalesce" for s in secs):
-        pytest.skip("no coalesce pass in this log")
+    assert any(s.pass_class == "TritonGPUCoalesce" for s in secs), "every shipped log runs coalesce"
     s = select_section(secs, "TritonGPUCoalesce")
     assert s.pass_class == "TritonGPUCoalesce" and s.pass_arg == "tritongpu-coalesce"
     assert select_section(secs, "tritongpu-coalesce") is s
@@ -191,12 +180,10 @@ def test_select_coalesce_and_after(dump_dir: Path):
     assert "ttg" in nxt.text or "triton_gpu" in nxt.text
 
 
-@needs_corpus
 def test_select_repeated_pass(dump_dir: Path):
     secs = _sections(dump_dir / "mlir_dump.full.txt.gz")
     rlc = [s for s in secs if s.pass_class == "TritonGPURemoveLayoutConversions"]
-    if len(rlc) < 2:
-        pytest.skip("RemoveLayoutConversions does not repeat in this log")
+    assert len(rlc) >= 2, "every shipped log runs RemoveLayoutConversions more than once"
     for k, s in enumerate(rlc):
         assert select_section(secs, f"TritonGPURemoveLayoutConversions#{k}") is s
         assert select_section(secs, f"tritongpu-remove-layout-conversions#{k}") is s
@@ -207,7 +194,6 @@ def test_select_repeated_pass(dump_dir: Path):
         select_section(secs, f"TritonGPURemoveLayoutConversions#{len(rlc)}")
 
 
-@needs_corpus
 def test_select_after_skips_pipeliner_internal_dumps():
     d = _find_dump("3.9.0", "matmul_addmm")
     secs = _sections(d / "mlir_dump.full.txt.gz")
@@ -224,7 +210,6 @@ def test_select_after_skips_pipeliner_internal_dumps():
     assert select_section(secs, "Canonicalizer").pass_class == "CanonicalizerPass"
 
 
-@needs_corpus
 def test_select_errors(dump_dir: Path):
     secs = _sections(dump_dir / "mlir_dump.full.txt.gz")
     n = len(secs)
@@ -254,7 +239,6 @@ def test_select_errors(dump_dir: Path):
 # ------------------------------------------------------------------- sniffing
 
 
-@needs_corpus
 def test_is_dump_log(dump_dir: Path):
     for log in _logs(dump_dir):
         assert is_dump_log(read_text(log)[:65536])
@@ -285,7 +269,6 @@ WARNING = """\
 """
 
 
-@needs_corpus
 def test_noise_between_and_after_sections_is_cut():
     d = DUMP_DIRS[0]
     real = _sections(d / "mlir_dump.full.txt.gz")[:3]
@@ -358,11 +341,9 @@ def _kdc_variants() -> list[Path]:
     return sorted(p.parent for p in KDC.glob("*/*/*/listing.json"))
 
 
-@needs_corpus
 def test_resolve_cache_dirs():
     variants = _kdc_variants()
-    if not variants:
-        pytest.skip("no kernel_dump_and_cache folders")
+    assert variants, "tests/data/corpus has no kernel_dump_and_cache folders"
     checked = 0
     for v in variants:
         for sub in ("TRITON_CACHE_DIR", "TRITON_DUMP_DIR"):
@@ -390,7 +371,6 @@ def test_resolve_cache_dirs():
     assert resolve_cache_input(other) == other
 
 
-@needs_corpus
 def test_resolve_ambiguous_dir(tmp_path: Path):
     entries = [
         h
@@ -398,8 +378,7 @@ def test_resolve_ambiguous_dir(tmp_path: Path):
         for h in (v / "TRITON_CACHE_DIR").glob("*")
         if h.is_dir() and any(h.glob("*.ttgir"))
     ]
-    if len(entries) < 2:
-        pytest.skip("need two cache entries")
+    assert len(entries) >= 2, "tests/data/corpus has fewer than two cache entries"
     for h in entries[:2]:
         shutil.copytree(h, tmp_path / h.name)
     with pytest.raises(DumpSelectError) as ei:

@@ -21,6 +21,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import BlockArgument
 
+from frontend_corpus import CORPUS
+
 from irkit import diagnostics
 from irkit.analysis.mma_slice import classify_conversion, plan_mma_propagation
 from irkit.analysis.shared_memory import TARGETS, analyze_shared_memory
@@ -32,15 +34,12 @@ from irkit.passes import all_passes
 from irkit.verifier import verify_module
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT.parent / "shared" / "corpus"
 SEED = ROOT / "lit_tests" / "passes" / "Inputs" / "seed-2378.ttgir"
 LIMITS = {t.triple: t.limit for t in TARGETS.values()}
 
 
 def _epilogue_variants() -> list[dict]:
     manifest = CORPUS / "manifest.jsonl"
-    if not manifest.is_file():
-        return []
     rows = [json.loads(line) for line in manifest.read_text().splitlines() if line.strip()]
     return [r for r in rows if "epilogue:add_matrix" in r["tags"] and r["status"] != "compile_error"]
 

@@ -398,11 +398,8 @@ def test_intel_pre_2400_reproduces_the_issue_2378_listing():
     intel-pre-2400 must print the same ops with the same types, in order (SSA names and locations aside)."""
     import re
 
-    seeds = sorted((ROOT.parent / "shared" / "seeds").glob("002_*.txt"))
-    if not seeds:
-        pytest.skip("../shared/seeds/002_*.txt is not present")
-    issue = seeds[0].read_text()
-    after = issue[issue.index("\ninto:\n") + len("\ninto:\n"):].split("\n")
+    quoted = (DATA / "issue_2378_into.txt").read_text().split("\n")
+    after = [line for line in quoted if not line.startswith("//")][2:]  # past "into:" and its blank line
     listing = after[: next(i for i, line in enumerate(after) if "%48 = tt.load" in line) + 1]
 
     def normalized(lines):
