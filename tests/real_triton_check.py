@@ -42,6 +42,12 @@ def make_context():
         amd.load_dialects(ctx)
     except (ImportError, AttributeError):
         pass
+    try:  # Intel's XPU backend (triton-xpu)
+        from triton._C.libtriton import intel
+
+        intel.load_dialects(ctx)
+    except (ImportError, AttributeError):
+        pass
     return ctx
 
 

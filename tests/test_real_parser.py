@@ -62,13 +62,19 @@ def check(version: str, paths: list[Path]) -> dict[str, str | None]:
         pytest.skip(f"no Triton {version}: set IRKIT_TRITON_PYTHONS or install it in the test environment")
     if not Path(python).exists():
         pytest.fail(f"IRKIT_TRITON_PYTHONS names {python} for {version}, which does not exist")
+    found, results = check_with(python, paths)
+    assert found == version, f"{python} has Triton {found}, not {version}"
+    return results
+
+
+def check_with(python: str, paths: list[Path]) -> tuple[str, dict[str, str | None]]:
+    """(Triton version, file -> None or the parser's error) from the Triton installed for `python`."""
     proc = subprocess.run(
         [python, str(CHECKER), "--isolate", *map(str, paths)], capture_output=True, text=True, timeout=900
     )
     assert proc.returncode == 0, proc.stderr[-4000:]
     report = json.loads(proc.stdout)
-    assert report["version"] == version, f"{python} has Triton {report['version']}, not {version}"
-    return report["results"]
+    return report["version"], report["results"]
 
 
 def broken_copies(text: str, directory: Path) -> list[Path]:

@@ -166,6 +166,7 @@ class AttrParser:
         self.saw_legacy = False
         self.saw_current = False
         self.legacy_dialects: set[str] = set()  # current dialect names seen in their legacy spelling
+        self.current_dialects: set[str] = set()  # ... and seen in their current spelling
 
     # -- spelling -------------------------------------------------------------
     def canonical(self, name: str) -> str:
@@ -175,6 +176,7 @@ class AttrParser:
             self.legacy_dialects.add(canon.partition(".")[0])
         elif canon.startswith(("ttg.", "ttng.", "ttig.", "amdg.")):
             self.saw_current = True
+            self.current_dialects.add(canon[: canon.index(".")])
         return canon
 
     # -- types ------------------------------------------------------------------

@@ -54,7 +54,7 @@ from irkit.frontend.opformat import (
     Var,
     compile_format,
 )
-from irkit.frontend.spelling import Spelling
+from irkit.frontend.spelling import CURRENT_TO_LEGACY, Spelling
 from irkit.names import set_exact_name
 
 _NUMERIC = re.compile(r"\d+$")
@@ -202,9 +202,11 @@ class Parser:
         pm.text = self.text
         pm.op_positions = self.op_positions
         pm.variants = dict(self.variants)
-        if pm.spelling is Spelling.CURRENT and "amdg" in self.attrs.legacy_dialects:
-            # Triton 3.2/3.3 already write ttg.* but still amdgpu.* (amdg.* from 3.4 on)
-            pm.variants["dialect.amdg"] = "amdgpu"
+        if pm.spelling is Spelling.CURRENT:
+            # Triton 3.2/3.3 already write ttg.* but still amdgpu.* (amdg.* from 3.4 on); Intel's XPU backend
+            # 3.3 writes ttg.* beside triton_intel_gpu.*: such a dialect prints back in its old name
+            for dialect in self.attrs.legacy_dialects - self.attrs.current_dialects:
+                pm.variants["dialect." + dialect] = CURRENT_TO_LEGACY[dialect]
         for key in self.aliases.order:
             value = self.aliases.values.get(key)
             if value is None:

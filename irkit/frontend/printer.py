@@ -110,6 +110,9 @@ def quote_string(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+_SEGMENTS = ("operandSegmentSizes", "resultSegmentSizes")
+
+
 @dataclass
 class PrintOptions:
     debuginfo: bool = False
@@ -577,8 +580,9 @@ class Printer:
                 s.variable(self, "(" + ", ".join(self.type(t) for t in ins) + ") -> " + self.result_types(outs))
             elif isinstance(e, AttrDict):
                 elided = {a for a in fmt.used_attrs if not self._non_unit_flag(op, a)}
-                elided |= {"operandSegmentSizes", "resultSegmentSizes"}
-                merged = {k: v for k, v in op.properties.items() if k not in elided}
+                # segment sizes are inherent (properties) where the op has them; a discardable copy (Intel's
+                # prefetch inherits its load's attributes) prints like any other attribute
+                merged = {k: v for k, v in op.properties.items() if k not in elided and k not in _SEGMENTS}
                 merged.update({k: v for k, v in op.attributes.items() if k not in elided})
                 if merged:
                     prefix = " attributes " if e.with_keyword else " "
