@@ -1,0 +1,183 @@
+"""What the real binaries say: pure parsers of PTX, ptxas `-v` logs, AMDGCN assembly and TTGIR text.
+
+Counts are static (instructions in the code, not executed ones).  Each function takes text and returns
+plain data, so they are tested on small real snippets and reused by static and run mode alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+# -- PTX ---------------------------------------------------------------------------------------------
+
+# qualifiers that do not change what moves: cache and eviction hints, non-coherent path, prefetch sizes
+_PTX_HINT = re.compile(r"\.(?:L1::[\w:]+|L2::[\w:]+|nc|ca|cg|cs|lu|cv|wb|wt|relaxed|acquire|release|weak|gpu|sys|cta)\b")
+_PTX_GLOBAL = re.compile(r"^\s*(?:@!?%\w+\s+)?(ld|st)\.global((?:\.[\w:]+)*)", re.MULTILINE)
+_PTX_OPCODE = re.compile(r"^\s*(?:@!?%\w+\s+)?([a-z][\w.:]*)", re.MULTILINE)
+
+
+def _ptx_access_key(qualifiers: str) -> str:
+    """'.L1::evict_last.v4.b32' -> 'v4.b32'; '.b32' -> 'b32'."""
+    return _PTX_HINT.sub("", qualifiers).lstrip(".")
+
+
+def _access_bits(key: str) -> int | None:
+    m = re.fullmatch(r"(?:v(\d)\.)?[bufs](\d+)", key)
+    if not m:
+        return None
+    return int(m.group(1) or 1) * int(m.group(2))
+
+
+def ptx_global_accesses(ptx: str) -> dict[str, dict[str, int]]:
+    """Global loads and stores by width: {"loads": {"v4.b32": 32}, "stores": {"v2.b32": 64}}."""
+    out: dict[str, Counter] = {"loads": Counter(), "stores": Counter()}
+    for m in _PTX_GLOBAL.finditer(ptx):
+        out["loads" if m.group(1) == "ld" else "stores"][_ptx_access_key(m.group(2))] += 1
+    return {k: dict(sorted(v.items(), key=lambda kv: (-(_access_bits(kv[0]) or 0), kv[0]))) for k, v in out.items()}
+
+
+def ptx_shared_and_barriers(ptx: str) -> dict[str, int]:
+    """Shared-memory instructions and barriers, by kind."""
+    counts: Counter = Counter()
+    for m in _PTX_OPCODE.finditer(ptx):
+        op = m.group(1)
+        if op.startswith(("ld.shared", "ld.volatile.shared")):
+            counts["ld.shared"] += 1
+        elif op.startswith(("st.shared", "st.volatile.shared")):
+            counts["st.shared"] += 1
+        elif op.startswith("ldmatrix"):
+            counts["ldmatrix"] += 1
+        elif op.startswith("stmatrix"):
+            counts["stmatrix"] += 1
+        elif op.startswith("cp.async.bulk"):
+            counts["cp.async.bulk"] += 1
+        elif op.startswith("cp.async.") and ".shared" in op:
+            counts["cp.async"] += 1
+        elif op.startswith(("atom.shared", "red.shared")):
+            counts["atom.shared"] += 1
+        elif op.startswith(("bar.sync", "barrier.sync", "bar.arrive", "barrier.arrive", "bar.red", "barrier.cta")):
+            counts["bar"] += 1
+        elif op.startswith("mbarrier."):
+            counts["mbarrier"] += 1
+    return dict(sorted(counts.items()))
+
+
+def ptx_target(ptx: str) -> str | None:
+    """The `.target sm_90a` of a PTX module (what ptxas must be given as --gpu-name)."""
+    m = re.search(r"^\s*\.target\s+(sm_\w+)", ptx, re.MULTILINE)
+    return m.group(1) if m else None
+
+
+# -- ptxas -v --------------------------------------------------------------------------------------------
+
+_PTXAS_FUNC = re.compile(r"Function properties for (\S+)")
+_PTXAS_FRAME = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
+_PTXAS_USED = re.compile(r"Used (\d+) registers")
+
+
+def ptxas_resources(log: str, function: str | None = None) -> dict[str, int] | None:
+    """Registers and spills of one kernel from `ptxas -v` output (the first entry when `function` is None):
+    {"registers", "stack_frame_bytes", "spill_store_bytes", "spill_load_bytes"}."""
+    current = None
+    found: dict[str, dict[str, int]] = {}
+    order: list[str] = []
+    for line in log.splitlines():
+        m = _PTXAS_FUNC.search(line)
+        if m:
+            current = m.group(1)
+            if current not in found:
+                found[current] = {}
+                order.append(current)
+            continue
+        if current is None:
+            continue
+        m = _PTXAS_FRAME.search(line)
+        if m:
+            found[current].update(stack_frame_bytes=int(m.group(1)), spill_store_bytes=int(m.group(2)),
+                                  spill_load_bytes=int(m.group(3)))
+        m = _PTXAS_USED.search(line)
+        if m:
+            found[current]["registers"] = int(m.group(1))
+    if not order:
+        return None
+    return found.get(function) if function is not None else found[order[0]]
+
+
+# -- AMDGCN ----------------------------------------------------------------------------------------------
+
+_GCN_OPCODE = re.compile(r"^\s+([a-z][a-z0-9_]*)\b", re.MULTILINE)
+_GCN_META_INT = re.compile(r"^\s*\.(vgpr_count|sgpr_count|agpr_count|vgpr_spill_count|sgpr_spill_count|"
+                           r"group_segment_fixed_size|private_segment_fixed_size):\s*(\d+)", re.MULTILINE)
+
+
+def amdgcn_memory_ops(asm: str) -> dict[str, dict[str, int]]:
+    """Global/buffer loads and stores by width, LDS (ds_*) instructions and barriers of AMDGCN assembly."""
+    out: dict[str, Counter] = {"loads": Counter(), "stores": Counter(), "shared": Counter(), "barriers": Counter()}
+    for m in _GCN_OPCODE.finditer(asm):
+        op = m.group(1)
+        if op.startswith(("global_load", "buffer_load")):
+            out["loads"][op] += 1
+        elif op.startswith(("global_store", "buffer_store")):
+            out["stores"][op] += 1
+        elif op.startswith("ds_"):
+            out["shared"][op] += 1
+        elif op in ("s_barrier", "s_barrier_signal", "s_barrier_wait"):
+            out["barriers"][op] += 1
+    return {k: dict(sorted(v.items())) for k, v in out.items()}
+
+
+def amdgcn_resources(asm: str) -> dict[str, int]:
+    """Registers, spills, LDS and scratch from the code object's metadata (`.vgpr_count: 128`, ...)."""
+    found: dict[str, int] = {}
+    for m in _GCN_META_INT.finditer(asm):
+        found.setdefault(m.group(1), int(m.group(2)))
+    return found
+
+
+# -- TTGIR -------------------------------------------------------------------------------------------------
+
+_CONVERT = re.compile(r"\b(?:ttg|triton_gpu)\.convert_layout\b")
+
+
+def convert_layout_count(ttgir: str) -> int:
+    return len(_CONVERT.findall(ttgir))
+
+
+# -- one summary -------------------------------------------------------------------------------------------
+
+
+def binary_summary(asm: dict[str, str], ptxas_log: str | None = None, kernel: str | None = None) -> dict:
+    """Everything above for one compiled kernel, from its `asm` texts (ptx/amdgcn/ttgir) and ptxas log."""
+    out: dict = {}
+    if asm.get("ttgir"):
+        out["convert_layout"] = convert_layout_count(asm["ttgir"])
+    if asm.get("ptx"):
+        g = ptx_global_accesses(asm["ptx"])
+        out["global_loads"], out["global_stores"] = g["loads"], g["stores"]
+        out["shared_and_barriers"] = ptx_shared_and_barriers(asm["ptx"])
+    if ptxas_log:
+        res = ptxas_resources(ptxas_log, kernel) or ptxas_resources(ptxas_log)
+        if res:
+            out["registers"] = res.get("registers")
+            out["spill_store_bytes"] = res.get("spill_store_bytes")
+            out["spill_load_bytes"] = res.get("spill_load_bytes")
+            out["stack_frame_bytes"] = res.get("stack_frame_bytes")
+    if asm.get("amdgcn"):
+        ops = amdgcn_memory_ops(asm["amdgcn"])
+        out["global_loads"], out["global_stores"] = ops["loads"], ops["stores"]
+        out["shared_and_barriers"] = {**ops["shared"], **ops["barriers"]}
+        res = amdgcn_resources(asm["amdgcn"])
+        if res:
+            out["registers"] = res.get("vgpr_count")
+            out["sgpr_count"] = res.get("sgpr_count")
+            out["agpr_count"] = res.get("agpr_count")
+            out["vgpr_spill_count"] = res.get("vgpr_spill_count")
+            out["sgpr_spill_count"] = res.get("sgpr_spill_count")
+            out["scratch_bytes"] = res.get("private_segment_fixed_size")
+    return out
+
+
+def width_summary(accesses: dict[str, int]) -> str:
+    """{"v4.b32": 32, "b32": 4} -> 'v4.b32x32 b32x4' (widest first)."""
+    return " ".join(f"{k}x{v}" for k, v in accesses.items()) or "-"

@@ -1,0 +1,109 @@
+"""Run an irkit pipeline on one TTGIR module and predict what it costs, before and after.
+
+`rewrite_module` is what both modes call: static mode in-process, run mode through `serve` (the checked
+program's Python asks irkit's Python over a pipe, one JSON line each way, so that Python needs no xDSL):
+
+    python -m irkit.check.rewrite --serve -p PIPELINE
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class RewriteResult:
+    changed: bool
+    text: str | None  # the module after the pipeline, printed with locations (None on error)
+    remarks: list[str] = field(default_factory=list)
+    error: str | None = None
+    predicted_before: dict | None = None
+    predicted_after: dict | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _options(**over) -> argparse.Namespace:
+    base = {"allow_unregistered_dialect": False, "no_verify": False, "mlir_print_ir_after_all": False,
+            "mlir_print_debuginfo": True, "mlir_print_op_generic": False, "pipeline": None, "pass_flags": None}
+    base.update(over)
+    return argparse.Namespace(**base)
+
+
+def parse_pipeline(spec: str):
+    """An xDSL PassPipeline from `-p` text; CliError on an unknown pass or bad options."""
+    from irkit.cli.opt import build_pipeline
+
+    return build_pipeline(_options(pipeline=spec))
+
+
+def predict(text: str, name: str, version: str | None) -> dict:
+    """irkit's own figures for one module: predicted shared memory, its limit, conversions."""
+    from irkit.frontend.parser import Parser
+    from irkit.report.model import build_module_report
+
+    report = build_module_report(Parser(text, name).parse(), name=name, version=version)
+    return {"shared": report.shared_bytes, "limit": report.limit, "fits": report.fits,
+            "convert_layout": len(report.converts), "target": report.target, "rules": report.version,
+            "num_warps": report.num_warps}
+
+
+def rewrite_module(text: str, name: str, pipeline, version: str | None = None, line_offset: int = 0) -> RewriteResult:
+    """Apply `pipeline` (a PassPipeline or its text) to the module `text`.  `changed` compares irkit's own
+    print of the module before and after, so formatting never counts as a change."""
+    from irkit.cli.opt import InputText, process_chunk
+
+    if isinstance(pipeline, str):
+        pipeline = parse_pipeline(pipeline)
+    chunk = InputText(text, name, line_offset)
+    before = process_chunk(_options(), chunk, None, sys.stderr)
+    errors = [d.render().splitlines()[0] for d in before.diagnostics if d.severity == "error"]
+    if before.output is None or errors:
+        return RewriteResult(False, None, error=errors[0] if errors else "irkit could not read the module")
+    after = process_chunk(_options(), chunk, pipeline, sys.stderr)
+    remarks = [d.render().splitlines()[0] for d in after.diagnostics if d.severity in ("remark", "warning")]
+    errors = [d.render().splitlines()[0] for d in after.diagnostics if d.severity == "error"]
+    if after.output is None or errors:
+        return RewriteResult(False, None, remarks, error=errors[0] if errors else "the pipeline failed")
+    result = RewriteResult(after.output != before.output, after.output, remarks)
+    try:
+        result.predicted_before = predict(text, name, version)
+        result.predicted_after = predict(after.output, name, version)
+    except Exception as e:  # noqa: BLE001 - a prediction that fails is reported, the check goes on
+        result.remarks.append(f"irkit's prediction failed: {type(e).__name__}: {e}")
+    return result
+
+
+def serve(pipeline_spec: str, stdin=None, stdout=None) -> int:
+    """Answer {"ttgir", "name", "version"} lines with RewriteResult lines until stdin closes."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    pipeline = parse_pipeline(pipeline_spec)
+    for line in stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        try:
+            result = rewrite_module(request["ttgir"], request.get("name", "kernel.ttgir"), pipeline,
+                                    request.get("version"))
+        except Exception as e:  # noqa: BLE001 - the program under check must go on
+            result = RewriteResult(False, None, error=f"irkit failed: {type(e).__name__}: {e}")
+        stdout.write(json.dumps(result.to_dict()) + "\n")
+        stdout.flush()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m irkit.check.rewrite")
+    ap.add_argument("--serve", action="store_true", required=True)
+    ap.add_argument("-p", "--pipeline", required=True)
+    args = ap.parse_args(argv)
+    return serve(args.pipeline)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,238 @@
+"""Static mode: compile a module before and after a pipeline with the real Triton, and compare what the
+binaries say with what irkit predicts.  No GPU is needed.
+
+The real compiler runs in a subprocess of the Python that has Triton (`find_triton_python`), through
+`compile_worker.py`, so irkit never imports triton.  `compile_metrics` is the API other tools use:
+
+    from irkit.check.static import compile_metrics
+    version, metrics = compile_metrics(["a.ttgir", "b.ttgir"])   # one subprocess for all files
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from irkit.check import binary_metrics as B
+from irkit.cli.entry import CliError
+
+WORKER = Path(__file__).with_name("compile_worker.py")
+ENV_PYTHON = "IRKIT_TRITON_PYTHON"
+
+
+def find_triton_python(explicit: str | None = None) -> str:
+    """The Python whose Triton compiles: `explicit`, else $IRKIT_TRITON_PYTHON, else this interpreter
+    when it can import triton.  CliError when there is none."""
+    chosen = explicit or os.environ.get(ENV_PYTHON)
+    if chosen:
+        if not (os.path.isfile(chosen) and os.access(chosen, os.X_OK)):
+            raise CliError(f"the Triton Python '{chosen}' does not exist or is not executable")
+        return chosen
+    if importlib.util.find_spec("triton") is not None:
+        return sys.executable
+    raise CliError("no Triton to compile with: install it in this Python (pip install 'irkit[triton]') "
+                   f"or name a Python that has it with --triton-python or {ENV_PYTHON}")
+
+
+def installed_triton_version(python: str) -> str:
+    """The Triton version of `python`, without importing triton (cheap)."""
+    probe = ("import importlib.metadata as m\n"
+             "for d in ('triton', 'pytorch-triton', 'pytorch-triton-xpu', 'triton-xpu', 'pytorch-triton-rocm'):\n"
+             "    try:\n        print(m.version(d)); break\n    except m.PackageNotFoundError: pass\n"
+             "else:\n    import triton; print(triton.__version__)\n")
+    p = subprocess.run([python, "-c", probe], capture_output=True, text=True, check=False)
+    if p.returncode != 0 or not p.stdout.strip():
+        last = (p.stderr.strip().splitlines() or ["no output"])[-1]
+        raise CliError(f"'{python}' has no usable Triton ({last})")
+    return p.stdout.strip().splitlines()[-1]
+
+
+def _major_minor(version: str) -> tuple[int, int]:
+    m = re.match(r"(\d+)\.(\d+)", version)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def version_mismatch(module_version: str | None, spelling_31: bool, installed: str) -> str | None:
+    """Why `installed` Triton cannot compile the module, or None.  An exact module version (from the cache
+    entry's JSON or --module-version) must match in major.minor; otherwise the dialect spelling decides:
+    `triton_gpu.*` is Triton <= 3.1, `ttg.*` is 3.2 and newer."""
+    have = _major_minor(installed)
+    if module_version:
+        if _major_minor(module_version) != have:
+            return f"the module is Triton {module_version} IR but the installed Triton is {installed}"
+        return None
+    if spelling_31 and have >= (3, 2):
+        return f"the module is Triton 3.1 IR (triton_gpu.* spelling) but the installed Triton is {installed}"
+    if not spelling_31 and have < (3, 2):
+        return f"the module is Triton 3.2+ IR (ttg.* spelling) but the installed Triton is {installed}"
+    return None
+
+
+def compile_metrics(paths: list[str | Path], targets: list[str | None] | None = None,
+                    triton_python: str | None = None) -> tuple[str, list[dict]]:
+    """Compile each TTGIR file with the real Triton (all in one subprocess) and measure the binaries.
+
+    Returns (Triton version, one dict per file): {"ok", "shared", "error", "name", plus
+    `binary_metrics.binary_summary`: registers, spill bytes, global loads/stores by width, shared-memory
+    instructions and barriers}.  `targets`: "cuda:90", "hip:gfx942", "xpu"; None reads the module's
+    `ttg.target`."""
+    python = find_triton_python(triton_python)
+    jobs = []
+    for i, path in enumerate(paths):
+        target = (targets or [None] * len(paths))[i] or _module_target(Path(path).read_text())
+        if target is None:
+            raise CliError(f"{path}: the module names no target (ttg.target); pass --target")
+        jobs.append({"path": str(Path(path).resolve()), "target": target})
+    with tempfile.TemporaryDirectory(prefix="irkit-check-") as d:
+        request = Path(d) / "request.json"
+        request.write_text(json.dumps({"jobs": jobs}))
+        p = subprocess.run([python, str(WORKER), str(request)], capture_output=True, text=True, check=False)
+    if p.returncode != 0 or not p.stdout.strip():
+        last = (p.stderr.strip().splitlines() or ["no output"])[-1]
+        raise CliError(f"the Triton in '{python}' failed to start: {last}")
+    answer = json.loads(p.stdout.strip().splitlines()[-1])
+    out = []
+    for job, res in zip(jobs, answer["results"]):
+        row = {"ok": res["ok"], "target": job["target"], "shared": res.get("shared"), "name": res.get("name"),
+               "error": None if res["ok"] else _one_line_error(res)}
+        if res["ok"]:
+            row.update(B.binary_summary(res.get("asm", {}), res.get("ptxas_log"), res.get("name")))
+            row["ttgir_convert_layout"] = B.convert_layout_count(Path(job["path"]).read_text())
+            for key in ("build_flags", "n_regs", "n_spills"):
+                if key in res:
+                    row[key] = res[key]
+        out.append(row)
+    return answer["triton_version"], out
+
+
+def _one_line_error(res: dict) -> str:
+    diags = [d for d in res.get("diagnostics", []) if "error" in d]
+    text = diags[-1] if diags else res.get("error") or "compile failed"
+    return " ".join(text.split())[:400]
+
+
+def _module_target(text: str) -> str | None:
+    m = re.search(r'"?(?:ttg|triton_gpu)\.target"?\s*=\s*"([^"]+)"', text)
+    return m.group(1) if m else None
+
+
+# -- inputs -------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ModuleInput:
+    name: str  # what the report calls it
+    text: str
+    line_offset: int = 0
+    recorded_version: str | None = None  # from the cache entry's JSON, when there is one
+    recorded_shared: int | None = None
+
+
+def read_module_input(path: str, dump_section: str | None = None, dump_after: bool = False) -> ModuleInput:
+    """A .ttgir file, a Triton cache entry or dump folder, or one section of an MLIR_ENABLE_DUMP log."""
+    from irkit.cli.opt import read_input
+
+    args = argparse.Namespace(input=path, list_sections=False, dump_section=dump_section, dump_after=dump_after)
+    inp = read_input(args)
+    version, shared = None, None
+    source = Path(path)
+    meta_dirs = [source] if source.is_dir() else [source.parent]
+    for d in meta_dirs:
+        for meta in sorted(d.glob("*.json")) + sorted(d.glob("*/*.json")):
+            try:
+                data = json.loads(meta.read_text())
+            except (OSError, ValueError):
+                continue
+            if isinstance(data, dict) and "shared" in data and (source.is_dir() or meta.stem.startswith(source.stem)):
+                version = version or data.get("triton_version")
+                shared = data.get("shared") if shared is None else shared
+    return ModuleInput(inp.name, inp.text, inp.line_offset, version, shared)
+
+
+# -- the comparison ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class StaticCheck:
+    name: str
+    target: str | None
+    limit: int | None
+    changed: bool
+    remarks: list[str] = field(default_factory=list)
+    before: dict = field(default_factory=dict)  # {"real": compile_metrics row, "predicted": rewrite.predict}
+    after: dict = field(default_factory=dict)
+    disagreements: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def disagreements(side: str, real: dict, predicted: dict | None, limit: int | None) -> list[str]:
+    """Where irkit's prediction and the real compiler differ (shared bytes, fits the target)."""
+    if not predicted or not real.get("ok"):
+        return []
+    out = []
+    if predicted.get("shared") is not None and real.get("shared") is not None and predicted["shared"] != real["shared"]:
+        out.append(f"{side}: shared memory predicted {predicted['shared']:,} B, compiler {real['shared']:,} B")
+    if (limit is not None and predicted.get("shared") is not None and real.get("shared") is not None
+            and (predicted["shared"] <= limit) != (real["shared"] <= limit)):
+        out.append(f"{side}: fits {limit:,} B predicted {predicted['shared'] <= limit}, compiler {real['shared'] <= limit}")
+    return out
+
+
+def check_static(inputs: list[ModuleInput], pipeline_spec: str, triton_python: str | None = None,
+                 module_version: str | None = None, target: str | None = None) -> dict:
+    """The whole static check: rewrite each module, compile both versions, compare."""
+    from irkit.analysis.shared_memory import resolve_target
+    from irkit.check.rewrite import parse_pipeline, rewrite_module
+
+    pipeline = parse_pipeline(pipeline_spec)
+    python = find_triton_python(triton_python)
+    installed = installed_triton_version(python)
+    checks: list[StaticCheck] = []
+    with tempfile.TemporaryDirectory(prefix="irkit-check-") as d:
+        paths, targets, pending = [], [], []
+        for i, inp in enumerate(inputs):
+            why = version_mismatch(module_version or inp.recorded_version,
+                                   bool(re.search(r"\btriton_gpu\.", inp.text)), installed)
+            if why:
+                raise CliError(f"{inp.name}: {why} ('{python}'); pass --triton-python with a matching Triton")
+            res = rewrite_module(inp.text, inp.name, pipeline, module_version or inp.recorded_version or installed,
+                                 inp.line_offset)
+            if res.error:
+                raise CliError(res.error)
+            tgt = target or _module_target(inp.text)
+            known = resolve_target(tgt)
+            check = StaticCheck(inp.name, tgt, known.limit if known else None, res.changed, res.remarks)
+            check.before["predicted"], check.after["predicted"] = res.predicted_before, res.predicted_after
+            stem = re.sub(r"[^\w.-]", "_", Path(inp.name).stem)
+            before, after = Path(d) / f"{i}_before" / f"{stem}.ttgir", Path(d) / f"{i}_after" / f"{stem}.ttgir"
+            for p, text in ((before, inp.text), (after, res.text)):
+                p.parent.mkdir()
+                p.write_text(text)
+            paths += [before, after]
+            targets += [tgt, tgt]
+            pending.append(check)
+        version, rows = compile_metrics(paths, targets, python)
+    for i, check in enumerate(pending):
+        check.before["real"], check.after["real"] = rows[2 * i], rows[2 * i + 1]
+        if not check.before["real"]["ok"]:
+            raise CliError(f"{check.name}: the real Triton {version} rejects the input module: "
+                           f"{check.before['real']['error']}")
+        if not check.after["real"]["ok"]:
+            check.error = f"the real Triton {version} rejects the rewritten module: {check.after['real']['error']}"
+        for side in ("before", "after"):
+            check.disagreements += disagreements(side, getattr(check, side)["real"],
+                                                 getattr(check, side)["predicted"], check.limit)
+        checks.append(check)
+    return {"mode": "static", "pipeline": pipeline_spec, "triton": {"version": version, "python": python},
+            "modules": [c.to_dict() for c in checks]}
