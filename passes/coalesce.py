@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import prod
-from typing import Sequence
+from typing import ClassVar, Sequence
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -269,6 +269,7 @@ class CoalescePass(ModulePass):
     """
 
     name = "coalesce"
+    upstream_names: ClassVar[dict[str, str]] = {"tritongpu-coalesce": ""}
 
     skip_unchanged: bool = False
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import scf
@@ -543,6 +544,12 @@ class RewriteTensorPointerPass(ModulePass):
     """
 
     name = "rewrite-tensor-pointer"
+    # Intel's name implies Intel's last rule (I-2420, kept until the pass was removed in #3603, and the
+    # one its final lit test checks); mode= overrides it, e.g. mode=intel-pre-2400 for Intel's 3.1 release
+    upstream_names: ClassVar[dict[str, str]] = {
+        "triton-rewrite-tensor-pointer": "mode=upstream",
+        "tritonintelgpu-rewrite-tensor-pointer": "mode=intel-2420",
+    }
 
     mode: str = "upstream"
 

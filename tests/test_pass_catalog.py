@@ -1,11 +1,11 @@
 """The help text's pass catalog (read from source, irkit/cli/pass_catalog.py) says
 what importing the passes says: same names, order, summaries and options."""
 
+from irkit.passes import all_passes, summary
 from xdsl.passes import get_pass_option_infos
 
 from irkit.cli import pass_catalog as catalog_module
 from irkit.cli.pass_catalog import PassInfo, pass_catalog
-from irkit.passes import all_passes, summary
 
 
 def _from_import() -> dict[str, PassInfo]:
@@ -15,7 +15,8 @@ def _from_import() -> dict[str, PassInfo]:
             (i.name, i.default_value if i.default_value is not None else "<" + i.expected_type + ">")
             for i in get_pass_option_infos(cls)
         )
-        out[name] = PassInfo(name, summary(cls), options)
+        upstream = tuple(getattr(cls, "upstream_names", {}).items())
+        out[name] = PassInfo(name, summary(cls), options, upstream)
     return out
 
 
@@ -59,3 +60,33 @@ def test_help_lists_every_pass(capsys):
     text = capsys.readouterr().out
     for name in all_passes():
         assert f"--{name}" in text
+
+
+def test_upstream_names_are_read_from_the_class(tmp_path):
+    src = tmp_path / "aliased.py"
+    src.write_text(
+        "from dataclasses import dataclass\n"
+        "from typing import ClassVar\n"
+        "from xdsl.passes import ModulePass\n"
+        "@dataclass(frozen=True)\n"
+        "class P(ModulePass):\n"
+        "    \"\"\"Doc.\"\"\"\n"
+        "    name = 'p'\n"
+        "    upstream_names: ClassVar[dict[str, str]] = {'cpp-p': '', 'vendor-p': 'mode=v'}\n"
+        "    mode: str = 'a'\n"
+    )
+    (info,) = catalog_module._scan_module(src)
+    assert info.upstream_names == (("cpp-p", ""), ("vendor-p", "mode=v"))
+    assert info.options == (("mode", "a"),)  # the ClassVar is not an option
+    assert "vendor-p (mode=v)" in info.aliases_help
+
+
+def test_every_upstream_name_belongs_to_one_pass():
+    from irkit.cli.pass_catalog import pass_names
+
+    seen = {}
+    for name, cls in all_passes().items():
+        for alias in getattr(cls, "upstream_names", {}):
+            assert alias not in all_passes() and alias not in seen, alias
+            seen[alias] = name
+            assert pass_names()[alias][0] == name

@@ -26,12 +26,23 @@ class PassInfo:
     name: str
     summary: str
     options: tuple[tuple[str, str], ...]  # (option, default text or <type>), as xDSL renders them
+    # the C++ pass names this pass answers to, each with the options that name implies
+    # (the pass class's `upstream_names` ClassVar)
+    upstream_names: tuple[tuple[str, str], ...] = ()
 
     @property
     def options_help(self) -> str:
         if not self.options:
             return ""
         return " [" + " ".join(f"{k.replace('_', '-')}={v}" for k, v in self.options) + "]"
+
+    @property
+    def aliases_help(self) -> str:
+        """`also: tritongpu-coalesce, tritonintelgpu-rewrite-tensor-pointer (mode=intel-2420)`."""
+        if not self.upstream_names:
+            return ""
+        names = [f"{n} ({o})" if o else n for n, o in self.upstream_names]
+        return " (also as " + ", ".join(names) + ")"
 
 
 class _Unreadable(Exception):
@@ -56,7 +67,15 @@ def _is_pass_class(node: ast.ClassDef) -> bool:
 def _read_class(node: ast.ClassDef) -> PassInfo | None:
     name = None
     options: list[tuple[str, str]] = []
+    upstream: tuple[tuple[str, str], ...] = ()
     for stmt in node.body:
+        if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+                and stmt.target.id == "upstream_names"):
+            try:
+                upstream = _upstream_names(ast.literal_eval(stmt.value))
+            except (ValueError, TypeError):
+                raise _Unreadable from None
+            continue
         if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "name" for t in stmt.targets):
             if not (isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)):
                 raise _Unreadable
@@ -76,7 +95,14 @@ def _read_class(node: ast.ClassDef) -> PassInfo | None:
     if name is None:
         return None
     doc = inspect.cleandoc(ast.get_docstring(node, clean=False) or "")
-    return PassInfo(name, doc.splitlines()[0] if doc else "", tuple(options))
+    return PassInfo(name, doc.splitlines()[0] if doc else "", tuple(options), upstream)
+
+
+def _upstream_names(value) -> tuple[tuple[str, str], ...]:
+    """`upstream_names` is a dict {C++ pass name: options that name implies}."""
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise TypeError("upstream_names must be a dict of str to str")
+    return tuple(value.items())
 
 
 def _scan_module(path: Path) -> list[PassInfo] | None:
@@ -111,7 +137,8 @@ def _import_module(module: str) -> list[PassInfo]:
             options = tuple(
                 (i.name, i.default_value if i.default_value is not None else "<" + i.expected_type + ">") for i in infos
             )
-            out.append(PassInfo(cls.name, summary(cls), options))
+            upstream = _upstream_names(getattr(cls, "upstream_names", {}))
+            out.append(PassInfo(cls.name, summary(cls), options, upstream))
     return out
 
 
@@ -128,3 +155,14 @@ def pass_catalog() -> dict[str, PassInfo]:
         for info in infos:
             found[info.name] = info
     return found
+
+
+@cache
+def pass_names() -> dict[str, tuple[str, str]]:
+    """Every name a pass answers to (its own and its upstream ones) -> (the pass's name, implied options)."""
+    names: dict[str, tuple[str, str]] = {}
+    for info in pass_catalog().values():
+        names[info.name] = (info.name, "")
+        for alias, options in info.upstream_names:
+            names.setdefault(alias, (info.name, options))
+    return names

@@ -34,10 +34,13 @@ class ReportFailed(Exception):
 def build_arg_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="irkit-report",
+        allow_abbrev=False,
         description="Report layout conversions and predicted shared memory of Triton TTGIR: one module, "
         "a before/after pair, a dump log pass by pass, or a set of autotuning configs.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=__doc__.split("\n\n", 1)[1].split("`--json`")[0],
+        epilog=__doc__.split("\n\n", 1)[1].split("`--json`")[0]
+        + "\npasses (in command-line order, as in irkit-opt: --pass='opt=v', never the next word):\n"
+        + driver.passes_epilog(),
     )
     ap.add_argument("inputs", nargs="*", metavar="INPUT", help="TTGIR file, dump log (.gz ok), Triton cache folder or '-'")
     mode = ap.add_mutually_exclusive_group()
@@ -69,12 +72,6 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--dump-section", default=None, metavar="N|PASS[#k]", help="for a dump log: the section to report on")
     ap.add_argument("--dump-after", action="store_true", help="with --dump-section=PASS: the IR after that pass")
     ap.add_argument("--list-sections", action="store_true", help="for a dump log: list its sections and exit")
-    group = ap.add_argument_group("passes (in command-line order, as in irkit-opt)")
-    from irkit.cli.pass_catalog import pass_catalog
-
-    for name, info in pass_catalog().items():
-        group.add_argument(f"--{name}", dest=name, nargs="?", const="", action=driver._PassFlag,
-                           metavar="OPTIONS", help=info.summary + info.options_help)
     return ap
 
 
@@ -82,38 +79,10 @@ def build_arg_parser() -> argparse.ArgumentParser:
 
 
 def read_one(path: str, args) -> InputText:
-    """Read like irkit-opt; for a dump log without --dump-section, the last TritonGPU section (the
-    kernel's final TTGIR) rather than the last section, which is LLVM IR by then."""
-    section = args.dump_section
-    if section is None and not args.list_sections and not args.dump_after:
-        section = _last_tritongpu_section(path)
-    ns = SimpleNamespace(input=path, list_sections=args.list_sections, dump_section=section, dump_after=args.dump_after)
+    """Read like irkit-opt (a dump log without --dump-section: its last TritonGPU section)."""
+    ns = SimpleNamespace(input=path, list_sections=args.list_sections, dump_section=args.dump_section,
+                         dump_after=args.dump_after)
     return driver.read_input(ns)
-
-
-def _last_tritongpu_section(path: str) -> str | None:
-    from irkit.frontend import dumplog
-
-    p = Path(path)
-    if not p.is_file():
-        return None
-    try:
-        with open(p, "rb") as f:
-            head = f.read(4)
-        if p.suffix != ".gz" and head[:2] != b"\x1f\x8b":
-            with open(p, encoding="utf-8", errors="replace") as f:
-                if not dumplog.is_dump_log(f.read(1 << 16)):
-                    return None
-        text = dumplog.read_text(p)
-    except (OSError, EOFError):
-        return None  # read_input reports it
-    if not dumplog.is_dump_log(text[: 1 << 16]):
-        return None
-    sections = dumplog.split_sections(text)
-    for s in reversed(sections):
-        if "llvm.func" not in s.text and ("ttg." in s.text or "triton_gpu." in s.text):
-            return str(s.index)
-    return None
 
 
 def sidecar(path: str) -> dict:
@@ -445,7 +414,7 @@ def write_html(report, args) -> None:
 
 def run(argv: list[str]) -> int:
     ap = build_arg_parser()
-    args = ap.parse_args(argv)
+    args = driver.parse_command_line(ap, argv)
     spec = pipeline_spec(args)
     if args.list_sections:
         if len(args.inputs) != 1:

@@ -462,6 +462,24 @@ def select_section(
     )
 
 
+def holds_tritongpu_ir(section: DumpSection) -> bool:
+    """TritonGPU IR (either spelling), not yet lowered to the LLVM dialect."""
+    text = section.text
+    return "llvm.func" not in text and ("ttg." in text or "triton_gpu." in text)
+
+
+def default_section(sections: Sequence[DumpSection]) -> DumpSection:
+    """The section irkit-opt and irkit-report read when no --dump-section is given: the last one
+    holding TritonGPU IR, i.e. the kernel's final TTGIR (the sections after it are LLVM IR)."""
+    for section in reversed(sections):
+        if holds_tritongpu_ir(section):
+            return section
+    raise DumpSelectError(
+        f"no section of the log holds TritonGPU IR; pick one with --dump-section=N|PASS "
+        f"(available: {_available(sections)})"
+    )
+
+
 # ----------------------------------------------------------------------- cache
 
 

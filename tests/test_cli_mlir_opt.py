@@ -1,0 +1,308 @@
+"""irkit-opt reads a command line as mlir-opt/triton-opt do (issue 8, item 1): pass flags take
+options only after '=', one or two dashes, no abbreviations, Triton's pass names, MLIR's
+textual pipelines, and the -mlir-* instrumentation flags."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from test_cli import SMALL, assert_tool_error, run
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "addmm_gfx942_256x256.ttgir"
+
+# one load and one store through a tensor of pointers: coalesce gives them 4 elements per thread
+COALESCE_ME = """\
+#blocked = #triton_gpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"triton_gpu.num-warps" = 4 : i32, "triton_gpu.num-ctas" = 1 : i32, "triton_gpu.threads-per-warp" = 32 : i32} {
+  tt.func @f(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %0 = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %1 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+    %2 = tt.addptr %1, %0 : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+    %3 = tt.load %2 : tensor<512x!tt.ptr<f32>, #blocked>
+    tt.store %2, %3 : tensor<512x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+"""
+
+
+@pytest.fixture
+def small(tmp_path) -> Path:
+    p = tmp_path / "small.mlir"
+    p.write_text(SMALL)
+    return p
+
+
+@pytest.fixture
+def coalesce_me(tmp_path) -> Path:
+    p = tmp_path / "k.ttgir"
+    p.write_text(COALESCE_ME)
+    return p
+
+
+def test_pass_flag_before_the_input_reads_the_input(tmp_path):
+    # the command on the README's front page: the flag must not swallow the file as its options
+    before = run(["--propagate-mma", str(EXAMPLE)])
+    after = run([str(EXAMPLE), "--propagate-mma"])
+    assert before.code == 0, before
+    assert before.out == after.out
+    untouched = run([str(EXAMPLE)]).out
+    assert before.out.count("convert_layout") < untouched.count("convert_layout")
+
+
+def test_pass_flag_never_takes_the_next_word(coalesce_me):
+    # with the old parser `--coalesce skip-unchanged=true` read the option; now it is a second input
+    assert_tool_error(run(["--coalesce", str(coalesce_me), "skip-unchanged=true"]), "unrecognized arguments")
+    by_eq = run(["--coalesce=skip-unchanged=true", str(coalesce_me)])
+    by_braces = run(["-coalesce={skip-unchanged=true}", str(coalesce_me)])
+    by_quoted = run(["-coalesce=skip-unchanged=true", str(coalesce_me)])
+    assert by_eq.code == 0, by_eq
+    assert by_eq.out == by_braces.out == by_quoted.out
+
+
+def test_one_or_two_dashes(tmp_path):
+    src = tmp_path / "s.mlir"
+    src.write_text(SMALL + "// -----\n" + SMALL)
+    one = run([str(src), "-split-input-file", "-mlir-print-op-generic"])
+    two = run([str(src), "--split-input-file", "--mlir-print-op-generic"])
+    assert one.code == 0, one
+    assert one.out == two.out and one.out.count("// -----") == 1 and '"tt.func"' in one.out
+    out = tmp_path / "o.mlir"
+    assert run([str(src), "-o=" + str(out)]).code == 0 and out.read_text().startswith("module")
+    out.unlink()
+    assert run(["-o", str(out), str(src)]).code == 0 and out.is_file()
+
+
+@pytest.mark.parametrize("flag", ["--prop", "--propagate", "-coal", "--split-input", "--mlir-print-op"])
+def test_no_prefix_abbreviations(flag, small):
+    assert_tool_error(run([str(small), flag]), "unrecognized arguments", flag.lstrip("-"))
+
+
+def test_triton_pass_names_are_the_same_passes(coalesce_me):
+    ours = run([str(coalesce_me), "--coalesce"])
+    triton = run([str(coalesce_me), "-tritongpu-coalesce"])
+    assert ours.code == 0, ours
+    assert ours.out == triton.out
+    assert "sizePerThread = [4]" in ours.out
+    in_pipeline = run([str(coalesce_me), "--pass-pipeline=builtin.module(tritongpu-coalesce)"])
+    assert in_pipeline.out == ours.out
+
+
+# Intel TTGIR with 2D block IO: Intel's rules keep some block pointers, upstream's rewrites all
+INTEL_BLOCK_POINTERS = ROOT / "lit_tests" / "passes" / "Inputs" / "seed-2378.ttgir"
+
+
+def test_intel_pass_name_implies_its_rule_and_mode_overrides_it():
+    src = str(INTEL_BLOCK_POINTERS)
+    intel = run([src, "-tritonintelgpu-rewrite-tensor-pointer"])
+    assert intel.code == 0, intel
+    assert intel.out == run([src, "--rewrite-tensor-pointer=mode=intel-2420"]).out
+    assert "tt.make_tensor_ptr" in intel.out
+    pre = run([src, "-tritonintelgpu-rewrite-tensor-pointer=mode=intel-pre-2400"])
+    assert pre.out == run([src, "-p", "rewrite-tensor-pointer{mode=intel-pre-2400}"]).out != intel.out
+    upstream = run([src, "-tritonintelgpu-rewrite-tensor-pointer=mode=upstream"])
+    assert upstream.out == run([src, "-triton-rewrite-tensor-pointer"]).out == run([src, "--rewrite-tensor-pointer"]).out
+    assert "tt.make_tensor_ptr" not in upstream.out  # upstream rewrites them all
+
+
+def test_help_names_the_default_rule_and_the_upstream_names():
+    text = run(["--help"]).out
+    line = next(x for x in text.splitlines() if x.startswith("  --rewrite-tensor-pointer"))
+    assert "mode=upstream" in line and "tritonintelgpu-rewrite-tensor-pointer (mode=intel-2420)" in line
+    assert "tritongpu-coalesce" in text
+
+
+@pytest.mark.parametrize(
+    "pipeline",
+    [
+        "builtin.module(coalesce)",
+        "builtin.module(tritongpu-coalesce{skip-unchanged=false})",
+        "builtin.module(tt.func(coalesce))",
+        " builtin.module( tt.func( tritongpu-coalesce ) ) ",
+        "coalesce",
+    ],
+)
+def test_textual_pipelines(pipeline, coalesce_me):
+    ours = run([str(coalesce_me), "--coalesce"]).out
+    result = run([str(coalesce_me), f"--pass-pipeline={pipeline}"])
+    assert result.code == 0, result
+    assert result.out == ours
+
+
+@pytest.mark.parametrize(
+    "pipeline, fragment",
+    [
+        ("builtin.module(coalesce", "expected ',' or ')'"),
+        ("tt.func(coalesce)", "anchored on 'tt.func'"),
+        ("builtin.module(no-such-pass)", "unknown pass 'no-such-pass'"),
+        ("builtin.module(coalesce{skip-unchanged=true)", "unbalanced"),
+        ("builtin.module(coalesce) extra", "unexpected text"),
+        ("builtin.module", "op name"),
+    ],
+)
+def test_bad_textual_pipelines(pipeline, fragment, coalesce_me):
+    assert_tool_error(run([str(coalesce_me), "--pass-pipeline", pipeline]), fragment)
+
+
+def test_print_ir_before_and_after(coalesce_me):
+    result = run([str(coalesce_me), "-mlir-print-ir-before-all", "--tritongpu-coalesce", "--coalesce"])
+    assert result.code == 0, result
+    headers = re.findall(r"^// -----// IR Dump (Before|After) \w+ \(([\w-]+)\) //----- //$", result.err, re.MULTILINE)
+    assert headers == [("Before", "tritongpu-coalesce"), ("Before", "coalesce")]
+    first = result.err.split("//----- //\n")[1].split("// -----//")[0]
+    assert first == run([str(coalesce_me)]).out
+
+    after = run([str(coalesce_me), "--coalesce", "--mlir-print-ir-after=tritongpu-coalesce"])
+    assert re.findall(r"IR Dump After \w+ \(([\w-]+)\)", after.err) == ["coalesce"]
+    assert after.err.split("//----- //\n", 1)[1] == after.out
+
+
+def test_print_ir_after_change_skips_passes_that_change_nothing(coalesce_me):
+    # the second coalesce finds every access already coalesced (skip-unchanged keeps it as it is)
+    result = run([str(coalesce_me), "--coalesce", "--coalesce=skip-unchanged=true", "--mlir-print-ir-after-change"])
+    assert result.code == 0, result
+    assert re.findall(r"IR Dump After \w+ \(([^)]*)\)", result.err) == ["coalesce"]
+    every = run([str(coalesce_me), "--coalesce", "--coalesce=skip-unchanged=true", "--mlir-print-ir-after-all"])
+    assert len(re.findall(r"IR Dump After", every.err)) == 2
+
+
+def test_unknown_pass_in_print_ir_after(small):
+    assert_tool_error(run([str(small), "--mlir-print-ir-after=nope"]), "unknown pass 'nope'")
+
+
+def test_timing_report(coalesce_me):
+    result = run([str(coalesce_me), "--tritongpu-coalesce", "--mlir-timing", "--mlir-disable-threading"])
+    assert result.code == 0, result
+    assert "... Execution time report ..." in result.err
+    rows = re.findall(r"^\s+(\d+\.\d{4}) \(\s*([\d.]+)%\)  (.+)$", result.err, re.MULTILINE)
+    names = [name for _, _, name in rows]
+    assert names == ["Parser", "Verifier", "'builtin.module' Pipeline", "  CoalescePass (tritongpu-coalesce)",
+                     "Output", "Rest", "Total"]
+    total = float(rows[-1][0])
+    top = sum(float(t) for t, _, n in rows[:-1] if not n.startswith("  "))
+    assert abs(top - total) < 0.002  # the top-level rows add up to the total (rounding aside)
+    assert result.out == run([str(coalesce_me), "--coalesce"]).out  # stdout keeps only the IR
+
+
+def test_pass_statistics_count_ops_and_conversions(coalesce_me):
+    result = run([str(coalesce_me), "--coalesce", "--mlir-pass-statistics"])
+    stats = {k: int(v) for v, k in re.findall(r"\(S\)\s+(\d+) ([\w-]+) - ", result.err)}
+    assert stats["convert-layouts-before"] == 0
+    assert stats["convert-layouts-after"] == result.out.count("triton_gpu.convert_layout") > 0
+    assert stats["ops-after"] - stats["ops-before"] == stats["convert-layouts-after"]
+
+
+def test_version_and_python_m_irkit(coalesce_me):
+    version = run(["--version"])
+    assert version.code == 0 and version.out.startswith("irkit-opt (irkit ")
+    proc = subprocess.run([sys.executable, "-m", "irkit", "-tritongpu-coalesce", str(coalesce_me)],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == run([str(coalesce_me), "--coalesce"]).out
+
+
+def test_remarks_print_as_mlir_opt_prints_them():
+    result = run(["--propagate-mma", "--mlir-print-remarks", str(EXAMPLE)])
+    assert result.code == 0, result
+    first = result.err.splitlines()[:3]
+    m = re.match(r"^(.+):(\d+):(\d+): remark: \S", first[0])
+    assert m is not None and m.group(1) == str(EXAMPLE), first
+    line, col = int(m.group(2)), int(m.group(3))
+    assert first[1] == EXAMPLE.read_text().splitlines()[line - 1]  # the source line, then a caret
+    assert first[2] == " " * (col - 1) + "^"
+
+
+def test_verify_diagnostics_only_expected(tmp_path):
+    src = tmp_path / "d.mlir"
+    src.write_text(
+        "tt.func @a() {\n"
+        "  // expected-error@+1 {{custom op 'tt.bogus' is unknown}}\n"
+        "  tt.bogus\n"
+        "}\n"
+    )
+    assert run([str(src), "--verify-diagnostics"]).code == 0
+    assert run([str(src), "-verify-diagnostics=only-expected"]).code == 0
+    src.write_text("tt.func @a() {\n  tt.bogus\n}\n")
+    assert run([str(src), "--verify-diagnostics"]).code == 1
+    # only-expected lets an unexpected diagnostic through, as MLIR's does
+    assert run([str(src), "--verify-diagnostics=only-expected"]).code == 0
+    assert_tool_error(run([str(src), "--verify-diagnostics=sometimes"]), "invalid choice")
+
+
+TWO_MODULES = """\
+#blocked = #triton_gpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"triton_gpu.num-warps" = 4 : i32, "triton_gpu.num-ctas" = 1 : i32} {
+  tt.func @first(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %0 = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %1 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+    %2 = tt.addptr %1, %0 : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+    %3 = tt.load %2 : tensor<512x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+module attributes {"triton_gpu.num-warps" = 8 : i32, "triton_gpu.num-ctas" = 1 : i32} {
+  tt.func @second(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    tt.return
+  }
+}
+"""
+
+
+def test_two_top_level_modules_each_get_the_passes(tmp_path):
+    src = tmp_path / "two.mlir"
+    src.write_text(TWO_MODULES)
+    plain = run([str(src)])
+    assert plain.code == 0, plain
+    # printed as triton-opt prints such a file: both modules inside one unnamed module
+    assert "\nmodule {\n  module attributes" in plain.out and plain.out.count("module attributes") == 2
+    result = run([str(src), "-tritongpu-coalesce"])
+    assert result.code == 0, result  # num-warps is read from each module, not the unnamed wrapper
+    assert "sizePerThread = [4]" in result.out
+
+
+# -- dump logs: one default section for irkit-opt and irkit-report -----------------------------------
+
+def _dump_log_text(sections: list[tuple[str, str]]) -> str:
+    return "".join(
+        f"// -----// IR Dump Before {cls} ({arg}) ('builtin.module' operation) //----- //\n{body}\n"
+        for cls, arg, body in ((c, a, b) for c, (a, b) in sections)
+    )
+
+
+TTIR_BODY = "module {\n  tt.func @k() {\n    tt.return\n  }\n}"
+TTGIR_BODY = ('module attributes {"triton_gpu.num-warps" = 4 : i32, "triton_gpu.num-ctas" = 1 : i32} {\n'
+              "  tt.func @k() {\n    tt.return\n  }\n}")
+TTGIR_BODY_8 = TTGIR_BODY.replace("= 4 : i32", "= 8 : i32")
+LLVM_BODY = 'module attributes {"triton_gpu.num-warps" = 4 : i32} {\n  llvm.func @k() {\n    llvm.return\n  }\n}'
+
+
+def test_dump_log_default_is_the_last_ttgir_section(tmp_path):
+    from irkit.cli import report
+
+    log = tmp_path / "log.txt"
+    log.write_text(_dump_log_text([
+        ("Inliner", ("inline", TTIR_BODY)),
+        ("TritonGPUCoalesce", ("tritongpu-coalesce", TTGIR_BODY)),
+        ("TritonGPURemoveLayoutConversions", ("tritongpu-remove-layout-conversions", TTGIR_BODY_8)),
+        ("ConvertTritonGPUToLLVM", ("convert-triton-gpu-to-llvm", LLVM_BODY)),
+    ]))
+    chosen = run([str(log)])
+    assert chosen.code == 0, chosen
+    assert '"triton_gpu.num-warps" = 8' in chosen.out  # the last TTGIR section, not the LLVM one
+    assert chosen.out == run([str(log), "--dump-section=2"]).out
+    # irkit-report reads the same section
+    read = report.read_one(str(log), SimpleNamespace(list_sections=False, dump_section=None, dump_after=False))
+    assert '"triton_gpu.num-warps" = 8' in read.text and "llvm.func" not in read.text
+
+
+def test_dump_log_without_ttgir_names_dump_section(tmp_path):
+    log = tmp_path / "log.txt"
+    log.write_text(_dump_log_text([("Inliner", ("inline", TTIR_BODY)), ("Canonicalizer", ("canonicalize", TTIR_BODY))]))
+    assert_tool_error(run([str(log)]), "--dump-section", "no section of the log holds TritonGPU IR")
+    assert run([str(log), "--dump-section=-1"]).code == 0
