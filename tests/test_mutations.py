@@ -386,3 +386,198 @@ def test_the_checker_catches_a_bad_diagnostic(tmp_path):
     assert problems_of(path, text, 0, "module {", "", False)
     assert not problems_of(path, text, 1, "", f"{path}:2:1: error: fine\n}}\n^\n", False)
     assert not problems_of(path, text, 0, "module {\n}\n", "", False)
+
+
+# -- output targets: the one writing rule (irkit.outputs) --------------------------------------------------------
+# Never the real /dev/null: devices are made with mknod inside tmp_path, and checked to still be devices after.
+
+KERNEL = Path(__file__).parent / "data" / "kernels" / "3.1.0" / "cuda_80" / "int_arith.ttgir"
+
+
+def _irkit_opt_cmd() -> list[str]:
+    exe = shutil.which("irkit-opt", path=os.path.dirname(sys.executable))
+    return [exe] if exe else [sys.executable, "-m", "irkit.cli.opt"]
+
+
+def _one_line_error(code, err: str) -> None:
+    assert code == 1, err
+    lines = [line for line in err.splitlines() if line]
+    assert len(lines) == 1 and lines[0].startswith("irkit-opt: error: "), err
+    assert "Traceback" not in err
+
+
+def _char_device(tmp_path: Path) -> Path:
+    """A character device like /dev/null's (1, 3), made in tmp_path."""
+    import stat as st
+
+    dev = tmp_path / "null"
+    try:
+        os.mknod(dev, 0o666 | st.S_IFCHR, os.makedev(1, 3))
+    except (PermissionError, OSError):
+        pytest.skip("mknod needs root")
+    return dev
+
+
+def test_output_to_a_device_writes_through(tmp_path):
+    import stat as st
+
+    dev = _char_device(tmp_path)
+    rdev = dev.stat().st_rdev
+    code, out, err = run_in_process([str(KERNEL), "-o", str(dev)])
+    assert code == 0, err
+    assert st.S_ISCHR(dev.lstat().st_mode) and dev.stat().st_rdev == rdev
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]  # no temporary file left
+
+
+def test_output_to_a_fifo_writes_through(tmp_path):
+    import stat as st
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    code, _, err = run_in_process([str(KERNEL), "-o", str(fifo)])
+    reader.join(timeout=60)
+    assert code == 0, err
+    assert st.S_ISFIFO(fifo.lstat().st_mode)
+    assert got and got[0].decode() == run_in_process([str(KERNEL)])[1]
+
+
+def test_output_through_a_symlink_writes_its_target(tmp_path):
+    target = tmp_path / "real.ttgir"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    link = tmp_path / "link.ttgir"
+    link.symlink_to("real.ttgir")
+    dangling = tmp_path / "dangling.ttgir"
+    dangling.symlink_to("created.ttgir")
+    for path in (link, dangling):
+        code, _, err = run_in_process([str(KERNEL), "-o", str(path)])
+        assert code == 0, err
+        assert path.is_symlink()
+    expected = run_in_process([str(KERNEL)])[1]
+    assert target.read_text() == expected and (tmp_path / "created.ttgir").read_text() == expected
+    assert target.stat().st_mode & 0o777 == 0o640  # the file keeps its mode
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["created.ttgir", "dangling.ttgir", "link.ttgir", "real.ttgir"]
+
+
+def test_output_to_stdout_links(tmp_path):
+    """-o /dev/stdout writes to the descriptor, even when stdout is a regular file."""
+    redirected = tmp_path / "out.ttgir"
+    with open(redirected, "w") as f:
+        proc = subprocess.run([*_irkit_opt_cmd(), str(KERNEL), "-o", "/dev/stdout"], stdout=f, stderr=subprocess.PIPE,
+                              text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert redirected.read_text() == run_in_process([str(KERNEL)])[1]
+    assert os.path.islink("/dev/stdout")
+
+
+@pytest.mark.parametrize("kind", ["directory", "missing folder", "link loop", "unwritable"])
+def test_bad_output_paths_are_one_line_errors(tmp_path, kind):
+    if kind == "directory":
+        target = tmp_path / "d"
+        target.mkdir()
+    elif kind == "missing folder":
+        target = tmp_path / "nope" / "x.ttgir"
+    elif kind == "link loop":
+        target = tmp_path / "loop"
+        target.symlink_to("loop")
+    else:
+        if os.geteuid() == 0:  # root writes anywhere on disk: use a place nobody can write
+            target = Path("/proc/irkit-test-output")
+        else:
+            ro = tmp_path / "ro"
+            ro.mkdir()
+            (ro / "x.ttgir").write_text("keep\n")
+            ro.chmod(0o555)
+            target = ro / "x.ttgir"
+    code, out, err = run_in_process([str(KERNEL), "-o", str(target)])
+    _one_line_error(code, err)
+    assert str(target.name) in err
+
+
+def test_read_only_file_is_not_replaced(tmp_path):
+    if os.geteuid() == 0:
+        pytest.skip("root may write a read-only file")
+    target = tmp_path / "ro.ttgir"
+    target.write_text("keep\n")
+    target.chmod(0o444)
+    code, _, err = run_in_process([str(KERNEL), "-o", str(target)])
+    _one_line_error(code, err)
+    assert target.read_text() == "keep\n"
+
+
+def test_input_link_loop_is_reported_as_such(tmp_path):
+    loop = tmp_path / "loop.ttgir"
+    loop.symlink_to("loop.ttgir")
+    code, _, err = run_in_process([str(loop)])
+    _one_line_error(code, err)
+    assert "symbolic links" in err
+
+
+_KILLED_WRITER = r"""
+import os, sys, time
+from irkit import outputs
+if sys.argv[3] == "named":
+    outputs._unnamed_temp = lambda directory, mode: None
+real = outputs._write_all
+def slow(fd, payload):
+    real(fd, payload[: len(payload) // 2])
+    print("writing", flush=True)
+    time.sleep(60)
+outputs._write_all = slow
+outputs.write_output(sys.argv[1], "x" * int(sys.argv[2]))
+"""
+
+
+@pytest.mark.parametrize("how", [("SIGTERM", "unnamed"), ("SIGKILL", "unnamed"), ("SIGTERM", "named")])
+def test_killed_mid_write_leaves_no_temporary_file(tmp_path, how):
+    import signal
+
+    sig, temp = how
+    target = tmp_path / "out.ttgir"
+    target.write_text("old\n")
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED_WRITER, str(target), str(8 << 20), temp],
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline() == "writing\n"
+    proc.send_signal(getattr(signal, sig))
+    proc.wait(timeout=60)
+    assert proc.returncode == -getattr(signal, sig)
+    assert [p.name for p in tmp_path.iterdir()] == ["out.ttgir"]
+    assert target.read_text() == "old\n"
+
+
+def test_report_outputs_follow_the_same_rule(tmp_path):
+    import stat as st
+
+    from irkit.cli import report
+
+    dev = _char_device(tmp_path)
+    real = tmp_path / "graph.dot"
+    real.write_text("")
+    (tmp_path / "link.dot").symlink_to("graph.dot")
+    saved = sys.stdout
+    sys.stdout = io.StringIO()
+    try:
+        code = report.run([str(KERNEL), "-o", str(dev), "--dot", str(tmp_path / "link.dot"),
+                           "--html", str(dev), "--graph-json", str(dev)])
+    finally:
+        sys.stdout = saved
+    assert code == 0
+    assert st.S_ISCHR(dev.lstat().st_mode) and (tmp_path / "link.dot").is_symlink()
+    assert real.read_text().startswith("digraph")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["graph.dot", "link.dot", "null"]
+
+
+def test_split_input_file_with_a_failing_chunk_writes_nothing(tmp_path):
+    good = KERNEL.read_text()
+    bad = "module {\n  tt.func @f() {\n    %0 = arith.bogus\n  }\n}\n"
+    path = tmp_path / "in.mlir"
+    path.write_text(good + "// -----\n" + bad)
+    before = path.read_bytes()
+    code, out, err = run_in_process([str(path), "--split-input-file", "-o", str(path)])
+    assert code == 1 and ": error: " in err
+    assert path.read_bytes() == before and out == ""
+    assert [p.name for p in tmp_path.iterdir()] == ["in.mlir"]

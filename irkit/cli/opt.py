@@ -11,7 +11,6 @@ import argparse
 import os
 import re
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -162,8 +161,10 @@ def read_input(args) -> InputText:
     if args.input == "-":
         return InputText(sys.stdin.read(), "<stdin>")
     path = Path(args.input)
-    if not path.exists():
-        raise CliError(f"could not open input file '{args.input}': No such file or directory")
+    try:
+        os.stat(path)
+    except OSError as e:  # a link loop is ELOOP, not "No such file"
+        raise CliError(f"could not open input file '{args.input}': {e.strerror or e}") from None
     try:
         path = dumplog.resolve_cache_input(path)
     except dumplog.DumpSelectError as e:
@@ -476,28 +477,15 @@ def split_chunks(inp: InputText, split: bool) -> list[InputText]:
     return [InputText(t, inp.name, inp.line_offset + start - 1) for t, start in split_input_file(inp.text)]
 
 
-def write_output(path: str, text: str) -> None:
-    if path == "-":
-        sys.stdout.write(text)
-        return
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise CliError(f"cannot write '{path}': directory '{directory}' does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+def write_output(path: str, data: str | bytes) -> None:
+    """Write by the one output rule (irkit.outputs): atomic for files, straight through to devices."""
+    from irkit.outputs import OutputError
+    from irkit.outputs import write_output as write
+
     try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        # mkstemp makes the file 0600; give it the mode a plain open() would have
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = (target.stat().st_mode & 0o777) if target.exists() else (0o666 & ~umask)
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        write(path, data)
+    except OutputError as e:
+        raise CliError(str(e)) from None
 
 
 def run(argv: list[str]) -> int:
@@ -530,7 +518,9 @@ def run(argv: list[str]) -> int:
         for p in problems:
             sys.stderr.write(p + "\n")
         failed = bool(problems)
-    if outputs:
+    # on any error no file is written (-o may name the input itself); stdout still gets the
+    # chunks that passed, as mlir-opt prints them
+    if outputs and (not failed or args.output == "-"):
         write_output(args.output, "// -----\n".join(outputs) if args.split_input_file else outputs[0])
     if run_ctx.statistics is not None:
         sys.stderr.write(run_ctx.statistics.report())

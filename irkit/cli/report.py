@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -374,16 +373,7 @@ def write_graph_exports(report, args) -> None:
                 data = G_.render(dot, fmt)
             except G_.RenderError as e:
                 raise CliError(str(e)) from None
-            _write_bytes(path, data)
-
-
-def _write_bytes(path: str, data: bytes) -> None:
-    target = Path(path)
-    if not (target.parent if str(target.parent) else Path(".")).is_dir():
-        raise CliError(f"cannot write '{path}': directory '{target.parent}' does not exist")
-    tmp = target.with_name(f".{target.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, target)
+            driver.write_output(path, data)
 
 
 def write_html(report, args) -> None:
