@@ -21,12 +21,12 @@ import re
 import shutil
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
-
 from frontend_corpus import CORPUS_IR_FILES, file_id, version_of
+
 from irkit.cli import opt
 from irkit.frontend.parser import Parser
 from irkit.frontend.printer import print_module
@@ -40,7 +40,7 @@ MAX_BASE_SIZE = 20_000  # bytes: small files keep the test fast; the corpus has 
 DIAGNOSTIC = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning|note|remark): ")
 
 
-@lru_cache(maxsize=None)
+@cache
 def base_files() -> list[Path]:
     """The smallest file of each (version, kernel, kind: source.ttir/ttir/ttgir) in the corpus."""
     best: dict[tuple[str, str, str], Path] = {}
@@ -55,7 +55,7 @@ def base_files() -> list[Path]:
     return [best[k] for k in sorted(best)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def base_text(path: Path) -> str:
     return path.read_text()
 
@@ -423,7 +423,7 @@ def test_output_to_a_device_writes_through(tmp_path):
 
     dev = _char_device(tmp_path)
     rdev = dev.stat().st_rdev
-    code, out, err = run_in_process([str(KERNEL), "-o", str(dev)])
+    code, _, err = run_in_process([str(KERNEL), "-o", str(dev)])
     assert code == 0, err
     assert st.S_ISCHR(dev.lstat().st_mode) and dev.stat().st_rdev == rdev
     assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]  # no temporary file left
@@ -467,7 +467,7 @@ def test_output_to_stdout_links(tmp_path):
     """-o /dev/stdout writes to the descriptor, even when stdout is a regular file."""
     redirected = tmp_path / "out.ttgir"
     with open(redirected, "w") as f:
-        proc = subprocess.run([*_irkit_opt_cmd(), str(KERNEL), "-o", "/dev/stdout"], stdout=f, stderr=subprocess.PIPE,
+        proc = subprocess.run([*_irkit_opt_cmd(), str(KERNEL), "-o", "/dev/stdout"], stdout=f, stderr=subprocess.PIPE, check=False,
                               text=True)
     assert proc.returncode == 0, proc.stderr
     assert redirected.read_text() == run_in_process([str(KERNEL)])[1]
@@ -493,7 +493,7 @@ def test_bad_output_paths_are_one_line_errors(tmp_path, kind):
             (ro / "x.ttgir").write_text("keep\n")
             ro.chmod(0o555)
             target = ro / "x.ttgir"
-    code, out, err = run_in_process([str(KERNEL), "-o", str(target)])
+    code, _, err = run_in_process([str(KERNEL), "-o", str(target)])
     _one_line_error(code, err)
     assert str(target.name) in err
 
