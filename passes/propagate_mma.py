@@ -15,6 +15,7 @@ rule that makes a large load an anchor (docs/passes/propagate-mma.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from xdsl.context import Context
 from xdsl.dialects import scf
@@ -24,9 +25,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from irkit.analysis import mma_slice as S
+from irkit.analysis.mma_profit import ModuleFacts, PlanJudgement, judge_plan
 from irkit.diagnostics import PassFailure, emit_remark
 from irkit.dialects.builtin_extras import DenseElementsAttr
 from irkit.dialects.ttg import ConvertLayoutOp
+from irkit.layout import algebra as A
 from irkit.names import exact_name, set_exact_name
 
 
@@ -34,33 +37,39 @@ from irkit.names import exact_name, set_exact_name
 class PropagateMmaPass(ModulePass):
     """Remove mma<->blocked conversions by retyping epilogue loads, stores and index arithmetic in the mma layout
 
-    Options: `loads-only` (never retype a tt.store: only loads and what feeds them), `min-bytes` (only
+    Options: `profit` (`model`: apply a plan only when the cost model says it is faster or it brings
+    shared memory under the device limit; `always`: every plan that removes more conversions than it
+    adds), `loads-only` (never retype a tt.store: only loads and what feeds them), `min-bytes` (only
     conversions of tensors of at least this many bytes), `dry-run` (only emit remarks saying what would
-    change), `targets` (mma kinds: all, nvidia_mma, mma_v2, mma_v3, amd_mfma, amd_wmma, dpas).
-    Print the remarks with `--mlir-print-remarks`.
+    change), `targets` (mma kinds: all, nvidia_mma, mma_v2, mma_v3, amd_mfma, amd_wmma, dpas),
+    `dot-operands` (also move `#blocked -> #dot_op` conversions into the loads feeding tt.dot; default:
+    on for `#dpas` modules).  Print the remarks with `--mlir-print-remarks`.
     """
 
     name = "propagate-mma"
 
+    profit: Literal["model", "always"] = "model"
     loads_only: bool = False
     min_bytes: int = 0
     dry_run: bool = False
     targets: tuple[str, ...] = ("all",)
+    dot_operands: bool | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
             kinds = S.parse_kinds(self.targets)
         except ValueError as e:
             raise PassFailure(op, f"propagate-mma: {e}") from None
+        facts = [ModuleFacts(op)]  # replaced after each rewrite: shared memory and AxisInfo change
         for func in [f for f in op.walk() if f.name == "tt.func"]:
-            self._run_on_function(func, kinds)
+            self._run_on_function(func, kinds, facts)
 
-    def _run_on_function(self, func: Operation, kinds: frozenset[str]) -> None:
+    def _run_on_function(self, func: Operation, kinds: frozenset[str], facts: list[ModuleFacts]) -> None:
         settled: set[Operation] = set()  # conversions already reported or covered by a plan
         progress = True
         while progress:
             progress = False
-            for cvt in [o for o in func.walk() if o.name == S.CONVERT]:
+            for cvt in [o for o in func.walk() if o.name == S.CONVERT or S.is_dot_operand_round_trip(o)]:
                 if cvt in settled:
                     continue
                 plan = self._plan(cvt, kinds)
@@ -70,17 +79,41 @@ class PropagateMmaPass(ModulePass):
                 if not plan.accepted:
                     emit_remark(cvt, f"propagate-mma: conversion left alone: {plan.reason}")
                     continue
+                plan, judgement = self._choose(cvt, plan, facts[0])
+                if plan is None:
+                    emit_remark(cvt, f"propagate-mma: conversion kept: {judgement.verdict.summary()}")
+                    continue
+                what = _outcome(plan, judgement)
                 if self.dry_run:
-                    emit_remark(cvt, f"propagate-mma: would move to {S.layout_name(plan.target)}: {plan.summary()}")
+                    emit_remark(cvt, f"propagate-mma: would move to {S.layout_name(plan.target)}: {what}")
                     settled.update(plan.removed)
                     continue
-                emit_remark(cvt, f"propagate-mma: moved to {S.layout_name(plan.target)}: {plan.summary()}")
+                emit_remark(cvt, f"propagate-mma: moved to {S.layout_name(plan.target)}: {what}")
                 settled.update(apply_plan(plan, func))  # the conversions it adds were counted: not seeds
+                facts[0] = ModuleFacts(facts[0].module)
                 progress = True
                 break  # the IR changed: look at the remaining conversions again
 
+    def _choose(
+        self, cvt: Operation, plan: S.MmaSlicePlan, facts: ModuleFacts
+    ) -> tuple[S.MmaSlicePlan | None, PlanJudgement]:
+        """The plan to apply (None: keep the conversion) and the model's judgement of it.  With
+        `profit=model`, a plan the model calls a loss is replaced by its loads-only variant (the store
+        stays wide) when that one is judged a gain."""
+        judgement = judge_plan(plan, facts)
+        if self.profit == "always" or judgement.verdict.take:
+            return plan, judgement
+        if not self.loads_only:
+            candidate, _ = S.classify_conversion(cvt, self.dot_operands)
+            partial = S.plan_mma_propagation(cvt, candidate, loads_only=True)
+            if partial.accepted:
+                partial_judgement = judge_plan(partial, facts)
+                if partial_judgement.verdict.take:
+                    return partial, partial_judgement
+        return None, judgement
+
     def _plan(self, cvt: Operation, kinds: frozenset[str]) -> S.MmaSlicePlan | None:
-        candidate, why_not = S.classify_conversion(cvt)
+        candidate, why_not = S.classify_conversion(cvt, self.dot_operands)
         if candidate is None:
             if why_not:
                 emit_remark(cvt, f"propagate-mma: conversion left alone: {why_not}")
@@ -89,11 +122,28 @@ class PropagateMmaPass(ModulePass):
             wanted = ",".join(self.targets)
             emit_remark(cvt, f"propagate-mma: conversion left alone: {candidate.kind} is not in targets={wanted}")
             return None
+        if candidate.dot_operand and not A.is_dpas(candidate.target.get("parent")):
+            emit_remark(
+                cvt,
+                "propagate-mma: dot-operands: the loads feeding this operand would produce "
+                f"{S.layout_name(candidate.target)} directly and bypass shared memory (no swizzled staging)",
+            )
         size = S.tensor_bytes(cvt.results[0].type)
         if size < self.min_bytes:
             emit_remark(cvt, f"propagate-mma: conversion left alone: {size} B < min-bytes={self.min_bytes}")
             return None
         return S.plan_mma_propagation(cvt, candidate, loads_only=self.loads_only)
+
+
+def _outcome(plan: S.MmaSlicePlan, judgement: PlanJudgement) -> str:
+    """What the rewrite does, with the scratch it saves as irkit-report counts it (not tensor bytes)."""
+    v = judgement.verdict
+    shared = (
+        f"shared memory {judgement.shared_before:,} -> {judgement.shared_after:,} B predicted"
+        if judgement.shared_after != judgement.shared_before
+        else f"shared memory stays {judgement.shared_before:,} B predicted"
+    )
+    return f"{plan.summary()}; {shared}; {v.word}: {v.summary()}"
 
 
 # -------------------------------------------------------------------------------------------------
@@ -134,11 +184,13 @@ class _PlanRewriter:
                 self._region(op)
             elif role == S.CONVERSION:
                 self._conversion(op)
+            elif role == S.ROUND_TRIP and op is p.seed:
+                op.results[0].replace_all_uses_with(self.get(p.seed_source))
         # old copies nobody uses any more (rebuilt values, vanished conversions), users first
         for op in reversed(order):
-            if p.roles.get(op) in (S.NODE, S.CONVERSION) and op.parent is not None:
-                if all(not r.uses for r in op.results):
-                    Rewriter.erase_op(op)
+            dead = all(not r.uses for r in op.results)
+            if p.roles.get(op) in (S.NODE, S.CONVERSION, S.ROUND_TRIP) and op.parent is not None and dead:
+                Rewriter.erase_op(op)
 
     # -- per role --------------------------------------------------------------------------------------
 

@@ -138,7 +138,7 @@ def test_corpus_epilogue(row, corpus):
     n_before = len(accumulator_conversions(before))
     assert n_before >= 1, "the corpus epilogue converts the accumulator"
 
-    run_pass(after)
+    run_pass(after, profit="always")
 
     assert accumulator_conversions(after) == []
     assert verify_module(after) == []

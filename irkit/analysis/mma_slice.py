@@ -44,6 +44,8 @@ from irkit.dialects.types import PointerType
 from irkit.layout import algebra as A
 
 CONVERT = "ttg.convert_layout"
+LOCAL_ALLOC = "ttg.local_alloc"
+LOCAL_LOAD = "ttg.local_load"
 LOAD = "tt.load"
 STORE = "tt.store"
 PREFETCH = "ttig.prefetch"
@@ -154,22 +156,62 @@ def slice_of(parent: Attribute, dim: int) -> Attribute:
 
 @dataclass(frozen=True)
 class Candidate:
-    """A conversion between an accumulator layout and a blocked/linear one."""
+    """A conversion between an accumulator layout and a blocked/linear one, or (dot operands) from a
+    blocked/linear layout to a `#dot_op` of an mma layout."""
 
-    target: Attribute  # the mma layout the slice moves to
+    target: Attribute  # the layout the slice moves to
     kind: str
     mma_is_source: bool  # True: mma -> blocked (the slice is the conversion's users)
+    dot_operand: bool = False
 
 
-def classify_conversion(cvt: Operation) -> tuple[Candidate | None, str | None]:
-    """(candidate, None), or (None, why not) for a conversion worth a remark, or (None, None)."""
-    src_l = layout_of(cvt.operands[0].type)
+def seed_source(seed: Operation) -> SSAValue:
+    """The value a seed converts: a conversion's operand, or what a local_alloc feeding a local_load
+    stored (the shared-memory round trip of a dot operand)."""
+    if seed.name == LOCAL_LOAD:
+        return seed.operands[0].owner.operands[0]
+    return seed.operands[0]
+
+
+def is_dot_operand_round_trip(op: Operation) -> bool:
+    """`ttg.local_load(ttg.local_alloc(x))` into a #dot_op, the alloc used by that load only: a
+    conversion through shared memory in all but name (what Triton's pipeliner leaves for dot operands)."""
+    if op.name != LOCAL_LOAD or len(op.operands) != 1:
+        return False
+    alloc = op.operands[0].owner
+    return (
+        isinstance(alloc, Operation)
+        and alloc.name == LOCAL_ALLOC
+        and len(alloc.operands) == 1
+        and alloc.results[0].has_one_use()
+        and A.is_dot_operand(layout_of(op.results[0].type))
+    )
+
+
+def classify_conversion(cvt: Operation, dot_operands: bool | None = False) -> tuple[Candidate | None, str | None]:
+    """(candidate, None), or (None, why not) for a conversion worth a remark, or (None, None).
+
+    `dot_operands`: False: conversions to `#dot_op` are left to RLC; True: they are candidates; None:
+    candidates when the dot operand's parent is `#dpas` (Intel's RLC moves them into block loads)."""
+    if cvt.name == LOCAL_LOAD and not is_dot_operand_round_trip(cvt):
+        return None, None
+    src_l = layout_of(seed_source(cvt).type)
     dst_l = layout_of(cvt.results[0].type)
     if src_l is None or dst_l is None or src_l == dst_l:
         return None, None
-    if A.is_dot_operand(dst_l) and A.is_mma(dst_l.get("parent")):
-        return None, "it converts to a dot operand (#dot_op), not to an accumulator layout"
     plain = (A.is_blocked, A.is_linear)
+    if A.is_dot_operand(dst_l) and A.is_mma(dst_l.get("parent")):
+        parent = dst_l.get("parent")
+        wanted = dot_operands if dot_operands is not None else A.is_dpas(parent)
+        if not wanted:
+            if cvt.name == LOCAL_LOAD:
+                return None, None
+            return None, "it converts to a dot operand (#dot_op), not to an accumulator layout (dot-operands=false)"
+        if any(p(src_l) for p in plain):
+            return Candidate(dst_l, mma_kind(parent), False, dot_operand=True), None
+        return None, None
+    if cvt.name == LOCAL_LOAD:
+        return None, None
     if A.is_mma(dst_l) and any(p(src_l) for p in plain):
         return Candidate(dst_l, mma_kind(dst_l), False), None
     if A.is_mma(src_l) and any(p(dst_l) for p in plain):
@@ -182,6 +224,7 @@ def classify_conversion(cvt: Operation) -> tuple[Candidate | None, str | None]:
 # ---------------------------------------------------------------------------------------------
 
 NODE, SINK, YIELD, REGION, CONVERSION = "node", "sink", "yield", "region", "convert"
+ROUND_TRIP = "round-trip"  # a dot operand's local_alloc + local_load: removed with the seed
 
 
 @dataclass
@@ -200,6 +243,10 @@ class MmaSlicePlan:
     retargeted: list[Operation] = field(default_factory=list)  # conversions that stay, to another layout
     added: list[tuple[SSAValue, str]] = field(default_factory=list)  # conversions the rewrite inserts
     failure: str | None = None
+
+    @property
+    def seed_source(self) -> SSAValue:
+        return seed_source(self.seed)
 
     @property
     def removed_bytes(self) -> int:
@@ -239,7 +286,7 @@ class MmaSlicePlan:
 
     def summary(self) -> str:
         return (
-            f"{len(self.removed)} conversion(s) removed ({self.removed_bytes} B), "
+            f"{len(self.removed)} conversion(s) removed, "
             f"{len(self.added)} added, {len(self.retargeted)} retargeted; "
             f"{self.in_place_count()} value(s) retyped in place, {len(self.remat)} rebuilt"
         )
@@ -282,7 +329,12 @@ class _Planner:
         p = self.plan
         cvt = p.seed
         p.roles[cvt] = CONVERSION
-        if candidate.mma_is_source:
+        if cvt.name == LOCAL_LOAD:
+            p.roles[cvt] = ROUND_TRIP
+            p.roles[cvt.operands[0].owner] = ROUND_TRIP
+            self.want(seed_source(cvt), candidate.target)
+            p.removed.append(cvt)
+        elif candidate.mma_is_source:
             # mma -> blocked: the conversion's result moves to mma, so every user must follow
             self.forward_roots.add(cvt.results[0])
             self.want(cvt.results[0], candidate.target)

@@ -1,8 +1,8 @@
-// RUN: irkit-opt %s --split-input-file --propagate-mma --verify-diagnostics | filecheck %s
-// RUN: irkit-opt %s --split-input-file --propagate-mma='dry-run=true' --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=DRY
-// RUN: irkit-opt %s --split-input-file --propagate-mma='loads-only=true' --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=LOADS
-// RUN: irkit-opt %s --split-input-file -p 'propagate-mma{min-bytes=65536}' --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=MINB
-// RUN: irkit-opt %s --split-input-file --propagate-mma='targets=dpas,amd_mfma' --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=TGT
+// RUN: irkit-opt %s --split-input-file --propagate-mma=profit=always --verify-diagnostics | filecheck %s
+// RUN: irkit-opt %s --split-input-file --propagate-mma="profit=always dry-run=true" --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=DRY
+// RUN: irkit-opt %s --split-input-file --propagate-mma="profit=always loads-only=true" --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=LOADS
+// RUN: irkit-opt %s --split-input-file -p 'propagate-mma{profit=always min-bytes=65536}' --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=MINB
+// RUN: irkit-opt %s --split-input-file --propagate-mma="profit=always targets=dpas,amd_mfma" --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=TGT
 // RUN: irkit-opt %S/../../examples/addmm_gfx942_256x256.ttgir --propagate-mma | filecheck %s --check-prefix=EXAMPLE
 
 // The shipped example (examples/README.md): Triton 3.1's gfx942 GEMM + add-matrix at 256x256, both epilogue
@@ -15,9 +15,9 @@
 // EXAMPLE-NOT: triton_gpu.convert_layout
 
 // The remarks of the option runs come first (stderr), then the IR of every case.
-// DRY: remark: propagate-mma: would move to #nvidia_mma: 1 conversion(s) removed (16384 B), 0 added
-// DRY: remark: propagate-mma: would move to #nvidia_mma: 1 conversion(s) removed (16384 B), 0 added
-// LOADS: remark: propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed (16384 B), 0 added
+// DRY: remark: propagate-mma: would move to #nvidia_mma: 1 conversion(s) removed, 0 added
+// DRY: remark: propagate-mma: would move to #nvidia_mma: 1 conversion(s) removed, 0 added
+// LOADS: remark: propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed, 0 added
 // LOADS: remark: propagate-mma: conversion left alone: no conversion would disappear (%sb: tt.store keeps its layout (loads-only))
 // LOADS: remark: propagate-mma: conversion left alone: removing it needs 1 conversion(s) elsewhere (16384 B) for 1 removed (16384 B): %sum: tt.store keeps its layout (loads-only)
 // LOADS: remark: propagate-mma: moved to #amd_mfma: 2 conversion(s) removed
@@ -67,10 +67,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %mask = tt.broadcast %m1 : tensor<64x1xi1, #blocked> -> tensor<64x64xi1, #blocked>
     %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
     %x = tt.load %dptr, %mask, %zero : tensor<64x64x!tt.ptr<f32>, #blocked>
-    // expected-remark@+1 {{propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed (16384 B), 0 added, 0 retargeted}}
+    // expected-remark@+1 {{propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed, 0 added, 0 retargeted}}
     %xm = ttg.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
     %sum = arith.addf %acc, %xm : tensor<64x64xf32, #mma>
-    // expected-remark@+1 {{propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed (16384 B), 0 added, 0 retargeted}}
+    // expected-remark@+1 {{propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed, 0 added, 0 retargeted}}
     %sb = ttg.convert_layout %sum : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
     %cp = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #blocked>
     %cptr = tt.addptr %cp, %off : tensor<64x64x!tt.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
@@ -96,7 +96,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @mma_to_blocked_store(%acc: tensor<64x64xf32, #mma>, %d: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
-    // expected-remark@+1 {{propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed (16384 B), 0 added, 0 retargeted}}
+    // expected-remark@+1 {{propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed, 0 added, 0 retargeted}}
     %ab = ttg.convert_layout %acc : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
     %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
     %c0 = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
@@ -139,7 +139,7 @@ module attributes {"triton_gpu.num-ctas" = 1 : i32, "triton_gpu.num-warps" = 8 :
     %rows_b = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #triton_gpu.slice<{dim = 1, parent = #blocked2}>>
     %r_m = tt.expand_dims %rows_m {axis = 1 : i32} : tensor<256xi32, #triton_gpu.slice<{dim = 1, parent = #mma}>> -> tensor<256x1xi32, #mma>
     %r_b = tt.expand_dims %rows_b {axis = 1 : i32} : tensor<256xi32, #triton_gpu.slice<{dim = 1, parent = #blocked2}>> -> tensor<256x1xi32, #blocked2>
-    // expected-remark@+1 {{propagate-mma: moved to #amd_mfma: 2 conversion(s) removed (524288 B), 0 added, 0 retargeted}}
+    // expected-remark@+1 {{propagate-mma: moved to #amd_mfma: 2 conversion(s) removed, 0 added, 0 retargeted}}
     %ab = triton_gpu.convert_layout %acc : tensor<256x256xf32, #mma> -> tensor<256x256xf32, #blocked2>
     %lds = tt.splat %ld : i32 -> tensor<256x1xi32, #blocked2>
     %off = arith.muli %r_b, %lds : tensor<256x1xi32, #blocked2>
@@ -216,7 +216,7 @@ module attributes {"triton_gpu.num-ctas" = 1 : i32, "triton_gpu.num-warps" = 32 
     %47 = arith.andi %44, %46 : tensor<1x256xi1, #dpas>
     %48 = tt.broadcast %47 : tensor<1x256xi1, #dpas> -> tensor<256x256xi1, #dpas>
     %49 = arith.andi %42, %48 : tensor<256x256xi1, #dpas>
-    // expected-remark@+1 {{propagate-mma: moved to #dpas: 3 conversion(s) removed (851968 B), 0 added, 0 retargeted}}
+    // expected-remark@+1 {{propagate-mma: moved to #dpas: 3 conversion(s) removed, 0 added, 0 retargeted}}
     %50 = triton_gpu.convert_layout %36 : tensor<256x256x!tt.ptr<f32>, #dpas> -> tensor<256x256x!tt.ptr<f32>, #blocked>
     %51 = triton_gpu.convert_layout %49 : tensor<256x256xi1, #dpas> -> tensor<256x256xi1, #blocked>
     %52 = tt.load %50, %51 : tensor<256x256x!tt.ptr<f32>, #blocked>
@@ -255,7 +255,7 @@ module attributes {"triton_gpu.num-ctas" = 1 : i32, "triton_gpu.num-warps" = 32 
     %p0 = tt.make_tensor_ptr %base, [%c4096_i64, %c4096_i64], [%c4096_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<256x256xf32, #blocked>>
     %res:2 = scf.for %i = %c0_i32 to %c4_i32 step %c1_i32 iter_args(%acc = %init, %p = %p0) -> (tensor<256x256xf32, #dpas>, !tt.ptr<tensor<256x256xf32, #blocked>>)  : i32 {
       %x = tt.load %p {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<256x256xf32, #blocked>>
-      // expected-remark@+1 {{propagate-mma: moved to #dpas: 1 conversion(s) removed (262144 B), 0 added, 0 retargeted}}
+      // expected-remark@+1 {{propagate-mma: moved to #dpas: 1 conversion(s) removed, 0 added, 0 retargeted}}
       %xd = triton_gpu.convert_layout %x : tensor<256x256xf32, #blocked> -> tensor<256x256xf32, #dpas>
       %a = arith.addf %acc, %xd : tensor<256x256xf32, #dpas>
       %pn = tt.advance %p, [%c256_i32, %c0_i32] : <tensor<256x256xf32, #blocked>>
@@ -294,7 +294,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %n = arith.addf %s, %x : tensor<64x64xf32, #blocked>
       scf.yield %n : tensor<64x64xf32, #blocked>
     }
-    // expected-remark@+1 {{propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed (16384 B), 0 added, 0 retargeted}}
+    // expected-remark@+1 {{propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed, 0 added, 0 retargeted}}
     %rm = ttg.convert_layout %res : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
     %sum = arith.addf %acc, %rm : tensor<64x64xf32, #mma>
     %cp = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #mma>
@@ -328,7 +328,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
       scf.yield %zero : tensor<64x64xf32, #blocked>
     }
-    // expected-remark@+1 {{propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed (16384 B), 0 added, 0 retargeted}}
+    // expected-remark@+1 {{propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed, 0 added, 0 retargeted}}
     %vm = ttg.convert_layout %v : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
     %sum = arith.addf %acc, %vm : tensor<64x64xf32, #mma>
     %cp = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #mma>
@@ -360,7 +360,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %dp = tt.splat %d : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #blocked>
     %dptr = tt.addptr %dp, %off : tensor<64x64x!tt.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
     %x = tt.load %dptr : tensor<64x64x!tt.ptr<f32>, #blocked>
-    // expected-remark@+1 {{propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed (16384 B), 0 added, 0 retargeted; 1 value(s) retyped in place, 7 rebuilt}}
+    // expected-remark@+1 {{propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed, 0 added, 0 retargeted; 1 value(s) retyped in place, 7 rebuilt}}
     %xm = ttg.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
     %sum = arith.addf %acc, %xm : tensor<64x64xf32, #mma>
     %cp = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #mma>
@@ -435,7 +435,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 #shared = #triton_gpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0], hasLeadingOffset = false}>
 module attributes {"triton_gpu.num-ctas" = 1 : i32, "triton_gpu.num-warps" = 8 : i32, triton_gpu.target = "hip:gfx942", "triton_gpu.threads-per-warp" = 64 : i32} {
   tt.func public @two_for_one(%acc: tensor<256x256xf32, #mma>, %d: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
-    // expected-remark@+1 {{propagate-mma: moved to #amd_mfma: 2 conversion(s) removed (524288 B), 1 added, 0 retargeted}}
+    // expected-remark@+1 {{propagate-mma: moved to #amd_mfma: 2 conversion(s) removed, 1 added, 0 retargeted}}
     %ab = triton_gpu.convert_layout %acc : tensor<256x256xf32, #mma> -> tensor<256x256xf32, #blocked2>
     %dp = tt.splat %d : !tt.ptr<f32> -> tensor<256x256x!tt.ptr<f32>, #blocked2>
     %x = tt.load %dp : tensor<256x256x!tt.ptr<f32>, #blocked2>
@@ -462,7 +462,7 @@ module attributes {"triton_gpu.num-ctas" = 1 : i32, "triton_gpu.num-warps" = 8 :
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @argument_converted_in(%acc: tensor<64x64xf32, #mma>, %bias: tensor<64x64xf32, #blocked>, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
-    // expected-remark@+1 {{propagate-mma: moved to #nvidia_mma: 2 conversion(s) removed (32768 B), 1 added, 0 retargeted}}
+    // expected-remark@+1 {{propagate-mma: moved to #nvidia_mma: 2 conversion(s) removed, 1 added, 0 retargeted}}
     %ab = ttg.convert_layout %acc : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
     %xb = arith.addf %ab, %bias : tensor<64x64xf32, #blocked>
     %back = ttg.convert_layout %xb : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>

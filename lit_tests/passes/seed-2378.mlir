@@ -27,7 +27,7 @@
 // (c) Before #2400 again, then propagate-mma: the load of D, its pointer and mask go back to #dpas and the
 //     three conversions disappear.
 // RUN: irkit-opt %S/Inputs/seed-2378.ttgir --rewrite-tensor-pointer='mode=intel-pre-2400' --coalesce --propagate-mma --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=PROP
-// PROP: remark: propagate-mma: moved to #dpas: 3 conversion(s) removed (851968 B), 0 added, 0 retargeted
+// PROP: remark: propagate-mma: moved to #dpas: 3 conversion(s) removed, 0 added, 0 retargeted
 // PROP-LABEL: tt.func public @matmul_kernel_with_block_pointers
 // PROP-NOT: triton_gpu.convert_layout
 // PROP: %[[D:.*]] = tt.load %{{.*}}, %{{.*}} : tensor<256x256x!tt.ptr<f32>, #dpas>

@@ -1,0 +1,162 @@
+"""Is a propagate-mma plan worth applying?  The cost model (`irkit.analysis.cost_model`) applied to a
+`MmaSlicePlan`: the conversions it removes and adds, the global loads and stores whose layout it changes
+(with their pointers' AxisInfo), the registers held twice while a conversion is in flight, and whether
+it brings the kernel under the device's shared-memory limit.
+
+Read-only: nothing here mutates IR.  `passes/propagate_mma.py` decides with `judge_plan`, and
+`irkit-report` shows `assess_module`'s verdict for each conversion.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation
+
+from irkit.analysis import cost_model as C
+from irkit.analysis import mma_slice as S
+from irkit.analysis.axis_info import AxisInfoAnalysis
+from irkit.analysis.shared_memory import (
+    V31,
+    SharedMemoryReport,
+    analyze_shared_memory,
+    compute_offsets,
+    infer_version,
+    module_int,
+    module_target,
+    resolve_target,
+)
+from irkit.dialects.types import PointerType
+from irkit.layout import algebra as A
+
+
+@dataclass
+class ModuleFacts:
+    """What the model needs to know about the module around a plan (computed lazily, once)."""
+
+    module: Operation
+    version: str | None = None
+
+    def __post_init__(self) -> None:
+        self.version = self.version or infer_version(self.module)
+        self.triple = module_target(self.module)
+        target = resolve_target(self.triple)
+        self.limit = target.limit if target else None
+        self.num_warps = module_int(self.module, "num-warps") or 4
+        self.warp_size = module_int(self.module, "threads-per-warp") or (target.warp_size if target else 32)
+
+    @cached_property
+    def axis_info(self) -> AxisInfoAnalysis:
+        return AxisInfoAnalysis(self.module)
+
+    @cached_property
+    def shared(self) -> SharedMemoryReport:
+        return analyze_shared_memory(self.module, version=self.version)
+
+    def shared_without(self, removed: list[Operation]) -> int:
+        """The predicted total if the scratch of `removed` conversions were not allocated."""
+        gone = set(map(id, removed))
+        by_function: dict[str, list] = {}
+        for b in self.shared.buffers:
+            if b.op is not None and id(b.op) in gone:
+                continue
+            by_function.setdefault(b.function, []).append(replace(b))
+        if not by_function:
+            return 0
+        return max(compute_offsets(bs, sort_by_size=self.version != V31) for bs in by_function.values())
+
+
+def conversion_cost_of(op: Operation, facts: ModuleFacts) -> C.ConversionCost:
+    return C.conversion_cost(S.seed_source(op).type, op.results[0].type, facts.version, facts.triple, facts.warp_size)
+
+
+@dataclass
+class PlanJudgement:
+    verdict: C.Verdict
+    shared_before: int
+    shared_after: int  # predicted, without the removed conversions' scratch
+    notes: list[str] = field(default_factory=list)
+
+
+def judge_plan(plan: S.MmaSlicePlan, facts: ModuleFacts, weights: C.Weights = C.DEFAULT_WEIGHTS) -> PlanJudgement:
+    removed = [conversion_cost_of(op, facts) for op in plan.removed]
+    added = []
+    for v, _ in plan.added:
+        t = v.type
+        if isinstance(t, TensorType) and t.encoding is not None:
+            new = plan.layouts.get(v, plan.target)
+            added.append(C.conversion_cost(t, S.with_layout(t, new), facts.version, facts.triple, facts.warp_size))
+    accesses = []
+    for op, role in plan.roles.items():
+        if op.name not in (S.LOAD, S.STORE) or role not in (S.NODE, S.SINK):
+            continue
+        ptr = op.operands[0]
+        if ptr not in plan.layouts or not isinstance(ptr.type, TensorType):
+            continue  # block pointers: a 2D block access either way (Intel), or rewritten before codegen
+        t = ptr.type
+        pointee = t.element_type.pointee if isinstance(t.element_type, PointerType) else None
+        bits = A.elem_bits(pointee) if pointee is not None else 32
+        info = facts.axis_info.get(ptr)
+        contiguity = info.contiguity if info is not None else None
+        divisibility = info.divisibility if info is not None else None
+        shape = t.get_shape()
+        try:
+            before = C.global_access_cost(t.encoding, shape, bits, facts.num_warps, facts.warp_size, contiguity, divisibility)
+            after = C.global_access_cost(plan.layouts[ptr], shape, bits, facts.num_warps, facts.warp_size, contiguity, divisibility)
+        except (A.UnsupportedLayout, ValueError, KeyError, TypeError, IndexError):
+            continue
+        accesses.append(("load" if op.name == S.LOAD else "store", before, after))
+    peak_before, peak_after = _register_peaks(plan, removed)
+    shared_before = facts.shared.total_bytes
+    shared_after = facts.shared_without(plan.removed) if not plan.added else shared_before
+    unlocks = facts.limit is not None and shared_before > facts.limit >= shared_after
+    verdict = C.judge(removed, added, accesses, peak_before, peak_after, unlocks=unlocks, weights=weights)
+    return PlanJudgement(verdict, shared_before, shared_after)
+
+
+def _register_peaks(plan: S.MmaSlicePlan, removed: list[C.ConversionCost]) -> tuple[int | None, int | None]:
+    """Registers live at the worst conversion: the accumulator plus the value in both layouts; after the
+    rewrite, the accumulator plus the value once."""
+    acc = 0
+    for op in plan.removed:
+        for x in (op.operands[0], op.results[0]):
+            if A.is_mma(S.layout_of(x.type)) and isinstance(x.type, TensorType):
+                acc = max(acc, C.registers_per_thread(x.type))
+    if not removed:
+        return None, None
+    worst = max(removed, key=lambda c: c.live_registers)
+    return acc + 2 * worst.live_registers, acc + worst.live_registers
+
+
+# ---------------------------------------------------------------------------------------------
+# For reports: the verdict on each conversion of a module
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ConversionAssessment:
+    op: Operation
+    word: str  # "remove" | "keep" | "-" (not a propagate-mma candidate)
+    text: str
+
+
+def assess_module(module: Operation, version: str | None = None) -> list[ConversionAssessment]:
+    """The model's verdict on every candidate conversion, each judged alone on the unchanged module."""
+    facts = ModuleFacts(module, version)
+    out = []
+    for op in module.walk():
+        if op.name != S.CONVERT:
+            continue
+        candidate, why_not = S.classify_conversion(op, dot_operands=None)
+        if candidate is None:
+            out.append(ConversionAssessment(op, "-", why_not or "not between an mma and a blocked layout"))
+            continue
+        plan = S.plan_mma_propagation(op, candidate)
+        if not plan.accepted:
+            out.append(ConversionAssessment(op, "keep", f"cannot be removed: {plan.reason}"))
+            continue
+        j = judge_plan(plan, facts)
+        out.append(ConversionAssessment(op, j.verdict.word, j.verdict.summary()))
+    return out
