@@ -8,6 +8,7 @@ aliases the file defined before the module, and the spelling.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,8 +94,14 @@ class ParsedModule:
         pos = self.op_positions.get(op)
         if pos is None:
             return None
-        return self.text.count("\n", 0, pos) + 1 + self.line_offset
+        # a line-start table built once: counting newlines from the start per op is quadratic
+        if self._line_starts is None or self._line_starts_of is not self.text:
+            self._line_starts = [m.end() for m in re.finditer("\n", self.text)]
+            self._line_starts_of = self.text
+        return bisect.bisect_right(self._line_starts, pos) + 1 + self.line_offset
     implicit_module: bool = False
+    _line_starts: list[int] | None = field(default=None, repr=False, compare=False)
+    _line_starts_of: str | None = field(default=None, repr=False, compare=False)
 
 
 class _Scope:
