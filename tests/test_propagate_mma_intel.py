@@ -12,11 +12,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from irkit.passes import all_passes
 from test_intel_xpu import DATA, xpu_python
 
 from irkit.frontend.parser import Parser
 from irkit.frontend.printer import print_module
-from irkit.passes import all_passes
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = "addmm_bp_bf16_256x256x32_w32_s2"
