@@ -1,0 +1,99 @@
+"""`irkit-sweep`: run a pass pipeline over every kernel you have, one results row per kernel.
+
+    irkit-sweep -p propagate-mma ~/.triton/cache/ dumps/ -o results.parquet
+    irkit-sweep -p propagate-mma kernels/ -o results.jsonl --workers 8
+    irkit-sweep -p propagate-mma kernels/ -o results.jsonl --resume        # after a kill: only what is missing
+    irkit-sweep -p propagate-mma kernels/ -o results.parquet --ray auto    # on the Ray cluster you are in
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from irkit.cli.entry import CliError, run_command
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str):
+        raise CliError(f"{message} (see --help)")
+
+
+def build_arg_parser() -> argparse.ArgumentParser:
+    ap = _ArgumentParser(
+        prog="irkit-sweep",
+        description="Run a pass pipeline over many Triton kernels (.ttir/.ttgir files, Triton cache and "
+        "TRITON_KERNEL_DUMP folders, MLIR_ENABLE_DUMP logs; folders walked recursively) and write one row per "
+        "kernel: identity, convert_layout counts, predicted shared memory and verdict before/after, the "
+        "passes' remarks. Results go to Parquet, CSV or JSONL as they come; a summary by Triton version and "
+        "target is printed at the end.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 1)[1],
+    )
+    ap.add_argument("inputs", nargs="+", metavar="INPUT", help="kernel file, folder (walked recursively) or dump log")
+    ap.add_argument("-p", "--pass-pipeline", dest="pipeline", default=None,
+                    help="the pass pipeline, irkit-opt syntax (e.g. 'propagate-mma'); none: report the kernels as they are")
+    ap.add_argument("-o", dest="output", required=True, metavar="RESULTS",
+                    help="results file: .parquet (needs pyarrow), .csv or .jsonl")
+    ap.add_argument("--workers", type=int, default=None, metavar="N",
+                    help="worker processes (default: this machine's cores; with --ray and no address: the local Ray's CPUs)")
+    ap.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                    help="run on Ray: 'auto' or an address joins a cluster, no value starts a local one (needs irkit[ray])")
+    ap.add_argument("--resume", action="store_true", help="keep the rows already in RESULTS and run only the kernels missing")
+    ap.add_argument("--compile", action="store_true",
+                    help="also compile each kernel before and after with the real Triton (irkit-check's static mode)")
+    ap.add_argument("--max-tasks-per-worker", type=int, default=None, metavar="N",
+                    help="recycle a worker process after N kernels (default 500), so memory stays flat")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar (there is none when stderr is not a terminal)")
+    ap.add_argument("--summary-json", default=None, metavar="FILE", help="also write the summary as JSON")
+    return ap
+
+
+def _compile_available() -> bool:
+    try:
+        import irkit.check  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def run(argv: list[str]) -> int:
+    from irkit.sweep import engines
+    from irkit.sweep.run import run_sweep
+    from irkit.sweep.summary import render, summarise
+
+    args = build_arg_parser().parse_args(argv)
+    if args.workers is not None and args.workers < 1:
+        raise CliError("--workers must be at least 1")
+    if args.compile and not _compile_available():
+        raise CliError("--compile needs irkit-check's static mode (irkit.check), which this irkit does not have")
+    max_tasks = args.max_tasks_per_worker or engines.DEFAULT_MAX_TASKS
+    result = run_sweep(
+        args.inputs,
+        args.output,
+        args.pipeline,
+        workers=args.workers,
+        use_ray=args.ray is not None,
+        ray_address=args.ray,
+        resume=args.resume,
+        max_tasks=max_tasks,
+        progress=not args.no_progress,
+    )
+    groups = summarise(result.rows)
+    kept = f", {result.kept:,} kept from the file" if result.kept else ""
+    sys.stdout.write(f"irkit-sweep: {len(result.rows):,} kernel(s) in {args.output} ({result.ran:,} run{kept})\n")
+    sys.stdout.write(render(groups))
+    if args.summary_json:
+        from irkit.cli.opt import write_output
+
+        write_output(args.summary_json, json.dumps([g.to_dict() for g in groups], indent=1) + "\n")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    sys.exit(run_command("irkit-sweep", run, sys.argv[1:] if argv is None else argv))
+
+
+if __name__ == "__main__":
+    main()

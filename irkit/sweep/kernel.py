@@ -1,0 +1,256 @@
+"""One kernel of a sweep: read it, report on it, run the pipeline, report again; one row.
+
+Everything here is what ``irkit-report KERNEL -p PIPELINE`` does (its reader, irkit-opt's driver for
+the pipeline, the report model for conversions, shared memory and verdicts), so a sweep's row and
+that command's figures are the same.  Any failure becomes an error row; nothing escapes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+from irkit.sweep.inputs import KernelTask, kernel_name
+from irkit.sweep.schema import empty_row
+
+# module attributes, keys quoted or not (Triton prints `triton_gpu.target = "cuda:80"`)
+_NUM_WARPS_RE = re.compile(r'"?(?:ttg|triton_gpu)\.num-warps"?\s*=\s*(\d+)')
+_TARGET_RE = re.compile(r'"?(?:ttg|triton_gpu)\.target"?\s*=\s*"([^"]*)"')
+
+# irkit-opt's options as the pipeline driver reads them: verify before and after every pass,
+# print with locations (the report reads positions back from them)
+_DRIVER_ARGS = SimpleNamespace(
+    allow_unregistered_dialect=False,
+    no_verify=False,
+    mlir_print_ir_after_all=False,
+    mlir_print_debuginfo=True,
+    mlir_print_op_generic=False,
+)
+
+_pipelines: dict[str, object] = {}
+
+
+class KernelFailed(Exception):
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+def pipeline_for(spec: str | None):
+    """The pipeline, built once per worker process."""
+    if not spec:
+        return None
+    if spec not in _pipelines:
+        from irkit.cli import report
+
+        _pipelines[spec] = report.build_pipeline(spec)
+    return _pipelines[spec]
+
+
+def _meta_target(meta: dict) -> str | None:
+    t = meta.get("target")
+    if isinstance(t, dict) and t.get("backend"):
+        arch = t.get("arch")
+        return f"{t['backend']}:{arch}" if arch not in (None, "") else str(t["backend"])
+    return t if isinstance(t, str) else None
+
+
+def identity(text: str, meta: dict) -> dict:
+    """What names the kernel, read from its text and the compiler's metadata: cheap, and the same
+    for a kernel that fails to parse."""
+    warps = _NUM_WARPS_RE.search(text)
+    target = _TARGET_RE.search(text)
+    return {
+        "content_hash": hashlib.sha256(text.encode()).hexdigest()[:16],
+        "kernel": kernel_name(text) or meta.get("name"),
+        "stage": "ttgir" if warps else "ttir",  # TTGIR modules carry num-warps, TTIR ones do not
+        "triton_version": meta.get("triton_version"),
+        "target": target.group(1) if target else _meta_target(meta),
+        "num_warps": int(warps.group(1)) if warps else meta.get("num_warps"),
+    }
+
+
+def metadata(path: str) -> dict:
+    """The compiler's metadata beside a kernel file (irkit-report's sidecar lookup), for a TTIR file
+    too: a cache entry's ``<k>.json`` describes every stage of the kernel."""
+    from irkit.cli.report import sidecar
+
+    p = Path(path)
+    if p.suffix == ".ttir":
+        for candidate in (p.with_suffix(".json"), p.with_suffix(".meta.json")):
+            if candidate.is_file():
+                return _json(candidate)
+        return {}
+    return sidecar(path)
+
+
+def _json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else text
+
+
+def _read(task: KernelTask):
+    from irkit.cli import opt as driver
+    from irkit.cli.entry import CliError
+
+    ns = SimpleNamespace(input=task.path, list_sections=False, dump_section=task.section or None, dump_after=False)
+    try:
+        return driver.read_input(ns)
+    except CliError as e:
+        raise KernelFailed("read", str(e)) from None
+    except SystemExit:  # read_input exits after listing sections; it never lists here
+        raise KernelFailed("read", "unexpected exit while reading") from None
+
+
+def _parse(chunk):
+    from irkit.cli.report import ReportFailed, parse
+
+    try:
+        return parse(chunk)
+    except ReportFailed as e:
+        raise KernelFailed("parse", _first_line(str(e))) from None
+
+
+def _report(parsed, name: str, version: str | None, recorded: int | None):
+    from irkit.report import build_module_report
+
+    try:
+        return build_module_report(parsed, name=name, version=version, recorded_shared=recorded)
+    except Exception as e:  # noqa: BLE001 (the analysis could not model this kernel: a row, not a crash)
+        raise KernelFailed("analysis", f"{type(e).__name__}: {e}") from None
+
+
+def _classify(message: str) -> str:
+    if message.startswith("after pass '"):
+        return "verify-after"
+    if re.match(r"pass '[^']*' failed: ", message):
+        return "pass-crash"
+    return "pass"
+
+
+def _run_pipeline(chunk, pipeline, remarks: list[str]):
+    """irkit-opt's driver on one chunk: the printed module after the pipeline."""
+    from irkit.cli import opt as driver
+
+    result = driver.process_chunk(_DRIVER_ARGS, chunk, pipeline, None)
+    for d in result.diagnostics:
+        where = f"{d.line}:{d.col or 1}: " if d.line is not None else ""
+        if d.severity == "error":
+            raise KernelFailed(_classify(d.message), d.render().splitlines()[0])
+        prefix = "" if d.severity == "remark" else f"{d.severity}: "
+        remarks.append(f"{where}{prefix}{d.message}")
+    if result.output is None:
+        raise KernelFailed("pass", f"{chunk.name}: error: the pipeline produced no module")
+    return result.output
+
+
+def analyse(task: KernelTask, spec: str | None, row: dict) -> None:
+    """Fill ``row`` for one kernel or raise KernelFailed (``row`` keeps what was learnt before)."""
+    from irkit.cli.opt import InputText
+    from irkit.frontend.printer import print_module
+    from irkit.report import build_diff_report
+    from irkit.verifier import verify_module
+
+    chunk = _read(task)
+    meta = metadata(task.path) if not task.section else {}
+    row.update(identity(chunk.text, meta))
+    parsed = _parse(chunk)
+    errors = verify_module(parsed.module)
+    if errors:
+        from irkit.diagnostics import position
+
+        op, message = errors[0]
+        pos = parsed.op_positions.get(op)
+        where = chunk.name if pos is None else "{}:{}:{}".format(chunk.name, *position(chunk.text, pos, chunk.line_offset)[:2])
+        raise KernelFailed("verify", f"{where}: error: {message}")
+    # the compiler's shared bytes belong to the TTGIR it allocated, not to a TTIR of the same kernel
+    recorded = meta.get("shared") if isinstance(meta.get("shared"), int) and row["stage"] == "ttgir" else None
+    before = _report(parsed, chunk.name, meta.get("triton_version"), recorded)
+    if row["triton_version"] is None and row["stage"] == "ttgir":
+        row["triton_version"] = before.version  # the rules the dialect spelling implies (TTIR has none)
+    if row["target"] is None:
+        row["target"] = before.target
+    pipeline = pipeline_for(spec)
+    remarks: list[str] = []
+    if pipeline is None:
+        after, changed = before, False
+    else:
+        unchanged_text = print_module(parsed, debuginfo=True)
+        after_text = _run_pipeline(chunk, pipeline, remarks)
+        after_parsed = _parse(InputText(after_text, f"{chunk.name} (after pipeline)"))
+        after = _report(after_parsed, chunk.name, before.version, None)
+        changed = after_text != unchanged_text
+    diff = build_diff_report(before, after, spec)
+    row.update(
+        converts_before=len(before.converts),
+        converts_after=len(after.converts),
+        converts_removed=diff.converts_eliminated,
+        shared_before=before.shared_bytes,
+        shared_after=after.shared_bytes,
+        shared_saved=diff.bytes_saved,
+        shared_limit=before.limit,
+        fits_before=before.fits,
+        fits_after=after.fits,
+        verdict_before=before.verdict,
+        verdict_after=after.verdict,
+        unlocked=before.fits is False and after.fits is True,
+        changed=changed,
+        recorded_shared=before.recorded_shared,
+        remarks=remarks,
+    )
+
+
+def sweep_kernel(task: KernelTask, spec: str | None) -> dict:
+    """The results row of one kernel; an error row (status, error_kind, error) when it fails."""
+    start = time.perf_counter()
+    row = empty_row()
+    row.update(key=task.key, path=task.path, section=task.section, pipeline=spec or "", status="ok")
+    try:
+        analyse(task, spec, row)
+    except KernelFailed as e:
+        row.update(status="error", error_kind=e.kind, error=e.message)
+    except RecursionError:
+        row.update(status="error", error_kind="parse", error=f"{task.path}:1:1: error: input nests too deeply")
+    except MemoryError:
+        row.update(status="error", error_kind="internal", error="out of memory")
+    except Exception as e:  # noqa: BLE001 (a bug in irkit: a row that says so, and the sweep goes on)
+        row.update(status="error", error_kind="internal", error=f"{type(e).__name__}: {e}")
+    if row["status"] == "error":
+        for k in ("converts_before", "converts_after", "converts_removed", "shared_before", "shared_after",
+                  "shared_saved", "shared_limit", "fits_before", "fits_after", "verdict_before",
+                  "verdict_after", "unlocked", "changed", "recorded_shared"):
+            row[k] = None
+        row["remarks"] = []
+    row["seconds"] = round(time.perf_counter() - start, 4)
+    return row
+
+
+def worker_memory() -> dict:
+    """This process's pid, resident set now and its peak (KiB), for the memory-per-worker figures."""
+    import os
+    import resource
+
+    rss = None
+    try:
+        with open("/proc/self/statm") as f:
+            rss = int(f.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    return {"pid": os.getpid(), "rss_kib": rss, "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
+
+
+def run_task(task: KernelTask, spec: str | None) -> tuple[dict, dict]:
+    """What an engine runs in a worker: the row, and the worker's memory after it."""
+    return sweep_kernel(task, spec), worker_memory()

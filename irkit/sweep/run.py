@@ -1,0 +1,92 @@
+"""A whole sweep: discover, skip what a resumed file holds, run, write as rows come, sort at the end."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from irkit.cli.entry import CliError
+from irkit.sweep import engines
+from irkit.sweep.inputs import KernelTask, discover
+from irkit.sweep.results import RowSink, format_of, read_rows, write_rows
+
+
+@dataclass
+class SweepResult:
+    rows: list[dict]  # every row of the results file, sorted by key
+    ran: int  # kernels run by this call (the rest were kept from the file)
+    kept: int
+    memory: list[dict] = field(default_factory=list)  # per kernel: pid, rss_kib, maxrss_kib, done (order)
+
+
+def _check_pipeline(kept: list[dict], spec: str | None, output: str) -> None:
+    other = {r["pipeline"] or "" for r in kept} - {spec or ""}
+    if other:
+        raise CliError(f"'{output}' holds results of pipeline '{min(other)}', not '{spec or ''}': "
+                       "resume it with the same -p, or write to another file")
+
+
+def _progress(total: int, enabled: bool):
+    if not enabled or total == 0 or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="kernel", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
+
+
+def run_sweep(
+    inputs: list[str],
+    output: str,
+    spec: str | None,
+    *,
+    workers: int | None = None,
+    ray_address: str | None = None,
+    use_ray: bool = False,
+    resume: bool = False,
+    max_tasks: int = engines.DEFAULT_MAX_TASKS,
+    progress: bool = True,
+    tasks: list[KernelTask] | None = None,
+    on_row: Callable[[dict, dict], None] | None = None,
+) -> SweepResult:
+    """Run ``spec`` over every kernel under ``inputs`` and write one row per kernel to ``output``."""
+    format_of(output)
+    if spec:
+        from irkit.cli import report
+
+        report.build_pipeline(spec)  # a bad pipeline is a usage error, before any work
+    if tasks is None:
+        tasks = discover(inputs)
+    kept = read_rows(output) if resume else []
+    _check_pipeline(kept, spec, output)
+    done = {r["key"] for r in kept}
+    todo = [t for t in tasks if t.key not in done]
+    sink = RowSink(output)
+    sink.start(kept)
+    new: list[dict] = []
+    memory: list[dict] = []
+    bar = _progress(len(todo), progress)
+    try:
+        if use_ray:
+            engines.ray_init(ray_address, workers)
+            stream = engines.run_ray(todo, spec, max_tasks=max_tasks)
+        else:
+            stream = engines.run_local(todo, spec, workers or engines.default_workers(), max_tasks=max_tasks)
+        for row, mem in stream:
+            sink.add(row)
+            new.append(row)
+            if mem:
+                memory.append(dict(mem, done=len(new)))
+            if on_row is not None:
+                on_row(row, mem)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+        sink.close()
+    rows = sorted(kept + new, key=lambda r: r["key"])
+    write_rows(output, rows)
+    return SweepResult(rows, len(new), len(kept), memory)
