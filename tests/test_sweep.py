@@ -268,6 +268,37 @@ def test_kill_9_then_resume_gives_the_uninterrupted_file(tmp_path, suffix):
         assert strip(cut.read_text()) == strip(whole.read_text())
 
 
+# -- --compile -------------------------------------------------------------------------------------------
+
+
+def _triton31() -> str | None:
+    """A Python with Triton 3.1, from IRKIT_TRITON_PYTHONS ("3.1.0=/path/bin/python:..."), as irkit-check's tests."""
+    for entry in filter(None, os.environ.get("IRKIT_TRITON_PYTHONS", "").split(":")):
+        version, _, python = entry.partition("=")
+        if version.strip().startswith("3.1") and Path(python.strip()).exists():
+            return python.strip()
+    return None
+
+
+def test_compile_adds_the_real_compilers_figures(tmp_path):
+    python = _triton31()
+    if python is None:
+        pytest.skip("no Triton 3.1 (set IRKIT_TRITON_PYTHONS)")
+    d = _kernel_copies(tmp_path / "k", [ROOT / "tests" / "data" / "check" / "addmm_bp_cuda90_256x256x32_w8_s2_triton31.ttgir",
+                                        KERNELS / "3.1.0" / "cuda_80" / "calls.ttir"])
+    out = tmp_path / "r.jsonl"
+    proc = subprocess.run(SWEEP + ["-p", "propagate-mma", str(d), "-o", str(out), "--compile", "--triton-python", python],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    rows = {r["stage"]: r for r in read_rows(str(out))}
+    addmm = rows["ttgir"]
+    # irkit-check's figures for this kernel (docs/gpu-validation.md): the real compiler halves shared memory
+    assert (addmm["compile_triton"][:3], addmm["compile_shared_before"], addmm["compile_shared_after"]) == ("3.1", 133120, 65536)
+    assert addmm["compile_agrees"] is True and addmm["compile_error"] is None
+    assert addmm["compile_registers_before"] is not None
+    assert rows["ttir"]["compile_error"].startswith("not compiled") and rows["ttir"]["compile_shared_before"] is None
+
+
 # -- Ray -------------------------------------------------------------------------------------------------
 
 

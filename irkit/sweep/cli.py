@@ -42,20 +42,16 @@ def build_arg_parser() -> argparse.ArgumentParser:
                     help="run on Ray: 'auto' or an address joins a cluster, no value starts a local one (needs irkit[ray])")
     ap.add_argument("--resume", action="store_true", help="keep the rows already in RESULTS and run only the kernels missing")
     ap.add_argument("--compile", action="store_true",
-                    help="also compile each kernel before and after with the real Triton (irkit-check's static mode)")
+                    help="also compile each TTGIR kernel before and after with the real Triton (irkit-check's static "
+                    "mode): compile_* columns")
+    ap.add_argument("--triton-python", action="append", default=[], metavar="PYTHON",
+                    help="with --compile: a Python that has Triton (repeatable: each kernel goes to the first whose "
+                    "Triton version matches it; default: $IRKIT_TRITON_PYTHON, else this one)")
     ap.add_argument("--max-tasks-per-worker", type=int, default=None, metavar="N",
                     help="recycle a worker process after N kernels (default 500), so memory stays flat")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar (there is none when stderr is not a terminal)")
     ap.add_argument("--summary-json", default=None, metavar="FILE", help="also write the summary as JSON")
     return ap
-
-
-def _compile_available() -> bool:
-    try:
-        import irkit.check  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 def run(argv: list[str]) -> int:
@@ -66,8 +62,13 @@ def run(argv: list[str]) -> int:
     args = build_arg_parser().parse_args(argv)
     if args.workers is not None and args.workers < 1:
         raise CliError("--workers must be at least 1")
-    if args.compile and not _compile_available():
-        raise CliError("--compile needs irkit-check's static mode (irkit.check), which this irkit does not have")
+    if args.triton_python and not args.compile:
+        raise CliError("--triton-python is for --compile")
+    tritons = ()
+    if args.compile:
+        from irkit.sweep.compiled import probe
+
+        tritons = probe(args.triton_python)
     max_tasks = args.max_tasks_per_worker or engines.DEFAULT_MAX_TASKS
     result = run_sweep(
         args.inputs,
@@ -78,6 +79,7 @@ def run(argv: list[str]) -> int:
         ray_address=args.ray,
         resume=args.resume,
         max_tasks=max_tasks,
+        compile_with=tritons,
         progress=not args.no_progress,
     )
     groups = summarise(result.rows)

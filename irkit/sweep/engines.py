@@ -20,7 +20,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
 from irkit.sweep.inputs import KernelTask
-from irkit.sweep.kernel import run_task
+from irkit.sweep.kernel import SweepOptions, run_task
 from irkit.sweep.schema import empty_row
 
 DEFAULT_MAX_TASKS = 500
@@ -44,9 +44,9 @@ def _top_up(in_flight: dict, pending: Iterator[KernelTask], window: int, submit)
         in_flight[submit(task)] = task
 
 
-def died_row(task: KernelTask, spec: str | None, why: str) -> dict:
+def died_row(task: KernelTask, options: SweepOptions, why: str) -> dict:
     row = empty_row()
-    row.update(key=task.key, path=task.path, section=task.section, pipeline=spec or "", status="error",
+    row.update(key=task.key, path=task.path, section=task.section, pipeline=options.pipeline or "", status="error",
                error_kind="worker-died", error=why)
     return row
 
@@ -88,7 +88,7 @@ def _pool(workers: int, max_tasks: int) -> ProcessPoolExecutor:
                                initializer=_watch_sweep, initargs=(os.getpid(),))
 
 
-def run_local(tasks: Iterable[KernelTask], spec: str | None, workers: int,
+def run_local(tasks: Iterable[KernelTask], options: SweepOptions, workers: int,
               max_tasks: int = DEFAULT_MAX_TASKS) -> Iterator[tuple[dict, dict]]:
     """Rows from a process pool of ``workers``.
 
@@ -103,7 +103,7 @@ def run_local(tasks: Iterable[KernelTask], spec: str | None, workers: int,
     try:
         in_flight: dict = {}
         while True:
-            _top_up(in_flight, pending, window, lambda task, pool=pool: pool.submit(run_task, task, spec))
+            _top_up(in_flight, pending, window, lambda task, pool=pool: pool.submit(run_task, task, options))
             if not in_flight:
                 break
             done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
@@ -120,19 +120,19 @@ def run_local(tasks: Iterable[KernelTask], spec: str | None, workers: int,
                 in_flight.clear()
                 pool.shutdown(wait=True, cancel_futures=True)
                 for task in suspects:
-                    yield from _run_alone(task, spec)
+                    yield from _run_alone(task, options)
                 suspects.clear()
                 pool = _pool(workers, max_tasks)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _run_alone(task: KernelTask, spec: str | None) -> Iterator[tuple[dict, dict]]:
+def _run_alone(task: KernelTask, options: SweepOptions) -> Iterator[tuple[dict, dict]]:
     pool = _pool(1, 1)
     try:
-        yield pool.submit(run_task, task, spec).result()
+        yield pool.submit(run_task, task, options).result()
     except BrokenProcessPool:
-        yield died_row(task, spec, "the worker process died while analysing this kernel"), {}
+        yield died_row(task, options, "the worker process died while analysing this kernel"), {}
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
@@ -157,7 +157,7 @@ def ray_init(address: str | None, workers: int | None) -> None:
         ray.init(address=address, **kwargs)
 
 
-def run_ray(tasks: Iterable[KernelTask], spec: str | None, max_tasks: int = DEFAULT_MAX_TASKS) -> Iterator[tuple[dict, dict]]:
+def run_ray(tasks: Iterable[KernelTask], options: SweepOptions, max_tasks: int = DEFAULT_MAX_TASKS) -> Iterator[tuple[dict, dict]]:
     """Rows from Ray tasks on the cluster ``ray_init`` joined (one task per kernel)."""
     import ray
     from ray.exceptions import RayError
@@ -168,7 +168,7 @@ def run_ray(tasks: Iterable[KernelTask], spec: str | None, max_tasks: int = DEFA
     pending = iter(tasks)
     in_flight: dict = {}
     while True:
-        _top_up(in_flight, pending, window, lambda task: remote.remote(task, spec))
+        _top_up(in_flight, pending, window, lambda task: remote.remote(task, options))
         if not in_flight:
             break
         done, _ = ray.wait(list(in_flight), num_returns=1)
@@ -177,4 +177,4 @@ def run_ray(tasks: Iterable[KernelTask], spec: str | None, max_tasks: int = DEFA
             try:
                 yield ray.get(ref)
             except RayError as e:
-                yield died_row(task, spec, f"the Ray worker failed: {type(e).__name__}"), {}
+                yield died_row(task, options, f"the Ray worker failed: {type(e).__name__}"), {}

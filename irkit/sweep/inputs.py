@@ -81,7 +81,7 @@ def log_tasks(path: Path) -> list[KernelTask]:
             continue
         name = kernel_name(text) or ""
         last_any[name] = s.index
-        if "ttg." in text or "triton_gpu." in text:
+        if dumplog.holds_tritongpu_ir(s):
             last_ttgir[name] = s.index
     chosen = {**last_any, **last_ttgir}
     if not chosen:

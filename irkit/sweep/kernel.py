@@ -11,9 +11,11 @@ import hashlib
 import json
 import re
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
+from irkit.sweep.compiled import COLUMNS as COMPILE_COLUMNS
 from irkit.sweep.inputs import KernelTask, kernel_name
 from irkit.sweep.schema import empty_row
 
@@ -32,6 +34,14 @@ _DRIVER_ARGS = SimpleNamespace(
 )
 
 _pipelines: dict[str, object] = {}
+
+
+@dataclass(frozen=True)
+class SweepOptions:
+    """What every kernel of a sweep is run with (sent to each worker with each kernel)."""
+
+    pipeline: str | None
+    tritons: tuple[tuple[str, str], ...] = ()  # (version, python) to compile with: --compile
 
 
 class KernelFailed(Exception):
@@ -156,7 +166,7 @@ def _run_pipeline(chunk, pipeline, remarks: list[str]):
     return result.output
 
 
-def analyse(task: KernelTask, spec: str | None, row: dict) -> None:
+def analyse(task: KernelTask, options: SweepOptions, row: dict) -> None:
     """Fill ``row`` for one kernel or raise KernelFailed (``row`` keeps what was learnt before)."""
     from irkit.cli.opt import InputText
     from irkit.frontend.printer import print_module
@@ -182,12 +192,14 @@ def analyse(task: KernelTask, spec: str | None, row: dict) -> None:
         row["triton_version"] = before.version  # the rules the dialect spelling implies (TTIR has none)
     if row["target"] is None:
         row["target"] = before.target
+    spec = options.pipeline
     pipeline = pipeline_for(spec)
     remarks: list[str] = []
+    unchanged_text = print_module(parsed, debuginfo=True) if pipeline is not None or options.tritons else None
+    after_text = unchanged_text
     if pipeline is None:
         after, changed = before, False
     else:
-        unchanged_text = print_module(parsed, debuginfo=True)
         after_text = _run_pipeline(chunk, pipeline, remarks)
         after_parsed = _parse(InputText(after_text, f"{chunk.name} (after pipeline)"))
         after = _report(after_parsed, chunk.name, before.version, None)
@@ -210,15 +222,26 @@ def analyse(task: KernelTask, spec: str | None, row: dict) -> None:
         recorded_shared=before.recorded_shared,
         remarks=remarks,
     )
+    if options.tritons:
+        if row["stage"] != "ttgir":
+            row["compile_error"] = "not compiled: a TTIR module (the sweep compiles TTGIR)"
+        else:
+            from irkit.sweep.compiled import compile_columns
+
+            row.update(compile_columns(chunk.text, after_text if changed else chunk.text, row["target"], meta.get("triton_version"),
+                                       (before.shared_bytes, after.shared_bytes), options.tritons))
 
 
-def sweep_kernel(task: KernelTask, spec: str | None) -> dict:
-    """The results row of one kernel; an error row (status, error_kind, error) when it fails."""
+def sweep_kernel(task: KernelTask, options: SweepOptions | str | None) -> dict:
+    """The results row of one kernel; an error row (status, error_kind, error) when it fails.
+    `options`: a SweepOptions, or just the pipeline."""
+    if not isinstance(options, SweepOptions):
+        options = SweepOptions(options)
     start = time.perf_counter()
     row = empty_row()
-    row.update(key=task.key, path=task.path, section=task.section, pipeline=spec or "", status="ok")
+    row.update(key=task.key, path=task.path, section=task.section, pipeline=options.pipeline or "", status="ok")
     try:
-        analyse(task, spec, row)
+        analyse(task, options, row)
     except KernelFailed as e:
         row.update(status="error", error_kind=e.kind, error=e.message)
     except RecursionError:
@@ -230,7 +253,7 @@ def sweep_kernel(task: KernelTask, spec: str | None) -> dict:
     if row["status"] == "error":
         for k in ("converts_before", "converts_after", "converts_removed", "shared_before", "shared_after",
                   "shared_saved", "shared_limit", "fits_before", "fits_after", "verdict_before",
-                  "verdict_after", "unlocked", "changed", "recorded_shared"):
+                  "verdict_after", "unlocked", "changed", "recorded_shared", *COMPILE_COLUMNS):
             row[k] = None
         row["remarks"] = []
     row["seconds"] = round(time.perf_counter() - start, 4)
@@ -251,6 +274,6 @@ def worker_memory() -> dict:
     return {"pid": os.getpid(), "rss_kib": rss, "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
 
 
-def run_task(task: KernelTask, spec: str | None) -> tuple[dict, dict]:
+def run_task(task: KernelTask, options: SweepOptions) -> tuple[dict, dict]:
     """What an engine runs in a worker: the row, and the worker's memory after it."""
-    return sweep_kernel(task, spec), worker_memory()
+    return sweep_kernel(task, options), worker_memory()

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from irkit.cli.entry import CliError
 from irkit.sweep import engines
 from irkit.sweep.inputs import KernelTask, discover
+from irkit.sweep.kernel import SweepOptions
 from irkit.sweep.results import RowSink, format_of, read_rows, write_rows
 
 
@@ -47,11 +48,13 @@ def run_sweep(
     use_ray: bool = False,
     resume: bool = False,
     max_tasks: int = engines.DEFAULT_MAX_TASKS,
+    compile_with: tuple[tuple[str, str], ...] = (),
     progress: bool = True,
     tasks: list[KernelTask] | None = None,
     on_row: Callable[[dict, dict], None] | None = None,
 ) -> SweepResult:
-    """Run ``spec`` over every kernel under ``inputs`` and write one row per kernel to ``output``."""
+    """Run ``spec`` over every kernel under ``inputs`` and write one row per kernel to ``output``.
+    ``compile_with``: (Triton version, python) pairs to compile each kernel with (``--compile``)."""
     format_of(output)
     if spec:
         from irkit.cli import report
@@ -59,6 +62,7 @@ def run_sweep(
         report.build_pipeline(spec)  # a bad pipeline is a usage error, before any work
     if tasks is None:
         tasks = discover(inputs)
+    options = SweepOptions(spec, tuple(compile_with))
     kept = read_rows(output) if resume else []
     _check_pipeline(kept, spec, output)
     done = {r["key"] for r in kept}
@@ -71,9 +75,9 @@ def run_sweep(
     try:
         if use_ray:
             engines.ray_init(ray_address, workers)
-            stream = engines.run_ray(todo, spec, max_tasks=max_tasks)
+            stream = engines.run_ray(todo, options, max_tasks=max_tasks)
         else:
-            stream = engines.run_local(todo, spec, workers or engines.default_workers(), max_tasks=max_tasks)
+            stream = engines.run_local(todo, options, workers or engines.default_workers(), max_tasks=max_tasks)
         for row, mem in stream:
             sink.add(row)
             new.append(row)

@@ -37,6 +37,15 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("changed", "bool", "the module the pipeline printed differs from the input module printed unchanged"),
     ("recorded_shared", "int", "shared bytes the compiler itself recorded (cache JSON, ttg.shared)"),
     ("remarks", "list", "what the passes reported (remarks, warnings), 'line:col: message'"),
+    ("compile_triton", "str", "--compile: the Triton version that compiled the kernel"),
+    ("compile_shared_before", "int", "--compile: metadata.shared of the real compile, before"),
+    ("compile_shared_after", "int", "--compile: the same after the pipeline"),
+    ("compile_registers_before", "int", "--compile: registers per thread (ptxas; VGPRs on AMD), before"),
+    ("compile_registers_after", "int", "--compile: the same after"),
+    ("compile_spills_before", "int", "--compile: spill store bytes (ptxas; VGPR spills on AMD), before"),
+    ("compile_spills_after", "int", "--compile: the same after"),
+    ("compile_agrees", "bool", "--compile: the compiler's shared bytes equal irkit's prediction, before and after"),
+    ("compile_error", "str", "--compile: why the kernel (or its rewrite) was not compiled"),
     ("seconds", "float", "time spent on this kernel (the only column that differs between runs)"),
 )
 
