@@ -105,3 +105,135 @@ def static_html(report: dict) -> str:
             parts.append(f"<p class='bad'>{html.escape(d)}</p>")
     parts.append("</body></html>\n")
     return "".join(parts)
+
+
+# -- run mode ------------------------------------------------------------------------------------------------
+
+
+def config_text(config: dict | None) -> str:
+    """{"BLOCK_M": 128, ..., "num_warps": 8, "num_stages": 3} -> '128x256x64 ADD=1 w8 s3'."""
+    if not config:
+        return "-"
+    cfg = dict(config)
+    warps, stages = cfg.pop("num_warps", None), cfg.pop("num_stages", None)
+    blocks = [str(v) for k, v in cfg.items() if k.upper().startswith("BLOCK") and isinstance(v, int)]
+    rest = [f"{k}={int(v) if isinstance(v, bool) else v}" for k, v in cfg.items()
+            if not (k.upper().startswith("BLOCK") and isinstance(v, int))]
+    return " ".join(filter(None, ["x".join(blocks), *rest, f"w{warps}" if warps else "", f"s{stages}" if stages else ""]))
+
+
+def _arrow(before, after) -> str:
+    if before is None and after is None:
+        return "-"
+    return f"{before}" if before == after else f"{before}->{after}"
+
+
+def _widths(static: dict, key: str) -> str:
+    return width_summary(static.get(key) or {}).replace(".b32", "").replace(" ", ",")
+
+
+def run_rows(report: dict) -> list[list[str]]:
+    rows = []
+    for r in report["kernels"]:
+        if r.get("status") != "checked":
+            continue
+        t, st = r.get("timing") or {}, r.get("static") or {}
+        sb, sa = st.get("before", {}), st.get("after", {})
+        tf = (f"{t['before_tflops']:.0f} / {t['after_tflops']:.0f}" if t.get("before_tflops") else "-")
+        rows.append([
+            r.get("launch_metadata", {}).get("name", r["name"]), config_text(r.get("config")),
+            tf, f"{t.get('before_median_ms', 0):.4f} / {t.get('after_median_ms', 0):.4f}",
+            f"{t.get('ratio', 0):.3f} [{t.get('ratio_lo', 0):.3f},{t.get('ratio_hi', 0):.3f}]", t.get("verdict", "-"),
+            "yes" if r.get("bit_identical") else _difference(r),
+            _arrow(sb.get("convert_layout"), sa.get("convert_layout")),
+            _arrow(sb.get("shared"), sa.get("shared")),
+            f"{_widths(sb, 'global_loads')} -> {_widths(sa, 'global_loads')}",
+            _arrow(sb.get("n_regs"), sa.get("n_regs")), _arrow(sb.get("n_spills"), sa.get("n_spills")),
+            str(t.get("pairs", "-")),
+        ])
+    return rows
+
+
+RUN_HEADER = ["kernel", "config", "TFLOP/s before/after", "ms before/after", "after/before [95%]", "verdict",
+              "bit-identical", "converts", "shared B", "global loads", "regs", "spills", "pairs"]
+
+
+def _difference(r: dict) -> str:
+    diffs = (r.get("comparison") or {}).get("differences") or []
+    worst = max(diffs, key=lambda d: d.get("max_abs") or 0, default={})
+    text = f"NO: max abs {worst.get('max_abs')}, rel {worst.get('max_rel')}"
+    if r.get("original_deterministic") is False:
+        text += " (the original differs from itself too)"
+    return text
+
+
+def run_text(report: dict) -> str:
+    out = [(f"irkit-check (run): pipeline '{report['pipeline']}', Triton {', '.join(report['triton'])}, "
+            f"{report.get('device') or 'GPU'}\n\n")]
+    rows = run_rows(report)
+    if rows:
+        out.append(table(RUN_HEADER, rows))
+    for r in report["kernels"]:
+        if r.get("status") == "unchanged":
+            out.append(f"unchanged by the pipeline (not run): {r['name']} {config_text(r.get('config'))}\n")
+        elif r.get("status") not in ("checked", "unchanged"):
+            out.append(f"{r.get('status', 'error').upper()}: {r.get('name', '?')} {config_text(r.get('config'))}: "
+                       f"{r.get('error')}\n")
+    for b in report["best"]:
+        bb, ba = b["best_before"], b["best_after"]
+        tf = lambda x: f", {x['tflops']:.0f} TFLOP/s" if x.get("tflops") else ""
+        out.append(f"tuned optimum {b['family'][0]} {b['family'][1][:3]}: before {config_text(bb['config'])} "
+                   f"{bb['median_ms']:.4f} ms{tf(bb)}; after {config_text(ba['config'])} {ba['median_ms']:.4f} ms"
+                   f"{tf(ba)}; after/before {b['ratio']:.3f}\n")
+    if report.get("findings"):
+        out.append(f"FINDINGS: {', '.join(report['findings'])}\n")
+    return "".join(out)
+
+
+def _svg_chart(report: dict) -> str:
+    """Horizontal bars: before and after throughput (TFLOP/s, else 1/ms) of each checked kernel."""
+    items = []
+    for r in report["kernels"]:
+        t = r.get("timing") or {}
+        if r.get("status") != "checked" or not t.get("before_median_ms"):
+            continue
+        b = t.get("before_tflops") or 1 / t["before_median_ms"]
+        a = t.get("after_tflops") or 1 / t["after_median_ms"]
+        items.append((f"{r.get('launch_metadata', {}).get('name', r['name'])} {config_text(r.get('config'))}", b, a))
+    if not items:
+        return ""
+    top = max(max(b, a) for _, b, a in items)
+    unit = "TFLOP/s" if any((r.get("timing") or {}).get("before_tflops") for r in report["kernels"]) else "1/ms"
+    row_h, left, width = 34, 330, 420
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 80}" height="{row_h * len(items) + 40}">',
+             f'<text x="{left}" y="14" font-size="12">{unit}: before (grey), after (blue)</text>']
+    for i, (label, b, a) in enumerate(items):
+        y = 24 + i * row_h
+        parts.append(f'<text x="0" y="{y + 18}" font-size="11">{html.escape(label[:52])}</text>')
+        for j, (v, color) in enumerate(((b, "#999"), (a, "#36c"))):
+            w = width * v / top
+            parts.append(f'<rect x="{left}" y="{y + j * 14}" width="{w:.1f}" height="12" fill="{color}"/>')
+            parts.append(f'<text x="{left + w + 4:.1f}" y="{y + j * 14 + 10}" font-size="10">{v:.1f}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def run_html(report: dict) -> str:
+    rows = run_rows(report)
+    classes = ["" if row[6] == "yes" else "bad" for row in rows]
+    parts = [f"<html><head><meta charset='utf-8'><title>irkit-check</title><style>{_CSS}</style></head><body>",
+             f"<h1>irkit-check (run): {html.escape(report['pipeline'])}</h1>",
+             (f"<p>{html.escape(' '.join(report['command']))} &mdash; Triton {html.escape(', '.join(report['triton']))}, "
+              f"{html.escape(str(report.get('device')))}</p>"), _svg_chart(report),
+             _html_table(RUN_HEADER, rows, classes)]
+    unchanged = [f"{r['name']} {config_text(r.get('config'))}" for r in report["kernels"] if r.get("status") == "unchanged"]
+    if unchanged:
+        parts.append("<h2>Unchanged by the pipeline (not run)</h2><ul>" +
+                     "".join(f"<li>{html.escape(u)}</li>" for u in unchanged) + "</ul>")
+    for b in report["best"]:
+        parts.append(f"<p>Tuned optimum {html.escape(str(b['family'][0]))}: before "
+                     f"{html.escape(config_text(b['best_before']['config']))} {b['best_before']['median_ms']:.4f} ms, "
+                     f"after {html.escape(config_text(b['best_after']['config']))} {b['best_after']['median_ms']:.4f} ms "
+                     f"(after/before {b['ratio']:.3f})</p>")
+    parts.append("</body></html>\n")
+    return "".join(parts)

@@ -1,0 +1,316 @@
+"""Run mode, inside the checked program: intercept Triton launches and check each new kernel once.
+
+Installed by the `sitecustomize.py` that `irkit-check -- COMMAND` puts first on PYTHONPATH, so the program
+runs unmodified.  Needs Triton >= 3.4 (`CompiledKernel.run` a property) and torch.
+
+For the first launch of each compiled kernel (by hash):
+  1. its TTGIR (`kernel.asm["ttgir"]`) goes to irkit's Python (`python -m irkit.check.rewrite --serve`,
+     kept running), which applies the pipeline and says whether the module changed;
+  2. unchanged kernels are recorded and launched as usual;
+  3. changed ones are recompiled from the same source, options and target with the rewritten TTGIR swapped
+     in (Triton's override directory, a private cache), so the launcher, specialisation and arguments are
+     exactly those of the original;
+  4. `capture.check_launch` runs both on copies of the captured inputs, compares, times;
+  5. the program's own launch then runs the original kernel on the program's tensors.
+One JSON line per kernel goes to $IRKIT_CHECK_OUT.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import traceback
+
+ENV_PIPELINE = "IRKIT_CHECK_PIPELINE"
+ENV_OUT = "IRKIT_CHECK_OUT"
+ENV_IRKIT_PYTHON = "IRKIT_CHECK_IRKIT_PYTHON"
+ENV_OPTIONS = "IRKIT_CHECK_OPTIONS"
+ENV_HOOK_DIR = "IRKIT_CHECK_HOOK_DIR"
+
+_checker = None
+
+
+class Rewriter:
+    """A running `python -m irkit.check.rewrite --serve` in irkit's Python."""
+
+    def __init__(self, python: str, pipeline: str):
+        env = dict(os.environ)
+        for key in (ENV_PIPELINE, ENV_OUT, ENV_OPTIONS):
+            env.pop(key, None)
+        hook_dir = env.get(ENV_HOOK_DIR)
+        if hook_dir:  # irkit's own Python must not load this hook
+            parts = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and p != hook_dir]
+            env["PYTHONPATH"] = os.pathsep.join(parts)
+        self.proc = subprocess.Popen([python, "-m", "irkit.check.rewrite", "--serve", "-p", pipeline],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, env=env)
+
+    def rewrite(self, ttgir: str, name: str, version: str) -> dict:
+        self.proc.stdin.write(json.dumps({"ttgir": ttgir, "name": name, "version": version}) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            err = self.proc.stderr.read().strip().splitlines()
+            return {"changed": False, "text": None, "error": "irkit stopped: " + (err[-1] if err else "no answer")}
+        return json.loads(line)
+
+
+class Progress:
+    """One status line on stderr, redrawn in place, only when stderr is a terminal."""
+
+    def __init__(self):
+        self.enabled = sys.stderr.isatty()
+        self.count = 0
+
+    def show(self, text: str) -> None:
+        if self.enabled:
+            sys.stderr.write("\r\x1b[2K" + text[:150])
+            sys.stderr.flush()
+
+    def timing(self, name: str, pairs: int, limit: int) -> None:
+        width = 20
+        done = min(width, int(width * pairs / max(1, limit)))
+        self.show(f"irkit-check [{self.count}] {name}: timing [{'#' * done}{'.' * (width - done)}] {pairs} pairs")
+
+    def clear(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\r\x1b[2K")
+            sys.stderr.flush()
+
+
+def _declared_constexprs(kernel) -> set[int]:
+    """Positions of the parameters the kernel declares `tl.constexpr` (not the ints Triton specialised to 1)."""
+    fn = getattr(kernel.src, "fn", None)
+    return set(getattr(fn, "constexprs", None) or [])
+
+
+def _config(kernel) -> dict:
+    src = kernel.src
+    out = {}
+    names = getattr(getattr(src, "fn", None), "arg_names", None)
+    declared = _declared_constexprs(kernel)
+    for key, value in sorted(getattr(src, "constants", {}).items(), key=lambda kv: str(kv[0])):
+        if names and isinstance(key, tuple) and len(key) == 1 and key[0] in declared:
+            out[names[key[0]]] = value if isinstance(value, (int, float, bool, str)) else str(value)
+    md = kernel.metadata
+    out["num_warps"] = md.num_warps
+    out["num_stages"] = getattr(md, "num_stages", None)
+    return out
+
+
+def _launch_info(kernel, grid, args) -> dict:
+    """FLOPs/bytes and a display name from the kernel's `launch_metadata` (Triton's profiler convention)."""
+    fn = getattr(kernel.src, "fn", None)
+    hook = getattr(fn, "launch_metadata", None)
+    if hook is None:
+        return {}
+    try:
+        arg_dict = dict(zip(fn.arg_names, args))
+        info = hook(grid, kernel.metadata, arg_dict) or {}
+        return {k: v for k, v in info.items() if isinstance(v, (int, float, str))}
+    except Exception:  # noqa: BLE001 - a user's metadata hook must not break the check
+        return {}
+
+
+def _problem(kernel, args) -> list:
+    """The runtime scalar arguments (sizes, strides): with the launch name they make a kernel family."""
+    declared = _declared_constexprs(kernel)
+    return [a for i, a in enumerate(args) if i not in declared and isinstance(a, (int, float)) and not isinstance(a, bool)]
+
+
+def _static(kernel) -> dict:
+    import triton
+
+    from irkit.check import binary_metrics as B
+    from irkit.check import compile_worker
+
+    asm = {k: v for k, v in kernel.asm.items() if isinstance(v, str)}
+    log = None
+    if "ptx" in asm:
+        log = compile_worker.ptxas_log(asm["ptx"], compile_worker.ptxas_path(triton),
+                                       getattr(kernel.metadata, "enable_fp_fusion", True))
+    out = B.binary_summary(asm, log, kernel.metadata.name)
+    out["shared"] = kernel.metadata.shared
+    out["n_regs"] = getattr(kernel, "n_regs", None)
+    out["n_spills"] = getattr(kernel, "n_spills", None)
+    return out
+
+
+class Checker:
+    def __init__(self, pipeline: str, out_path: str, irkit_python: str, options: dict):
+        from irkit.check.capture import TimingOptions
+
+        self.pipeline = pipeline
+        self.out_path = out_path
+        self.irkit_python = irkit_python
+        self.kernel_filter = options.pop("kernel", [])
+        self.timing_options = TimingOptions(**options)
+        self.seen: set[str] = set()
+        self.compile_args: dict[str, tuple] = {}
+        self.busy = threading.local()
+        self.rewriter = None
+        self.progress = Progress()
+        self.workdir = tempfile.mkdtemp(prefix="irkit-check-kernels-", dir=os.environ.get(ENV_HOOK_DIR))
+
+    # -- Triton patches ----------------------------------------------------------------------------------
+
+    def install(self) -> None:
+        import triton
+        import triton.compiler as tc
+        from triton.compiler import compiler as C
+
+        prop = C.CompiledKernel.__dict__.get("run")
+        if not isinstance(prop, property):
+            self.record({"status": "error", "error": f"irkit-check run mode needs Triton >= 3.4; this is "
+                         f"{triton.__version__}"})
+            return
+        original_compile = C.compile
+        checker = self
+
+        def compile(src, target=None, options=None, _env_vars=None):
+            kernel = original_compile(src, target=target, options=options, _env_vars=_env_vars)
+            if hasattr(kernel, "hash"):
+                checker.compile_args.setdefault(kernel.hash, (src, target, dict(options or {})))
+            return kernel
+
+        for module in (C, tc, triton):
+            if getattr(module, "compile", None) is original_compile:
+                module.compile = compile
+        self.original_compile = original_compile
+        fget = prop.fget
+
+        def run(kernel):
+            launcher = fget(kernel)
+            if getattr(checker.busy, "on", False) or kernel.hash in checker.seen:
+                return launcher
+            return lambda *a: checker.first_launch(kernel, launcher, *a)
+
+        C.CompiledKernel.run = property(run)
+
+    # -- one kernel ---------------------------------------------------------------------------------------
+
+    def first_launch(self, kernel, launcher, gx, gy, gz, stream, function, packed, launch_md, enter, exit_, *args):
+        self.seen.add(kernel.hash)
+        self.busy.on = True
+        try:
+            record = self.check(kernel, launcher, (gx, gy, gz), stream, list(args))
+        except Exception as e:  # noqa: BLE001 - the program must go on; the report says what broke
+            record = {"name": kernel.metadata.name, "status": "error", "error": f"{type(e).__name__}: {e}",
+                      "traceback": traceback.format_exc()[-2000:]}
+        finally:
+            self.busy.on = False
+            self.progress.clear()
+        if record is not None:
+            self.record(record)
+        return launcher(gx, gy, gz, stream, function, packed, launch_md, enter, exit_, *args)
+
+    def check(self, kernel, launcher, grid, stream, args) -> dict | None:
+        import torch
+        import triton
+
+        name = kernel.metadata.name
+        if self.kernel_filter and not any(f in name for f in self.kernel_filter):
+            return None
+        self.progress.count += 1
+        self.progress.show(f"irkit-check [{self.progress.count}] {name}: rewriting")
+        info = _launch_info(kernel, grid, args)
+        record = {"name": name, "hash": kernel.hash, "config": _config(kernel), "grid": list(grid),
+                  "target": str(kernel.metadata.target.backend) + ":" + str(kernel.metadata.target.arch),
+                  "triton": triton.__version__, "launch_metadata": info, "device": torch.cuda.get_device_name(),
+                  "family": [info.get("name", name), _problem(kernel, args)]}
+        if torch.cuda.is_current_stream_capturing():
+            record.update(status="skipped", error="launched while a CUDA graph is captured")
+            return record
+        ttgir = kernel.asm.get("ttgir")
+        if ttgir is None:
+            record.update(status="skipped", error="the compiled kernel keeps no TTGIR (TRITON_STORE_BINARY_ONLY?)")
+            return record
+        if self.rewriter is None:
+            self.rewriter = Rewriter(self.irkit_python, self.pipeline)
+        answer = self.rewriter.rewrite(ttgir, f"{name}.ttgir", triton.__version__)
+        record["remarks"] = answer.get("remarks", [])
+        record["predicted"] = {"before": answer.get("predicted_before"), "after": answer.get("predicted_after")}
+        if answer.get("error"):
+            record.update(status="irkit-error", error=answer["error"])
+            return record
+        if not answer["changed"]:
+            record["status"] = "unchanged"
+            return record
+        self.progress.show(f"irkit-check [{self.progress.count}] {name}: compiling the rewritten TTGIR")
+        try:
+            rewritten = self.recompile(kernel, answer["text"])
+            rewritten_launcher = rewritten.run  # loads it: OutOfResources shows here
+        except Exception as e:  # noqa: BLE001 - a rewritten kernel the compiler rejects is a finding
+            record.update(status="rejected", error=" ".join(f"{type(e).__name__}: {e}".split())[:600])
+            record["static"] = {"before": _static(kernel)}
+            return record
+        self.seen.add(rewritten.hash)
+
+        def before(a):
+            launcher(*grid, stream, kernel.function, kernel.packed_metadata, None, None, None, *a)
+
+        def after(a):
+            rewritten_launcher(*grid, stream, rewritten.function, rewritten.packed_metadata, None, None, None, *a)
+
+        from irkit.check.capture import check_launch
+        from irkit.check.torch_backend import TorchBackend
+
+        limit = self.timing_options.max_pairs
+        result = check_launch(TorchBackend(), before, after, args, self.timing_options,
+                              progress=lambda t: self.progress.timing(name, t.pairs, limit))
+        record.update(result.to_dict())
+        record["status"] = "checked"
+        record["static"] = {"before": _static(kernel), "after": _static(rewritten)}
+        return record
+
+    def recompile(self, kernel, ttgir: str):
+        """The same source, target and options as `kernel`, with the TTGIR stage's output replaced."""
+        from triton import knobs
+        from triton.compiler.compiler import make_backend
+
+        src, target, options = self.compile_args.get(kernel.hash, (kernel.src, kernel.metadata.target, None))
+        if options is None:  # compiled before the hook: rebuild the options from the metadata
+            backend = make_backend(kernel.metadata.target)
+            options = {k: v for k, v in kernel.metadata._asdict().items()
+                       if k in backend.parse_options({}).__dict__}
+        from triton.runtime import cache
+
+        work = tempfile.mkdtemp(dir=self.workdir)
+        key = src.hash()
+        key = cache._base32(key) if hasattr(cache, "_base32") else key  # the folder name Triton looks up
+        override_dir = os.path.join(work, "override", key)
+        os.makedirs(override_dir)
+        with open(os.path.join(override_dir, f"{src.name[:150]}.ttgir"), "w") as f:
+            f.write(ttgir)
+        with knobs.compilation.scope(), knobs.cache.scope(), contextlib.redirect_stdout(io.StringIO()):
+            knobs.compilation.override = True
+            knobs.compilation.always_compile = True
+            knobs.compilation.dump_ir = False
+            knobs.cache.override_dir = os.path.join(work, "override")
+            knobs.cache.dir = os.path.join(work, "cache")
+            return self.original_compile(src, target=target, options=options)
+
+    def record(self, record: dict) -> None:
+        with open(self.out_path, "a") as f:
+            f.write(json.dumps(record, default=str) + "\n")
+
+
+def install() -> None:
+    """Called from sitecustomize: hook Triton when this process imports it (and only then)."""
+    pipeline = os.environ.get(ENV_PIPELINE)
+    if not pipeline:
+        return
+    try:
+        import triton  # noqa: F401
+    except Exception:  # noqa: BLE001 - not a Triton program (a helper process): leave it alone
+        return
+    global _checker
+    options = json.loads(os.environ.get(ENV_OPTIONS, "{}"))
+    _checker = Checker(pipeline, os.environ[ENV_OUT], os.environ[ENV_IRKIT_PYTHON], options)
+    _checker.install()

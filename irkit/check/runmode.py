@@ -1,0 +1,117 @@
+"""Run mode, irkit's side: start the user's command with the launch hook, collect what it recorded.
+
+The command runs unmodified; a temporary folder first on its PYTHONPATH holds a `sitecustomize.py` that
+installs `irkit.check.hook` in every Python process of the command that imports Triton, and a link to
+this irkit package (the program's Python needs torch and triton, not xDSL: the rewriting is done by this
+Python, which the hook starts as a server).
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from collections import deque
+from pathlib import Path
+
+from irkit.check import hook as H
+from irkit.cli.entry import CliError
+
+PACKAGE = Path(__file__).resolve().parents[1]  # the irkit package folder
+
+
+def gpu_present() -> bool:
+    """An NVIDIA or AMD GPU this machine's drivers expose (IRKIT_CHECK_ASSUME_GPU=0/1 overrides)."""
+    forced = os.environ.get("IRKIT_CHECK_ASSUME_GPU")
+    if forced is not None:
+        return forced == "1"
+    return bool(glob.glob("/dev/nvidia[0-9]*")) or os.path.exists("/dev/kfd")
+
+
+def _forward(stream, sink, tail: deque) -> None:
+    for line in iter(stream.readline, ""):
+        sink.write(line)
+        sink.flush()
+        tail.append(line.rstrip("\n"))
+    stream.close()
+
+
+def run_program(command: list[str], args) -> dict:
+    from irkit.check.rewrite import parse_pipeline
+
+    parse_pipeline(args.pipeline)  # a bad pipeline is a one-line error before anything runs
+    if not gpu_present():
+        raise CliError("run mode needs an NVIDIA or AMD GPU and this machine has none (no /dev/nvidia*, /dev/kfd); "
+                       "static mode needs none: irkit-check -p PIPELINE KERNEL.ttgir")
+    if shutil.which(command[0]) is None and not Path(command[0]).exists():
+        raise CliError(f"cannot run '{command[0]}': no such program")
+    hook_dir = tempfile.mkdtemp(prefix="irkit-check-")
+    try:
+        shutil.copy(Path(__file__).with_name("sitecustomize_template.py"), Path(hook_dir) / "sitecustomize.py")
+        os.symlink(PACKAGE, Path(hook_dir) / "irkit")
+        out = Path(hook_dir) / "records.jsonl"
+        options = {"min_pairs": args.min_pairs, "max_pairs": args.max_pairs, "resolution": args.resolution,
+                   "max_seconds": args.max_seconds, "kernel": args.kernel}
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([hook_dir] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+        env.update({H.ENV_PIPELINE: args.pipeline, H.ENV_OUT: str(out), H.ENV_IRKIT_PYTHON: sys.executable,
+                    H.ENV_OPTIONS: json.dumps(options), H.ENV_HOOK_DIR: hook_dir})
+        tail: deque = deque(maxlen=5)
+        try:
+            proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+        except OSError as e:
+            raise CliError(f"cannot run '{command[0]}': {e.strerror}") from None
+        forward = threading.Thread(target=_forward, args=(proc.stderr, sys.stderr, tail), daemon=True)
+        forward.start()
+        rc = proc.wait()
+        forward.join(5)
+        records = [json.loads(line) for line in out.read_text().splitlines() if line.strip()] if out.exists() else []
+    finally:
+        shutil.rmtree(hook_dir, ignore_errors=True)
+    fatal = [r for r in records if r.get("status") == "error" and "name" not in r]
+    if fatal:
+        raise CliError(fatal[0]["error"])
+    if rc != 0:
+        last = next((line for line in reversed(tail) if line.strip()), "")
+        raise CliError(f"the program exited with status {rc}" + (f": {last.strip()[:300]}" if last else ""))
+    if not records:
+        raise CliError("the program launched no Triton kernel (nothing to check)")
+    return build_report(command, args.pipeline, records)
+
+
+def build_report(command: list[str], pipeline: str, records: list[dict]) -> dict:
+    """The run-mode report: one row per kernel, and per family the best config before and after."""
+    kernels = []
+    for r in records:
+        timing = r.get("timing") or {}
+        flops = (r.get("launch_metadata") or {}).get("flops")
+        if flops and timing.get("before_median_ms"):
+            timing["before_tflops"] = flops / timing["before_median_ms"] * 1e-9
+            timing["after_tflops"] = flops / timing["after_median_ms"] * 1e-9
+        kernels.append(r)
+    families: dict[str, list[dict]] = {}
+    for r in kernels:
+        if r.get("status") == "checked":
+            families.setdefault(json.dumps(r.get("family")), []).append(r)
+    best = []
+    for key, rows in families.items():
+        b = min(rows, key=lambda r: r["timing"]["before_median_ms"])
+        a = min(rows, key=lambda r: r["timing"]["after_median_ms"])
+        best.append({"family": json.loads(key), "best_before": _brief(b, "before"), "best_after": _brief(a, "after"),
+                     "ratio": a["timing"]["after_median_ms"] / b["timing"]["before_median_ms"]})
+    findings = [r["name"] for r in kernels
+                if r.get("status") == "rejected" or (r.get("status") == "checked" and not r.get("bit_identical"))]
+    versions = sorted({r["triton"] for r in kernels if r.get("triton")})
+    return {"mode": "run", "command": command, "pipeline": pipeline, "triton": versions,
+            "device": next((r.get("device") for r in kernels if r.get("device")), None),
+            "kernels": kernels, "best": best, "findings": findings}
+
+
+def _brief(r: dict, side: str) -> dict:
+    t = r["timing"]
+    return {"config": r.get("config"), "median_ms": t[f"{side}_median_ms"], "tflops": t.get(f"{side}_tflops")}
