@@ -1,0 +1,209 @@
+"""Run mode's logic on the CPU: timing statistics, the capture/compare protocol with a fake device (a
+bytearray per storage, launches as Python functions), the report, and the command's one-line errors."""
+
+import os
+import random
+import subprocess
+import sys
+from dataclasses import dataclass
+
+from irkit.check import measure as M
+from irkit.check.capture import ArgDifference, Comparison, TimingOptions, check_launch
+from irkit.check.render import config_text, run_text
+from irkit.check.runmode import build_report
+
+# -- timing ----------------------------------------------------------------------------------------------
+
+
+def test_median_quantile_interval():
+    assert M.median([3, 1, 2]) == 2 and M.median([4, 1, 3, 2]) == 2.5
+    assert M.quantile([1, 2, 3, 4, 5], 0.25) == 2
+    lo, hi = M.median_interval(list(range(100)))
+    assert 35 < lo < 50 < hi < 65
+
+
+def fake_times(before_ms, after_ms, noise, seed=1):
+    """time_calls that knows which side each call is and returns that side's time with noise."""
+    rng = random.Random(seed)
+    order = []
+
+    def time_calls(calls):
+        out = []
+        for call in calls:
+            side = call()
+            order.append(side)
+            base = before_ms if side == "before" else after_ms
+            out.append(base * (1 + rng.gauss(0, noise)))
+        return out
+
+    return time_calls, order
+
+
+def test_interleave_resolves_a_two_percent_speedup_and_alternates_order():
+    time_calls, order = fake_times(1.00, 0.98, noise=0.01)
+    t = M.interleave(lambda: "before", lambda: "after", time_calls, min_pairs=20, max_pairs=5000)
+    s = t.summary()
+    assert t.stopped_by == "resolved" and s["verdict"] == "faster"
+    assert 0.97 < s["ratio"] < 0.99 and s["ratio_hi"] < 1.0
+    assert order[:4] == ["before", "after", "after", "before"]  # ABBA: drift touches both alike
+
+
+def test_interleave_equal_kernels_are_the_same_and_noise_needs_more_pairs():
+    quiet, _ = fake_times(1.0, 1.0, noise=0.002)
+    loud, _ = fake_times(1.0, 1.0, noise=0.05)
+    a = M.interleave(lambda: "before", lambda: "after", quiet, max_pairs=5000)
+    b = M.interleave(lambda: "before", lambda: "after", loud, max_pairs=5000)
+    assert a.summary()["verdict"] == "same" and b.pairs > a.pairs
+
+
+def test_interleave_stops_at_the_time_budget():
+    ticks = iter(range(1000))
+    time_calls, _ = fake_times(1.0, 1.0, noise=0.5)
+    t = M.interleave(lambda: "before", lambda: "after", time_calls, max_seconds=3, clock=lambda: next(ticks))
+    assert t.stopped_by == "max_seconds" and t.pairs < 100
+
+
+# -- capture and compare with a fake device -------------------------------------------------------------
+
+
+@dataclass
+class FakeTensor:
+    storage: bytearray
+    offset: int
+    length: int
+
+    def read(self):
+        return self.storage[self.offset:self.offset + self.length]
+
+
+class FakeBackend:
+    """Storages are bytearrays; a snapshot copies each distinct one once (aliasing kept)."""
+
+    def snapshot(self, args):
+        return {id(a.storage): bytes(a.storage) for a in args if isinstance(a, FakeTensor)}
+
+    def materialize(self, snap, args):
+        fresh = {k: bytearray(v) for k, v in snap.items()}
+        return [FakeTensor(fresh[id(a.storage)], a.offset, a.length) if isinstance(a, FakeTensor) else a
+                for a in args]
+
+    def compare(self, a, b, args):
+        diffs = []
+        for i, (x, y) in enumerate(zip(a, b)):
+            if isinstance(x, FakeTensor) and x.storage != y.storage:
+                n = sum(p != q for p, q in zip(x.storage, y.storage))
+                diffs.append(ArgDifference(i, "u8", len(x.storage), n, float(max(abs(p - q) for p, q in
+                                                                                 zip(x.storage, y.storage)))))
+        return Comparison(not diffs, diffs)
+
+    def time_calls(self, calls):
+        for c in calls:
+            c()
+        return [1.0 for _ in calls]
+
+    def synchronize(self):
+        pass
+
+
+def add_in_place(args):  # x += y, in place, as many real kernels do
+    x, y = args
+    for i in range(x.length):
+        x.storage[x.offset + i] = (x.storage[x.offset + i] + y.storage[y.offset + i]) % 256
+
+
+def test_in_place_kernels_compare_on_identical_inputs_and_user_tensors_stay_untouched():
+    x = FakeTensor(bytearray([1, 2, 3, 4]), 0, 4)
+    y = FakeTensor(bytearray([10, 10, 10, 10]), 0, 4)
+    opts = TimingOptions(min_pairs=3, max_pairs=3, warmup=1)
+    result = check_launch(FakeBackend(), add_in_place, add_in_place, [x, y], opts)
+    assert result.comparison.identical and result.original_deterministic is None
+    assert x.storage == bytearray([1, 2, 3, 4])  # the program's own launch happens after the check
+    assert result.timing.pairs == 10  # one batch of pairs at least
+
+
+def test_a_wrong_rewrite_is_reported_with_the_argument_and_error():
+    def wrong(args):
+        add_in_place(args)
+        args[0].storage[2] ^= 0x40
+
+    x, y = FakeTensor(bytearray(4), 0, 4), FakeTensor(bytearray([1] * 4), 0, 4)
+    result = check_launch(FakeBackend(), add_in_place, wrong, [x, y], TimingOptions(max_pairs=0))
+    d = result.to_dict()
+    assert not d["bit_identical"] and d["original_deterministic"] is True
+    assert d["comparison"]["differences"][0]["index"] == 0 and d["comparison"]["differences"][0]["differing"] == 1
+    assert d["timing"] is None
+
+
+def test_aliased_arguments_stay_aliased_in_the_copies():
+    shared = bytearray([5, 5, 5, 5])
+    x, y = FakeTensor(shared, 0, 2), FakeTensor(shared, 2, 2)  # two views of one storage
+    seen = []
+    check_launch(FakeBackend(), lambda a: seen.append(a[0].storage is a[1].storage), lambda a: None, [x, y],
+                 TimingOptions(max_pairs=0))
+    assert seen == [True]
+
+
+def test_a_nondeterministic_original_is_flagged():
+    counter = iter(range(100))
+
+    def racy(args):
+        args[0].storage[0] = next(counter)
+
+    result = check_launch(FakeBackend(), racy, racy, [FakeTensor(bytearray(2), 0, 2)], TimingOptions(max_pairs=0))
+    assert not result.comparison.identical and result.original_deterministic is False
+
+
+# -- report ------------------------------------------------------------------------------------------------
+
+
+def record(cfg, before, after, identical=True, name="addmm_kernel ADD=True"):
+    timing = {"pairs": 20, "before_median_ms": before, "after_median_ms": after, "ratio": after / before,
+              "ratio_lo": after / before - 0.01, "ratio_hi": after / before + 0.01, "verdict": "x"}
+    return {"name": "addmm_kernel", "status": "checked", "config": dict(cfg, num_warps=8, num_stages=3),
+            "family": [name, [4096, 4096, 4096]], "launch_metadata": {"flops": 2 * 4096 ** 3, "name": name},
+            "bit_identical": identical, "timing": timing, "triton": "3.6.0", "device": "GPU",
+            "static": {"before": {"convert_layout": 2, "shared": 1024}, "after": {"convert_layout": 0, "shared": 512}}}
+
+
+def test_report_best_config_per_family_and_findings():
+    recs = [record({"BLOCK_M": 128}, 0.30, 0.20), record({"BLOCK_M": 256}, 0.25, 0.26, identical=False),
+            {"name": "other", "status": "unchanged", "config": {"num_warps": 4}, "triton": "3.6.0"}]
+    report = build_report(["python", "p.py"], "propagate-mma", recs)
+    (best,) = report["best"]
+    assert best["best_before"]["config"]["BLOCK_M"] == 256 and best["best_after"]["config"]["BLOCK_M"] == 128
+    assert abs(best["ratio"] - 0.20 / 0.25) < 1e-9 and report["findings"] == ["addmm_kernel"]
+    assert abs(recs[0]["timing"]["before_tflops"] - 2 * 4096 ** 3 / 0.30 * 1e-9) < 1e-6
+    text = run_text(report)
+    assert "unchanged by the pipeline (not run): other" in text and "tuned optimum" in text and "NO:" in text
+
+
+def test_config_text():
+    assert config_text({"BLOCK_M": 128, "BLOCK_N": 256, "ADD": True, "num_warps": 8, "num_stages": 3}) == \
+        "128x256 ADD=1 w8 s3"
+
+
+# -- the command's errors ---------------------------------------------------------------------------------
+
+
+def check_cli(argv, gpu):
+    env = dict(os.environ, IRKIT_CHECK_ASSUME_GPU=gpu)
+    return subprocess.run([sys.executable, "-m", "irkit.check.cli", *argv], capture_output=True, text=True,
+                          env=env, check=False)
+
+
+def test_run_mode_errors_are_one_line_and_exit_1():
+    cases = [
+        (["-p", "propagate-mma", "--", sys.executable, "-c", "pass"], "1", "no Triton kernel"),
+        (["-p", "propagate-mma", "--", sys.executable, "-c", "raise SystemExit(3)"], "1", "status 3"),
+        (["-p", "propagate-mma", "--", sys.executable, "-c", "pass"], "0", "needs an NVIDIA or AMD GPU"),
+        (["-p", "propagate-mma", "--", "no-such-program-xyz"], "1", "no such program"),
+        (["-p", "nope", "--", sys.executable, "-c", "pass"], "1", "unknown pass"),
+    ]
+    for argv, gpu, words in cases:
+        p = check_cli(argv, gpu)
+        assert p.returncode == 1 and p.stderr.count("\n") == 1 and words in p.stderr, (argv, p.stderr)
+
+
+def test_a_crash_says_the_programs_last_line():
+    p = check_cli(["-p", "propagate-mma", "--", sys.executable, "-c", "import sys; sys.exit('boom here')"], "1")
+    assert p.returncode == 1 and "boom here" in p.stderr.splitlines()[-1]
