@@ -24,7 +24,7 @@ def _gpu_python_ready() -> bool:
 @pytest.mark.skipif(not _gpu_python_ready(), reason="needs a GPU, torch and Triton >= 3.4")
 def test_addmm_quick_run_is_bit_identical(tmp_path):
     out = tmp_path / "report.json"
-    p = subprocess.run([sys.executable, "-m", "irkit.check.cli", "-p", "propagate-mma", "--json", str(out),
+    p = subprocess.run([sys.executable, "-m", "irkit.check.cli", "-p", "propagate-mma{profit=always}", "--json", str(out),
                         "--max-seconds", "3", "--", sys.executable, str(ROOT / "examples/gpu/addmm.py"), "--quick"],
                        capture_output=True, text=True, check=False, timeout=900)
     assert p.returncode == 0, p.stderr[-3000:]
