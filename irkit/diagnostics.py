@@ -14,7 +14,7 @@ from xdsl.ir import Attribute, Operation
 
 @dataclass
 class Diagnostic:
-    severity: str  # error | warning | remark | note
+    severity: str  # error | warning | remark | note | output (a test pass's report, printed as is)
     message: str
     file: str | None = None
     line: int | None = None
@@ -23,6 +23,8 @@ class Diagnostic:
     op: Operation | None = None
 
     def render(self) -> str:
+        if self.severity == "output":
+            return self.message
         where = ""
         if self.file is not None:
             where = self.file
@@ -68,6 +70,11 @@ def emit_remark(op: Operation | None, message: str) -> None:
 
 def emit_warning(op: Operation | None, message: str) -> None:
     _SINK.emit("warning", op, message)
+
+
+def emit_output(text: str) -> None:
+    """A line of a test pass's report (Triton's -test-print-* passes write to stderr), printed as is."""
+    _SINK.emit("output", None, text)
 
 
 def take() -> list[Diagnostic]:

@@ -67,8 +67,9 @@ def to_int64(v: int) -> int:
 
 
 def highest_pow2_divisor(n: int) -> int:
-    """The largest power of two dividing `n`; 2^62 for 0 (any power of two divides 0)."""
-    if n == 0:
+    """The largest power of two dividing `n`; 2^62 for 0 (any power of two divides 0) and for INT64_MIN,
+    whose true divisor 2^63 does not fit in an int64 (Triton #4562; the 3.1.0 binary overflows there)."""
+    if n == 0 or to_int64(n) == -(1 << 63):
         return MAX_DIVISOR
     return n & -n
 

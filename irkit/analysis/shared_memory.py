@@ -32,23 +32,25 @@ docs/shared-memory.md for the measured accuracy).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from math import prod
-from typing import Iterable, Iterator, Sequence
 
 from xdsl.dialects.builtin import (
-    NoneAttr,
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
     IntegerAttr,
     NameLoc,
+    NoneAttr,
     StringAttr,
     SymbolRefAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 
+from irkit.analysis.walk import post_order as _post_order
+from irkit.analysis.walk import pre_order as _pre_order
 from irkit.dialects.types import MemDescType, PointerType
 from irkit.layout import algebra as A
 from irkit.layout import linear as L
@@ -629,22 +631,6 @@ def gather_scratch_bytes(op: Operation) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-def _post_order(op: Operation) -> Iterator[Operation]:
-    for region in op.regions:
-        for block in region.blocks:
-            for child in block.ops:
-                yield from _post_order(child)
-    yield op
-
-
-def _pre_order(op: Operation) -> Iterator[Operation]:
-    yield op
-    for region in op.regions:
-        for block in region.blocks:
-            for child in block.ops:
-                yield from _pre_order(child)
-
-
 def _all_blocks(op: Operation) -> Iterator[Block]:
     for region in op.regions:
         for block in region.blocks:
@@ -1048,7 +1034,7 @@ class _FunctionAllocation:
             return None
         shape = t.get_shape()
         alloc_shape = t.alloc_shape
-        if not isinstance(alloc_shape, type(None)) and hasattr(alloc_shape, "data"):
+        if not (alloc_shape is None) and hasattr(alloc_shape, "data"):
             shape = tuple(d.data for d in alloc_shape.data)
         shape_cta = A.shape_per_cta(t.encoding, shape)
         bits = A.elem_bits(t)

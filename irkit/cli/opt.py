@@ -449,6 +449,8 @@ def check_expected(chunk: InputText, diags: list[Diagnostic], only_expected: boo
             expected.append([m.group(1), lineno, m.group(3), False, i + 1 + chunk.line_offset])
     problems = []
     for d in diags:
+        if d.severity == "output":
+            continue
         hit = None
         for e in expected:
             if not e[3] and e[0] == d.severity and e[1] == d.line and e[2] in d.message:
@@ -505,6 +507,9 @@ def run(argv: list[str]) -> int:
         result = process_chunk(args, chunk, pipeline, sys.stderr, run_ctx)
         if args.verify_diagnostics:
             problems.extend(check_expected(chunk, result.diagnostics, only_expected))
+            for d in result.diagnostics:
+                if d.severity == "output":  # printed to stderr, not a diagnostic (as llvm::errs() in C++)
+                    sys.stderr.write(d.render() + "\n")
         else:
             for d in result.diagnostics:
                 if d.severity == "remark" and not args.mlir_print_remarks:

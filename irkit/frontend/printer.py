@@ -935,4 +935,20 @@ def print_module(
         return printer.module_text(module, implicit)
 
 
-__all__ = ["print_module", "Printer", "PrintOptions", "IntAttr", "BlockArgument", "VarOperandDef", "VarResultDef"]
+def operation_text(op: Operation, spelling: Spelling = Spelling.CURRENT) -> str:
+    """One operation (with its regions) as MLIR's `Operation::print` gives it for an op inside a module: the
+    values named as when the whole enclosing function is printed, attributes by alias name (no alias block).
+    What test passes print next to their results (Triton's -test-print-alignment)."""
+    printer = Printer(PrintOptions(spelling=spelling))
+    scope = op.parent_op()
+    while scope is not None and not _is_isolated(scope):
+        scope = scope.parent_op()
+    if scope is not None:
+        names = _Names()
+        names.number(scope.regions[0])
+        printer.scopes.append(names)
+    printer.print_op(op)
+    return "".join(printer.out)
+
+
+__all__ = ["print_module", "operation_text", "Printer", "PrintOptions", "IntAttr", "BlockArgument", "VarOperandDef", "VarResultDef"]

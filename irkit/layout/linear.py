@@ -859,17 +859,27 @@ def is_mma_to_mma_shortcut(src: Attribute, dst: Attribute) -> bool:
     )
 
 
-def is_mma_to_dot_shortcut(src: Attribute, dst: Attribute, elem: Attribute | int | None) -> bool:
-    """isMmaToDotShortcut (3.1): mma v2 with warpsPerCTA[-1] == 1 -> dot_op(opIdx 0, parent = that mma) for
-    non-f32 elements; matchMmaV3AndDotOperandLayout: mma v3 (warpsPerCTA[1] == 1) -> dot_op(opIdx 0) of 8/16-
-    bit elements with kWidth == 32/bits."""
+def is_mma_to_dot_shortcut(
+    src: Attribute, dst: Attribute, elem: Attribute | int | None, version: str = "3.1"
+) -> bool:
+    """isMmaToDotShortcut: an mma accumulator read in place as the A operand of the next dot.
+
+    3.1.0 (Utility.cpp before the linear-layout rewrite): mma v2 with warpsPerCTA[1] == 1 ->
+    dot_op(opIdx 0, parent = that mma) for non-f32 elements; matchMmaV3AndDotOperandLayout: mma v3 ->
+    dot_op(opIdx 0) whose parent and the source are both Hopper mma with warpsPerCTA[1] == 1, for 8/16-bit
+    elements (a Hopper dot_op has no kWidth in 3.1: the parser rejects one).
+    3.2/3.3: the Hopper case also requires kWidth == 32/bits (the dot_op carries a kWidth from 3.2 on)."""
     if not A.is_dot_operand(dst) or dst.get("opIdx") != 0:
         return False
     parent = dst.get("parent")
+    legacy = _version_tuple(version) < (3, 2)
     if A.is_mma_v2(src):
-        return parent == src and tuple(src.get("warpsPerCTA"))[-1] == 1 and not _is_f32(elem)
+        warps = tuple(src.get("warpsPerCTA"))
+        return parent == src and (warps[1] if legacy else warps[-1]) == 1 and not _is_f32(elem)
     if A.is_mma_v3(src):
         bits = _bits(elem)
+        if legacy:
+            return is_mma_to_mma_shortcut(parent, src) and bits in (8, 16)
         parent_ok = parent == src or is_mma_to_mma_shortcut(parent, src)
         return (
             tuple(src.get("warpsPerCTA"))[1] == 1
@@ -939,14 +949,14 @@ def cvt_needs_shared_memory(
     if major_minor < (3, 2):
         return not (
             is_mma_to_mma_shortcut(src, dst)
-            or is_mma_to_dot_shortcut(src, dst, elem)
+            or is_mma_to_dot_shortcut(src, dst, elem, version)
             or is_mfma_to_dot_shortcut(src, dst, elem)
         )
     reg = cvt_is_register_only(src, dst, shape)
     if reg:
         return False
     if major_minor < (3, 4):
-        if A.is_mma_v3(src) and is_mma_to_dot_shortcut(src, dst, elem):
+        if A.is_mma_v3(src) and is_mma_to_dot_shortcut(src, dst, elem, version):
             return False
         if reg is not None and _warps_same(src, dst, shape):
             if warp_shuffle_ok_33(src, dst, shape, _bits(elem), _is_ptr(elem)):

@@ -2,6 +2,7 @@
 it assigns (the module attribute triton_gpu.shared / ttg.shared, which make_llir copies into metadata.shared).
 
     python3 tools/refgen/real_shared.py --triton 3.1 FILE.ttgir            # prints e.g. 32768
+    python3 tools/refgen/real_shared.py --triton 3.1 --offsets FILE.ttgir  # and every buffer's op and offset
     python3 tools/refgen/real_shared.py --triton 3.1 --manifest /work/shared/corpus/manifest.jsonl [--limit 5]
         # every compiled corpus variant of that version: compare with the manifest's `shared`
 
@@ -24,7 +25,9 @@ def module_target(text):
     return m.group(1) if m else None
 
 
-def shared_bytes(path, target=None):
+def shared_bytes(path, target=None, offsets=False):
+    """The bytes the real pass assigns; with `offsets`, also (op text, allocation.offset) of every op it gave a
+    buffer (the attribute the pass writes for the lowering), in the order the module prints them."""
     text = open(path).read()
     target = target or module_target(text) or "cuda:80"
     from triton._C.libtriton import passes
@@ -44,7 +47,15 @@ def shared_bytes(path, target=None):
         from triton._C.libtriton import amd
         add = lambda pm: amd.passes.ttgpuir.add_allocate_shared_memory(pm, arch)  # noqa: E731
     rc.run_passes(mod, ctx, add)
-    return mod.get_int_attr("ttg.shared" if ver >= (3, 3) else "triton_gpu.shared")
+    total = mod.get_int_attr("ttg.shared" if ver >= (3, 3) else "triton_gpu.shared")
+    if not offsets:
+        return total
+    found = []
+    for line in rc.text(mod).splitlines():
+        m = re.search(r"allocation\.offset = (\d+) : i32", line)
+        if m:
+            found.append((line.strip().split(" {")[0].split(" : ")[0][:100], int(m.group(1))))
+    return total, found
 
 
 def main():
@@ -53,6 +64,7 @@ def main():
     ap.add_argument("--target", default=None)
     ap.add_argument("--manifest", default=None, help="check every compiled variant of this version in a manifest")
     ap.add_argument("--limit", type=int, default=None, help="with --manifest: only the first N variants")
+    ap.add_argument("--offsets", action="store_true", help="also print each buffer's op and allocation.offset")
     ap.add_argument("file", nargs="?")
     a = ap.parse_args()
     if a.triton:
@@ -61,7 +73,13 @@ def main():
     if not a.manifest:
         if not a.file:
             ap.error("give a .ttgir file or --manifest")
-        print(shared_bytes(a.file, a.target))
+        if a.offsets:
+            total, found = shared_bytes(a.file, a.target, offsets=True)
+            for op, off in found:
+                print(f"offset = {off}  {op}")
+            print(f"size = {total}")
+        else:
+            print(shared_bytes(a.file, a.target))
         return 0
     root = os.path.dirname(os.path.abspath(a.manifest))
     rows = [r for r in map(json.loads, open(a.manifest))

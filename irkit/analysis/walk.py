@@ -1,0 +1,39 @@
+"""Walk orders over structured IR, as MLIR's `Operation::walk` gives them, and the modules that hold functions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+
+
+def post_order(op: Operation) -> Iterator[Operation]:
+    """Operation::walk's default order: everything nested in an op before the op."""
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.ops:
+                yield from post_order(child)
+    yield op
+
+
+def pre_order(op: Operation) -> Iterator[Operation]:
+    """An op before everything nested in it."""
+    yield op
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.ops:
+                yield from pre_order(child)
+
+
+def modules_with_functions(root: Operation, func_type: type[Operation]) -> Iterator[ModuleOp]:
+    """Every module holding ops of `func_type` directly, outermost first: a file with two top-level modules
+    is parsed into an unnamed module around them, and each keeps its own attributes (num-warps, target,
+    spelling)."""
+    if isinstance(root, ModuleOp) and any(isinstance(op, func_type) for op in root.ops):
+        yield root
+    for region in root.regions:
+        for block in region.blocks:
+            for op in block.ops:
+                if isinstance(op, ModuleOp):
+                    yield from modules_with_functions(op, func_type)

@@ -1,0 +1,73 @@
+"""Print the shared-memory allocation of every function: buffer offsets, sizes, totals (Triton's -test-print-allocation).
+
+The report of Triton's `TestAllocationPass` (test/lib/Analysis/TestAllocation.cpp), computed by irkit's
+allocation model (`irkit.analysis.shared_memory`) under the rules of the module's Triton version.  For each
+`tt.func`, in walk order: its name; then for every op in post-order, `scratch offset = O, size = S` (or
+`virtual ...` for a call) when the op owns a scratch buffer, and `offset = O, size = S` for each result that
+is an explicit buffer (`local_alloc`); then `size = N`, the function's allocation size.  The IR is unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.passes import ModulePass
+
+from irkit.analysis.shared_memory import (
+    Buffer,
+    analyze_shared_memory,
+    normalize_version,
+)
+from irkit.analysis.walk import modules_with_functions, post_order
+from irkit.diagnostics import PassFailure, emit_output
+from irkit.dialects.tt import FuncOp
+
+
+def allocation_lines(func: FuncOp, buffers: list[Buffer], size: int) -> list[str]:
+    """TestAllocationPass's lines for one function."""
+    scratch = {id(b.op): b for b in buffers if b.kind != "explicit"}
+    explicit = {id(b.op): b for b in buffers if b.kind == "explicit"}
+    lines = [func.sym_name.data]
+    for op in post_order(func):
+        b = scratch.get(id(op))
+        if b is not None:
+            lines.append(f"{'virtual' if b.kind == 'virtual' else 'scratch'} offset = {b.offset}, size = {b.bytes}")
+        b = explicit.get(id(op))
+        if b is not None:  # a local_alloc: its one result is the buffer
+            lines.append(f"offset = {b.offset}, size = {b.bytes}")
+    lines.append(f"size = {size}")
+    return lines
+
+
+@dataclass(frozen=True)
+class TestPrintAllocationPass(ModulePass):
+    """Print the shared-memory allocation of every function: buffer offsets, sizes, totals (Triton's -test-print-allocation)."""
+
+    name = "test-print-allocation"
+
+    # Triton version whose allocation rules apply: 3.1, 3.3 (3.2-3.3) or 3.9 (3.4 and newer); empty: from
+    # the module's spelling (triton_gpu.* means 3.1, ttg.* 3.9).  The pipeline reads `version=3.3` as a
+    # number, hence the float; write `version="3.10"` for a two-digit minor.
+    version: str | float = ""
+    # target triple (cuda:90, hip:gfx942, xpu) when the module has no ttg.target; the 3.9 convert scratch
+    # depends on it
+    target: str = ""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        try:
+            version = normalize_version(str(self.version)) if self.version else None
+        except ValueError as e:
+            raise PassFailure(op, f"test-print-allocation: {e}") from e
+        for module in modules_with_functions(op, FuncOp):
+            report = analyze_shared_memory(module, version=version, target=self.target or None)
+            by_func: dict[str, list[Buffer]] = {}
+            for b in report.buffers:
+                by_func.setdefault(b.function, []).append(b)
+            for func in module.ops:
+                if not isinstance(func, FuncOp) or not isinstance(func.sym_name, StringAttr):
+                    continue
+                name = func.sym_name.data
+                for line in allocation_lines(func, by_func.get(name, []), report.functions.get(name, 0)):
+                    emit_output(line)
