@@ -1,5 +1,10 @@
 # lit configuration for irkit's FileCheck tests: `lit lit_tests` (or pytest, via tests/test_lit.py).
+#
+# FileCheck: RUN lines write `FileCheck` (as MLIR's and Triton's do); it is the Python `filecheck`
+# package unless FILECHECK names another binary, as a lit parameter (`lit -D FILECHECK=...`) or an
+# environment variable (FILECHECK=/usr/lib/llvm-14/bin/FileCheck).  Our files pass under both.
 import os
+import shutil
 import sys
 
 import lit.formats
@@ -15,7 +20,16 @@ bin_dir = os.path.dirname(sys.executable)
 config.environment["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
 config.environment["PYTHONHASHSEED"] = "0"
 
-# Real IR shipped with the repository (tests/data/corpus).
-corpus = os.path.abspath(os.path.join(config.test_source_root, "..", "tests", "data", "corpus"))
+filecheck = lit_config.params.get("FILECHECK") or os.environ.get("FILECHECK") or "filecheck"
+found = shutil.which(filecheck, path=config.environment["PATH"])
+if found is None:
+    lit_config.fatal(f"FileCheck binary '{filecheck}' not found (FILECHECK=)")
+config.substitutions.append((r"\bFileCheck\b", found))
+config.available_features.add("llvm-filecheck" if "filecheck" != os.path.basename(found) else "python-filecheck")
+lit_config.note(f"FileCheck: {found}")
+
+# Real IR from the shared corpus, when the checkout has it beside it.
+corpus = os.path.abspath(os.path.join(config.test_source_root, "..", "..", "shared", "corpus"))
 config.substitutions.append(("%corpus", corpus))
-config.available_features.add("corpus")
+if os.path.isdir(corpus):
+    config.available_features.add("corpus")

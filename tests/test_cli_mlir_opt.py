@@ -306,3 +306,52 @@ def test_dump_log_without_ttgir_names_dump_section(tmp_path):
     log.write_text(_dump_log_text([("Inliner", ("inline", TTIR_BODY)), ("Canonicalizer", ("canonicalize", TTIR_BODY))]))
     assert_tool_error(run([str(log)]), "--dump-section", "no section of the log holds TritonGPU IR")
     assert run([str(log), "--dump-section=-1"]).code == 0
+
+
+# -- files with several top-level modules --------------------------------------------------------------
+
+KERNELS = ROOT / "tests" / "data" / "kernels" / "3.1.0"
+
+
+def _renamed_aliases(text: str, prefix: str) -> str:
+    """The same module with every alias renamed, so two files can share one text."""
+    return re.sub(r"#([A-Za-z_]\w*)(?![\w.])", lambda m: f"#{prefix}{m.group(1)}", text)
+
+
+def _two_real_modules(tmp_path) -> tuple[Path, Path, Path]:
+    first = KERNELS / "cuda_80" / "batched_dot_fp16.ttgir"
+    second = KERNELS / "hip_gfx942" / "histogram_i32.ttgir"
+    both = tmp_path / "both.ttgir"
+    both.write_text(first.read_text() + "\n" + _renamed_aliases(second.read_text(), "m2_"))
+    return first, second, both
+
+
+def test_report_gives_each_module_its_own_report(tmp_path):
+    import json
+
+    from irkit.cli import report
+
+    first, second, both = _two_real_modules(tmp_path)
+
+    def report_json(*argv) -> dict:
+        out = tmp_path / "r.json"
+        assert report.run([*map(str, argv), "--json", "-o", str(out)]) == 0
+        return json.loads(out.read_text())
+
+    together = report_json(both)
+    alone = [report_json(first), report_json(second)]
+    assert together["mode"] == "modules" and len(together["modules"]) == 2
+    for mod, single in zip(together["modules"], alone):
+        assert single["shared_bytes"] > 0 or single is alone[1]
+        for key in ("shared_bytes", "convert_count", "num_warps", "target", "functions", "ops"):
+            assert mod[key] == single[key], key
+    assert together["modules"][0]["target"] != together["modules"][1]["target"]  # cuda:80, then hip:gfx942
+
+
+def test_opt_processes_each_module_and_reads_its_own_output(tmp_path):
+    _, _, both = _two_real_modules(tmp_path)
+    once = run([str(both), "-tritongpu-coalesce"])
+    assert once.code == 0, once
+    again = run(["-", "--coalesce=skip-unchanged=true"], stdin=once.out)
+    assert again.code == 0, again
+    assert again.out == once.out  # the printed wrapper module is split again, each module kept as it is

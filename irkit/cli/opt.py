@@ -327,7 +327,9 @@ def pass_targets(parsed) -> list:
     from xdsl.dialects.builtin import ModuleOp
 
     module = parsed.module
-    if parsed.implicit_module:
+    # the wrapper as MLIR prints it back (`module {` with no name or attributes) counts alike
+    bare = parsed.implicit_module or (module.sym_name is None and not module.attributes)
+    if bare:
         inner = list(module.body.block.ops)
         if inner and all(isinstance(op, ModuleOp) for op in inner):
             return inner

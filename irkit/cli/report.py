@@ -156,17 +156,37 @@ def run_pipeline(chunk: InputText, pipeline) -> InputText:
     return InputText(result.output, f"{chunk.name} (after pipeline)")
 
 
+def split_modules(parsed) -> list:
+    """One ParsedModule per top-level module of a file that has several (MLIR wraps them in one
+    unnamed module: each is reported on its own, with its own num-warps and target)."""
+    from dataclasses import replace
+
+    targets = driver.pass_targets(parsed)
+    if len(targets) == 1 and targets[0] is parsed.module:
+        return [parsed]
+    return [replace(parsed, module=m, implicit_module=False) for m in targets]
+
+
 def module_report(chunk: InputText, args, meta: dict | None = None, version: str | None = None):
-    from irkit.report import build_module_report
+    """A ModuleReport, or a ModuleSetReport for a file with several top-level modules."""
+    from irkit.report import ModuleSetReport, build_module_report
 
     meta = meta or {}
     ver = args.triton_version or version or meta.get("triton_version")
     recorded = meta.get("shared") if isinstance(meta.get("shared"), int) else None
+    modules = split_modules(parse(chunk))
+    reports = []
     try:
-        return build_module_report(parse(chunk), name=chunk.name, version=ver, target=args.target, limit=args.limit,
-                                   recorded_shared=recorded)
+        for i, parsed in enumerate(modules):
+            name = chunk.name
+            if len(modules) > 1:
+                line = parsed.op_line(parsed.module)
+                name = f"{chunk.name} (module {i + 1} of {len(modules)}" + (f", line {line})" if line else ")")
+            reports.append(build_module_report(parsed, name=name, version=ver, target=args.target, limit=args.limit,
+                                               recorded_shared=recorded if len(modules) == 1 else None))
     except ValueError as e:  # e.g. a bad --triton-version
         raise CliError(str(e)) from None
+    return reports[0] if len(reports) == 1 else ModuleSetReport(chunk.name, reports)
 
 
 # -- modes ---------------------------------------------------------------------------------------------
@@ -179,6 +199,8 @@ def run_module_or_diff(args, spec: str | None):
         raise CliError("give one module (with an optional pipeline) or two modules to compare; for more, use --screen")
     if len(args.inputs) == 2 and spec:
         raise CliError("a pipeline compares one module with its own result; with two inputs give no passes")
+    from irkit.report import ModuleSetReport
+
     chunks = [read_one(p, args) for p in args.inputs]
     metas = [sidecar(p) for p in args.inputs]
     if len(chunks) == 1 and not spec:
@@ -188,11 +210,19 @@ def run_module_or_diff(args, spec: str | None):
         pipeline = build_pipeline(spec)
         after_chunk = run_pipeline(chunks[0], pipeline)
         # the pipeline does not change which Triton produced the module
-        after = module_report(after_chunk, args, None, version=before.version)
-        after.recorded_shared = None
+        version = (before.reports[0] if isinstance(before, ModuleSetReport) else before).version
+        after = module_report(after_chunk, args, None, version=version)
     else:
         after = module_report(chunks[1], args, metas[1])
-    return build_diff_report(before, after, spec)
+    befores = before.reports if isinstance(before, ModuleSetReport) else [before]
+    afters = after.reports if isinstance(after, ModuleSetReport) else [after]
+    if len(befores) != len(afters):
+        raise CliError(f"cannot compare a file of {len(befores)} module(s) with one of {len(afters)}")
+    if spec:
+        for a in afters:
+            a.recorded_shared = None
+    diffs = [build_diff_report(b, a, spec) for b, a in zip(befores, afters)]
+    return diffs[0] if len(diffs) == 1 else ModuleSetReport(chunks[0].name, diffs)
 
 
 def run_per_pass(args):

@@ -9,12 +9,14 @@ runs pass pipelines through irkit-opt's driver and picks the renderer.
     diff     two modules (or one module before/after a pipeline): converts eliminated, bytes saved,
              verdict changes
     per-pass one MLIR_ENABLE_DUMP log: one row per section
+    modules  a file with several top-level modules: one module or diff report per module
     screen   several autotuning configs: which exceed the limit, which a pipeline brings under it
 """
 
 from irkit.report.model import (
     DiffReport,
     ModuleReport,
+    ModuleSetReport,
     ScreenEntry,
     ScreenReport,
     TargetVerdict,
@@ -27,6 +29,7 @@ from irkit.report.perpass import PerPassReport, SectionRow, build_per_pass_repor
 __all__ = [
     "DiffReport",
     "ModuleReport",
+    "ModuleSetReport",
     "PerPassReport",
     "ScreenEntry",
     "ScreenReport",

@@ -11,7 +11,7 @@ import re
 from html import escape
 from typing import Sequence
 
-from irkit.report.model import DiffReport, ModuleReport, ScreenReport
+from irkit.report.model import DiffReport, ModuleReport, ModuleSetReport, ScreenReport
 from irkit.report.perpass import PerPassReport
 
 _CSS = """
@@ -241,7 +241,18 @@ def screen_html(s: ScreenReport) -> str:
     return _page("irkit-report: autotuning screen", "\n".join(body))
 
 
+def module_set_html(s: ModuleSetReport) -> str:
+    bodies = []
+    for i, r in enumerate(s.reports):
+        if not isinstance(r, ModuleReport):
+            raise TypeError("HTML of several modules is rendered for module reports only")
+        bodies.append(f"<h1>module {i + 1} of {len(s.reports)}</h1>\n{_module_body(r)}")
+    return _page(f"irkit-report: {s.file}", "\n".join(bodies))
+
+
 def render_html(report, pictures: dict[str, str] | None = None, missing: str | None = None) -> str:
+    if isinstance(report, ModuleSetReport):
+        return module_set_html(report)
     if isinstance(report, ModuleReport):
         return module_html(report, pictures, missing)
     if isinstance(report, DiffReport):

@@ -278,6 +278,18 @@ def build_diff_report(before: ModuleReport, after: ModuleReport, pipeline: str |
     return DiffReport(before, after, pipeline, removed, added, verdicts)
 
 
+@dataclass
+class ModuleSetReport:
+    """A file with several top-level modules (Triton's test-allocation.mlir): one report per module,
+    each with its own num-warps, target and shared memory."""
+
+    file: str
+    reports: list  # ModuleReport or DiffReport, one per module, in file order
+
+    def to_dict(self) -> dict:
+        return {"mode": "modules", "file": self.file, "modules": [r.to_dict() for r in self.reports]}
+
+
 # ---------------------------------------------------------------------------------------------
 # Autotuning screen
 # ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from irkit.report.model import DiffReport, ModuleReport, ScreenReport
+from irkit.report.model import DiffReport, ModuleReport, ModuleSetReport, ScreenReport
 from irkit.report.perpass import PerPassReport
 
 
@@ -194,7 +194,17 @@ def screen_text(s: ScreenReport) -> str:
     return "\n".join(lines) + "\n"
 
 
+def module_set_text(s: ModuleSetReport) -> str:
+    parts = [f"{s.file}: {len(s.reports)} modules, each reported on its own\n"]
+    for i, r in enumerate(s.reports):
+        parts.append(f"\n=== module {i + 1} of {len(s.reports)} ===\n")
+        parts.append(render_text(r))
+    return "".join(parts)
+
+
 def render_text(report) -> str:
+    if isinstance(report, ModuleSetReport):
+        return module_set_text(report)
     if isinstance(report, ModuleReport):
         return module_text(report)
     if isinstance(report, DiffReport):

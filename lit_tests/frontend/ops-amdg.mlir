@@ -1,4 +1,4 @@
-// RUN: irkit-opt %s | irkit-opt | filecheck %s
+// RUN: irkit-opt %s | irkit-opt | FileCheck %s
 
 // AMD ops in Triton 3.9's syntax (amdg.*): buffer ops write the pointer type ('!tt.ptr<f32> -> tensor<...>') and
 // carry the cache policy in the dictionary; buffer_load_to_local prints the memdesc unqualified; rocdl.sched.barrier

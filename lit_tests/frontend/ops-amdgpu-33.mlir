@@ -1,4 +1,4 @@
-// RUN: irkit-opt %s | irkit-opt | filecheck %s
+// RUN: irkit-opt %s | irkit-opt | FileCheck %s
 
 // Triton 3.3 writes the AMD dialect as amdgpu.* beside ttg.*: printed back so, with 3.3's buffer op formats
 // (cacheModifier keyword, only the result type) and rocdl.sched.barrier's integer mask.

@@ -1,4 +1,4 @@
-// RUN: irkit-opt %s | irkit-opt | filecheck %s
+// RUN: irkit-opt %s | irkit-opt | FileCheck %s
 
 // Builtin-level printing that must match MLIR's exactly: float constants as printFloatValue writes them (%.6e
 // when exact, else APFloat's shortest digits, else hex bits), result groups as written (%outLHS, %outRHS),

@@ -1,4 +1,4 @@
-// RUN: irkit-opt %s | irkit-opt | filecheck %s
+// RUN: irkit-opt %s | irkit-opt | FileCheck %s
 
 // Triton 3.1 spellings: triton_gpu/triton_nvidia_gpu prefixes, ttng barrier and TMA ops with unqualified
 // types ('<1xi64, #shared1, mutable>', '<i8>'), tt.assert with file/func/line, tt.reshape's allow_reorder as a BoolAttr.

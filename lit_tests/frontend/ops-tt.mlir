@@ -1,4 +1,4 @@
-// RUN: irkit-opt %s | irkit-opt | filecheck %s
+// RUN: irkit-opt %s | irkit-opt | FileCheck %s
 
 // tt ops in Triton 3.9's syntax: enums with their 3.9 values (bf16x3, propagateNan all), tt.dot_scaled,
 // tt.assert/tt.print strings, atomics with ordering, descriptors (make_tensor_descriptor prints its types stripped).

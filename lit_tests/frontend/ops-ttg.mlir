@@ -1,4 +1,4 @@
-// RUN: irkit-opt %s | irkit-opt | filecheck %s
+// RUN: irkit-opt %s | irkit-opt | FileCheck %s
 
 // ttg ops in Triton 3.9's syntax: ttg.barrier address-space bits, warp_id, shared-memory gather/scatter,
 // inline asm, ttg.warp_specialize (captures, default region, partitions with their own warps).

@@ -1,4 +1,4 @@
-// RUN: irkit-opt %s | irkit-opt | filecheck %s
+// RUN: irkit-opt %s | irkit-opt | FileCheck %s
 
 // Intel ops in the 2024 spelling (triton_intel_gpu.*): glue, extract (its index an I32Attr written bare),
 // prefetch of a block pointer (operands directive), get_stride/get_shape/get_tensor_pointer on a TMA descriptor.

@@ -1,5 +1,5 @@
-// RUN: irkit-opt %s | irkit-opt | filecheck %s
-// RUN: irkit-opt %s --mlir-print-op-generic | irkit-opt | filecheck %s
+// RUN: irkit-opt %s | irkit-opt | FileCheck %s
+// RUN: irkit-opt %s --mlir-print-op-generic | irkit-opt | FileCheck %s
 
 // Intel's XPU backend 3.3 writes core ops as ttg.* but its own as triton_intel_gpu.* (attributes too): both
 // come back as written, since that compiler knows no `ttig`.  Its prefetch inherits the load's attributes,

@@ -1,4 +1,4 @@
-// RUN: irkit-opt %s | irkit-opt | filecheck %s
+// RUN: irkit-opt %s | irkit-opt | FileCheck %s
 
 // Intel ops (ttig.*, intel-xpu-backend-for-triton 2025 TritonIntelGPUOps.td): prefetch, descriptor_prefetch,
 // alloc (its TT_Ptr result unqualified), sub_group_transpose through a local buffer, broadcast across layouts.

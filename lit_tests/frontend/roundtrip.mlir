@@ -1,7 +1,7 @@
-// RUN: irkit-opt %s --split-input-file --mlir-print-debuginfo | filecheck %s
-// RUN: irkit-opt %s --split-input-file | filecheck %s --check-prefix=NODEBUG
-// RUN: irkit-opt %s --split-input-file --mlir-print-op-generic | filecheck %s --check-prefix=GENERIC
-// RUN: irkit-opt %s --split-input-file --mlir-print-op-generic --mlir-print-debuginfo | irkit-opt --split-input-file --mlir-print-debuginfo | filecheck %s
+// RUN: irkit-opt %s --split-input-file --mlir-print-debuginfo | FileCheck %s
+// RUN: irkit-opt %s --split-input-file | FileCheck %s --check-prefix=NODEBUG
+// RUN: irkit-opt %s --split-input-file --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+// RUN: irkit-opt %s --split-input-file --mlir-print-op-generic --mlir-print-debuginfo | irkit-opt --split-input-file --mlir-print-debuginfo | FileCheck %s
 
 // Aliases keep their names, locations defined after the module come back as #locN.
 // CHECK: #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>

@@ -1,5 +1,5 @@
-// RUN: irkit-opt %s --split-input-file --coalesce --verify-diagnostics | filecheck %s
-// RUN: irkit-opt %s --split-input-file --coalesce='skip-unchanged=true' --verify-diagnostics | filecheck %s --check-prefix=SKIP
+// RUN: irkit-opt %s --split-input-file --coalesce --verify-diagnostics | FileCheck %s
+// RUN: irkit-opt %s --split-input-file --coalesce='skip-unchanged=true' --verify-diagnostics | FileCheck %s --check-prefix=SKIP
 
 // tritongpu-coalesce (Triton 3.1).  Every expected layout below is the one the real Triton 3.1.0 pass
 // picks for the same input.

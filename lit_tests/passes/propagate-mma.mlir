@@ -1,9 +1,9 @@
-// RUN: irkit-opt %s --split-input-file --propagate-mma=profit=always --verify-diagnostics | filecheck %s
-// RUN: irkit-opt %s --split-input-file --propagate-mma="profit=always dry-run=true" --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=DRY
-// RUN: irkit-opt %s --split-input-file --propagate-mma="profit=always loads-only=true" --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=LOADS
-// RUN: irkit-opt %s --split-input-file -p 'propagate-mma{profit=always min-bytes=65536}' --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=MINB
-// RUN: irkit-opt %s --split-input-file --propagate-mma="profit=always targets=dpas,amd_mfma" --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=TGT
-// RUN: irkit-opt %S/../../examples/addmm_gfx942_256x256.ttgir --propagate-mma | filecheck %s --check-prefix=EXAMPLE
+// RUN: irkit-opt %s --split-input-file --propagate-mma=profit=always --verify-diagnostics | FileCheck %s
+// RUN: irkit-opt %s --split-input-file --propagate-mma="profit=always dry-run=true" --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=DRY
+// RUN: irkit-opt %s --split-input-file --propagate-mma="profit=always loads-only=true" --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=LOADS
+// RUN: irkit-opt %s --split-input-file -p 'propagate-mma{profit=always min-bytes=65536}' --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=MINB
+// RUN: irkit-opt %s --split-input-file --propagate-mma="profit=always targets=dpas,amd_mfma" --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=TGT
+// RUN: irkit-opt %S/../../examples/addmm_gfx942_256x256.ttgir --propagate-mma | FileCheck %s --check-prefix=EXAMPLE
 
 // The shipped example (examples/README.md): Triton 3.1's gfx942 GEMM + add-matrix at 256x256, both epilogue
 // conversions removed, the load of D and the store of C in #mma.

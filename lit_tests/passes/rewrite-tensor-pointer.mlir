@@ -1,7 +1,7 @@
-// RUN: irkit-opt %s --split-input-file --verify-diagnostics -p 'rewrite-tensor-pointer' | filecheck %s --check-prefixes=CHECK,UP,UPPRE
-// RUN: irkit-opt %s --split-input-file --verify-diagnostics -p 'rewrite-tensor-pointer{mode=intel-pre-2400}' | filecheck %s --check-prefixes=CHECK,PRE,UPPRE,INTEL
-// RUN: irkit-opt %s --split-input-file --verify-diagnostics -p 'rewrite-tensor-pointer{mode=intel-2400}' | filecheck %s --check-prefixes=CHECK,I2400,KEEP,INTEL
-// RUN: irkit-opt %s --split-input-file --verify-diagnostics -p 'rewrite-tensor-pointer{mode=intel-2420}' | filecheck %s --check-prefixes=CHECK,I2420,KEEP,INTEL
+// RUN: irkit-opt %s --split-input-file --verify-diagnostics -p 'rewrite-tensor-pointer' | FileCheck %s --check-prefixes=CHECK,UP,UPPRE
+// RUN: irkit-opt %s --split-input-file --verify-diagnostics -p 'rewrite-tensor-pointer{mode=intel-pre-2400}' | FileCheck %s --check-prefixes=CHECK,PRE,UPPRE,INTEL
+// RUN: irkit-opt %s --split-input-file --verify-diagnostics -p 'rewrite-tensor-pointer{mode=intel-2400}' | FileCheck %s --check-prefixes=CHECK,I2400,KEEP,INTEL
+// RUN: irkit-opt %s --split-input-file --verify-diagnostics -p 'rewrite-tensor-pointer{mode=intel-2420}' | FileCheck %s --check-prefixes=CHECK,I2420,KEEP,INTEL
 
 // Prefixes: CHECK = every mode; UP = upstream; PRE = intel-pre-2400; I2400; I2420; UPPRE = upstream and
 // intel-pre-2400 (the two that rewrite the #2378 epilogue load); KEEP = intel-2400 and intel-2420;
