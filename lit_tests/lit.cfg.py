@@ -24,7 +24,8 @@ filecheck = lit_config.params.get("FILECHECK") or os.environ.get("FILECHECK") or
 found = shutil.which(filecheck, path=config.environment["PATH"])
 if found is None:
     lit_config.fatal(f"FileCheck binary '{filecheck}' not found (FILECHECK=)")
-config.substitutions.append((r"\bFileCheck\b", found))
+# `FileCheck` (and the package's own name `filecheck`, as a command) run the chosen one
+config.substitutions.append((r"(?<![\w/.-])(?:FileCheck|filecheck)(?![\w/.-])", found))
 config.available_features.add("llvm-filecheck" if "filecheck" != os.path.basename(found) else "python-filecheck")
 lit_config.note(f"FileCheck: {found}")
 

@@ -1,8 +1,8 @@
-// RUN: irkit-opt %s --split-input-file --propagate-mma | filecheck %s
-// RUN: irkit-opt %s --split-input-file --propagate-mma --mlir-print-remarks -o /dev/null 2>&1 | filecheck %s --check-prefix=REMARK
-// RUN: irkit-opt %s --split-input-file --propagate-mma=dot-operands=false | filecheck %s --check-prefix=OFF
-// RUN: irkit-opt %s --split-input-file --propagate-mma=dot-operands=true | filecheck %s --check-prefix=ON
-// RUN: irkit-opt %s --split-input-file --propagate-mma=dot-operands=true --mlir-print-remarks -o /dev/null 2>&1 | filecheck %s --check-prefix=ONREMARK
+// RUN: irkit-opt %s --split-input-file --propagate-mma | FileCheck %s
+// RUN: irkit-opt %s --split-input-file --propagate-mma --mlir-print-remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: irkit-opt %s --split-input-file --propagate-mma=dot-operands=false | FileCheck %s --check-prefix=OFF
+// RUN: irkit-opt %s --split-input-file --propagate-mma=dot-operands=true | FileCheck %s --check-prefix=ON
+// RUN: irkit-opt %s --split-input-file --propagate-mma=dot-operands=true --mlir-print-remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONREMARK
 
 // REMARK: remark: propagate-mma: moved to #dot_op: 1 conversion(s) removed
 // REMARK: remark: propagate-mma: moved to #dot_op: 1 conversion(s) removed

@@ -3,33 +3,33 @@
 // the store's conversion is 1.174x at 256x128 (a 2-round conversion), 0.997x at 128x256 (1 round).
 
 // A conversion whose scratch holds the whole tile (1 round) is kept: the v2 stores cost what it saves.
-// RUN: irkit-opt %S/Inputs/h100-gemm-128x256x64-w8s3.ttgir --propagate-mma --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=KEEP
+// RUN: irkit-opt %S/Inputs/h100-gemm-128x256x64-w8s3.ttgir --propagate-mma --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=KEEP
 // KEEP: remark: propagate-mma: conversion kept: narrows 64 store(s)/thread to v2 (was 32 x v4; 8 vs 4 lines/instr); drops 1 conversion(s) (1 shared-memory round(s))
 // KEEP-SAME: saves 131,072 B scratch (model: -{{[0-9,]+}} cycles/CTA)
 // KEEP: ttg.convert_layout %{{.*}} : tensor<128x256xf32, #mma> -> tensor<128x256xf32, #blocked2>
 // KEEP: tt.store %{{.*}} : tensor<128x256x!tt.ptr<f32>, #blocked2>
 
 // profit=always removes it anyway.
-// RUN: irkit-opt %S/Inputs/h100-gemm-128x256x64-w8s3.ttgir --propagate-mma=profit=always | filecheck %s --check-prefix=ALWAYS
+// RUN: irkit-opt %S/Inputs/h100-gemm-128x256x64-w8s3.ttgir --propagate-mma=profit=always | FileCheck %s --check-prefix=ALWAYS
 // ALWAYS-NOT: ttg.convert_layout
 // ALWAYS: tt.store %{{.*}} : tensor<128x256x!tt.ptr<f32>, #mma>
 
 // Two rounds (scratch 64 KiB for a 128 KiB tile): removed, with the model's numbers in the remark.
-// RUN: irkit-opt %S/Inputs/h100-gemm-256x128x64-w8s3.ttgir --propagate-mma --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=REMOVE
+// RUN: irkit-opt %S/Inputs/h100-gemm-256x128x64-w8s3.ttgir --propagate-mma --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=REMOVE
 // REMOVE: remark: propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed, 0 added
 // REMOVE-SAME: shared memory stays 147,456 B predicted; remove: narrows 64 store(s)/thread to v2
 // REMOVE-SAME: drops 1 conversion(s) (2 shared-memory round(s))
 // REMOVE-SAME: saves 65,536 B scratch (model: +{{[0-9,]+}} cycles/CTA)
-// RUN: irkit-opt %S/Inputs/h100-gemm-256x128x64-w8s3.ttgir --propagate-mma | filecheck %s --check-prefix=REMOVED
+// RUN: irkit-opt %S/Inputs/h100-gemm-256x128x64-w8s3.ttgir --propagate-mma | FileCheck %s --check-prefix=REMOVED
 // REMOVED-NOT: ttg.convert_layout
 // REMOVED: tt.store %{{.*}} : tensor<256x128x!tt.ptr<f32>, #mma>
 
 // Per conversion: the add-matrix kernel's D load (4 rounds) moves into #mma, its C store (1 round) keeps
 // the wide blocked store.
-// RUN: irkit-opt %S/Inputs/h100-addmm-64x256x64-w4s4.ttgir --propagate-mma --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=SPLITR
+// RUN: irkit-opt %S/Inputs/h100-addmm-64x256x64-w4s4.ttgir --propagate-mma --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=SPLITR
 // SPLITR: remark: propagate-mma: moved to #nvidia_mma: {{.*}}narrows 64 load(s)/thread to v2{{.*}}(4 shared-memory round(s))
 // SPLITR: remark: propagate-mma: conversion kept: narrows 64 store(s)/thread to v2{{.*}}(1 shared-memory round(s))
-// RUN: irkit-opt %S/Inputs/h100-addmm-64x256x64-w4s4.ttgir --propagate-mma | filecheck %s --check-prefix=SPLIT
+// RUN: irkit-opt %S/Inputs/h100-addmm-64x256x64-w4s4.ttgir --propagate-mma | FileCheck %s --check-prefix=SPLIT
 // SPLIT: tt.load %{{.*}} : tensor<64x256x!tt.ptr<f32>, #mma>
 // SPLIT: arith.addf %{{.*}} : tensor<64x256xf32, #mma>
 // SPLIT: ttg.convert_layout %{{.*}} : tensor<64x256xf32, #mma> -> tensor<64x256xf32, #blocked
@@ -37,7 +37,7 @@
 
 // A rewrite that brings shared memory under the device limit is always taken (Triton 3.1, MI300X:
 // 66,560 B > 65,536 B before), whatever the accesses cost.
-// RUN: irkit-opt %S/../../examples/addmm_gfx942_256x256.ttgir --propagate-mma --mlir-print-remarks 2>&1 | filecheck %s --check-prefix=UNLOCK
+// RUN: irkit-opt %S/../../examples/addmm_gfx942_256x256.ttgir --propagate-mma --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=UNLOCK
 // UNLOCK: remark: propagate-mma: moved to #amd_mfma: 2 conversion(s) removed
 // UNLOCK-SAME: shared memory 66,560 -> 32,768 B predicted; remove:
 // UNLOCK-SAME: saves 66,560 B scratch; brings shared memory under the limit
