@@ -40,6 +40,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
                     help="worker processes (default: this machine's cores; with --ray and no address: the local Ray's CPUs)")
     ap.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                     help="run on Ray: 'auto' or an address joins a cluster, no value starts a local one (needs irkit[ray])")
+    ap.add_argument("--all-stages", action="store_true",
+                    help="a row for every IR file, also the TTIR of a kernel whose TTGIR lies beside it (default: one row per kernel)")
     ap.add_argument("--resume", action="store_true", help="keep the rows already in RESULTS and run only the kernels missing")
     ap.add_argument("--compile", action="store_true",
                     help="also compile each TTGIR kernel before and after with the real Triton (irkit-check's static "
@@ -80,6 +82,7 @@ def run(argv: list[str]) -> int:
         resume=args.resume,
         max_tasks=max_tasks,
         compile_with=tritons,
+        all_stages=args.all_stages,
         progress=not args.no_progress,
     )
     groups = summarise(result.rows)
@@ -89,7 +92,9 @@ def run(argv: list[str]) -> int:
     if args.summary_json:
         from irkit.cli.opt import write_output
 
-        write_output(args.summary_json, json.dumps([g.to_dict() for g in groups], indent=1) + "\n")
+        summary = {"command": " ".join(["irkit-sweep", *argv]), "results": args.output, "kernels": len(result.rows),
+                   "groups": [g.to_dict() for g in groups]}
+        write_output(args.summary_json, json.dumps(summary, indent=1) + "\n")
     return 0
 
 

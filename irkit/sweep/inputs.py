@@ -98,12 +98,20 @@ def _walk(root: Path) -> list[Path]:
     return out
 
 
-def discover(inputs: list[str]) -> list[KernelTask]:
+def _ttgir_beside(path: Path) -> str:
+    """The TTGIR of the same kernel beside a TTIR file: ``k.ttir``, ``k.source.ttir`` -> ``k.ttgir``."""
+    stem = path.name.removesuffix(".ttir").removesuffix(".source")
+    return str(path.with_name(stem + ".ttgir"))
+
+
+def discover(inputs: list[str], all_stages: bool = False) -> list[KernelTask]:
     """The kernels under ``inputs`` (files and folders, walked recursively), each once, in input order.
 
     A file named on the command line is a kernel whatever its suffix, unless it is a dump log; a file
     found by walking is a kernel when it ends in ``.ttir``/``.ttgir``, a dump log when it ends in a
-    log suffix and has a dump header, and is skipped otherwise.
+    log suffix and has a dump header, and is skipped otherwise.  One row per kernel: a TTIR file with
+    the TTGIR of the same kernel beside it (a cache entry, a kernel dump) is left out, unless
+    ``all_stages``.
     """
     tasks: list[KernelTask] = []
     seen: set[str] = set()
@@ -117,9 +125,13 @@ def discover(inputs: list[str]) -> list[KernelTask]:
     for arg in inputs:
         p = Path(arg)
         if p.is_dir():
-            for f in _walk(p):
+            files = _walk(p)
+            present = {str(f) for f in files}
+            for f in files:
                 name = f.name
                 if name.endswith(IR_SUFFIXES):
+                    if not all_stages and _ttgir_beside(f) in present:
+                        continue  # the kernel's row comes from its TTGIR
                     add([KernelTask(str(f))])
                 elif name.endswith(LOG_SUFFIXES) and _looks_like_log(f):
                     add(log_tasks(f))

@@ -261,7 +261,8 @@ def sweep_kernel(task: KernelTask, options: SweepOptions | str | None) -> dict:
 
 
 def worker_memory() -> dict:
-    """This process's pid, resident set now and its peak (KiB), for the memory-per-worker figures."""
+    """This process's pid, resident set now and its peak (KiB), and its CPU seconds so far: the
+    per-worker figures of bench/sweep.py."""
     import os
     import resource
 
@@ -271,7 +272,8 @@ def worker_memory() -> dict:
             rss = int(f.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
     except (OSError, ValueError, IndexError):
         pass
-    return {"pid": os.getpid(), "rss_kib": rss, "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return {"pid": os.getpid(), "rss_kib": rss, "maxrss_kib": usage.ru_maxrss, "cpu_s": usage.ru_utime + usage.ru_stime}
 
 
 def run_task(task: KernelTask, options: SweepOptions) -> tuple[dict, dict]:

@@ -49,6 +49,7 @@ def run_sweep(
     resume: bool = False,
     max_tasks: int = engines.DEFAULT_MAX_TASKS,
     compile_with: tuple[tuple[str, str], ...] = (),
+    all_stages: bool = False,
     progress: bool = True,
     tasks: list[KernelTask] | None = None,
     on_row: Callable[[dict, dict], None] | None = None,
@@ -61,7 +62,7 @@ def run_sweep(
 
         report.build_pipeline(spec)  # a bad pipeline is a usage error, before any work
     if tasks is None:
-        tasks = discover(inputs)
+        tasks = discover(inputs, all_stages)
     options = SweepOptions(spec, tuple(compile_with))
     kept = read_rows(output) if resume else []
     _check_pipeline(kept, spec, output)

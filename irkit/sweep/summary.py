@@ -42,12 +42,19 @@ class Group:
         return d
 
 
+def _minor(version: str | None) -> str:
+    """'3.9.0' -> '3.9': an exact version from metadata and the rules version (3.1, 3.3, 3.9) group together."""
+    if not version:
+        return "?"
+    return ".".join(str(version).split(".")[:2])
+
+
 def summarise(rows: list[dict]) -> list[Group]:
-    """One group per (Triton version, target), sorted, then a total row (version and target '*')."""
+    """One group per (Triton major.minor, target), sorted, then a total row (version and target '*')."""
     groups: dict[tuple[str, str], Group] = defaultdict(lambda: Group("", ""))
     total = Group("*", "*")
     for row in rows:
-        key = (str(row.get("triton_version") or "?"), str(row.get("target") or "?"))
+        key = (_minor(row.get("triton_version")), str(row.get("target") or "?"))
         g = groups[key]
         g.triton_version, g.target = key
         g.add(row)
