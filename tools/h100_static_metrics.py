@@ -56,7 +56,17 @@ def _kernel():
     return addmm
 
 
-def compile_one(cfg, add, d_type, work: Path, irkit_opt: str, profit: str | None):
+def _example_kernel():
+    """examples/gpu/addmm.py's kernel (what irkit-check runs on the GPU)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "gpu"))
+    try:
+        from addmm import addmm_kernel
+    finally:
+        sys.path.pop(0)
+    return addmm_kernel
+
+
+def compile_one(cfg, add, d_type, work: Path, irkit_opt: str, profit: str | None, example: bool = False):
     import triton
     from triton.backends.compiler import GPUTarget
 
@@ -64,18 +74,22 @@ def compile_one(cfg, add, d_type, work: Path, irkit_opt: str, profit: str | None
     sig = {"a_ptr": "*bf16", "b_ptr": "*bf16", "d_ptr": f"*{d_type}", "c_ptr": f"*{d_type}", "M": "i32", "N": "i32",
            "K": "i32", "sam": "i32", "sak": "i32", "sbk": "i32", "sbn": "i32", "sdm": "i32", "sdn": "i32",
            "scm": "i32", "scn": "i32", "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr",
-           "ADD": "constexpr", "D_F16": "constexpr"}
-    consts = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "ADD": add, "D_F16": d_type != "fp32",
-              "sak": 1, "sbn": 1, "sdn": 1, "scn": 1}
+           "ADD": "constexpr"}
+    consts = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "ADD": add, "sak": 1, "sbn": 1, "sdn": 1, "scn": 1}
+    if not example:
+        sig["D_F16"] = "constexpr"
+        consts["D_F16"] = d_type != "fp32"
+    # what a launch at 4096^3 specialises: pointers and multiples of 16 get tt.divisibility = 16
     attrs = {(i,): [["tt.divisibility", 16]] for i in (0, 1, 2, 3, 4, 5, 6, 7, 9, 11, 13)}
     target = GPUTarget("cuda", 90, 32)
-    src = triton.compiler.ASTSource(_kernel(), sig, constexprs=consts, attrs=attrs)
+    src = triton.compiler.ASTSource(_example_kernel() if example else _kernel(), sig, constexprs=consts, attrs=attrs)
     k = triton.compile(src, target=target, options={"num_warps": w, "num_stages": s})
     out = {"before": metrics(k, work / "before")}
     if profit is None:
         return out
     ttgir = work / "before.ttgir"
     ttgir.write_text(k.asm["ttgir"])
+    out["ttgir"] = str(ttgir)
     for mode in profit.split(","):
         after = work / f"after_{mode}.ttgir"
         p = subprocess.run([irkit_opt, str(ttgir), f"--propagate-mma=profit={mode}", "--mlir-print-remarks",
@@ -117,8 +131,15 @@ def main() -> None:
     ap.add_argument("--profit", default="always,model")
     ap.add_argument("--d-types", default="fp32")
     ap.add_argument("--configs", default="", help="semicolon list of BM,BN,BK,W,S (default: the 8 measured)")
+    ap.add_argument("--example", action="store_true", help="examples/gpu/addmm.py's kernel and its 16 configs")
     args = ap.parse_args()
-    configs = [tuple(int(x) for x in c.split(",")) for c in args.configs.split(";") if c] or CONFIGS
+    configs = [tuple(int(x) for x in c.split(",")) for c in args.configs.split(";") if c]
+    if args.example and not configs:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "gpu"))
+        from addmm import CONFIGS as example_configs
+
+        configs = list(example_configs)
+    configs = configs or CONFIGS
     rows = []
     for cfg in configs:
         for d_type in args.d_types.split(","):
@@ -126,7 +147,7 @@ def main() -> None:
                 work = Path(tempfile.mkdtemp(prefix="h100_"))
                 os.environ["TRITON_CACHE_DIR"] = str(work / "cache")
                 try:
-                    r = compile_one(cfg, add, d_type, work, args.irkit_opt, args.profit)
+                    r = compile_one(cfg, add, d_type, work, args.irkit_opt, args.profit, args.example)
                 except Exception as e:  # noqa: BLE001 (a config that does not compile is a result too)
                     r = {"error": str(e)[-800:]}
                 rows.append({"config": cfg, "add": add, "d_type": d_type, **r})

@@ -8,8 +8,8 @@ elsewhere: no scripts, no fonts, no images by URL.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from html import escape
-from typing import Sequence
 
 from irkit.report.model import DiffReport, ModuleReport, ModuleSetReport, ScreenReport
 from irkit.report.perpass import PerPassReport
@@ -48,7 +48,7 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], numeric: Se
 def _svg_inline(svg: str) -> str:
     """Graphviz SVG without its XML prolog and DOCTYPE, so it can sit inside HTML."""
     svg = re.sub(r"<\?xml[^>]*\?>", "", svg)
-    svg = re.sub(r"<!DOCTYPE[^>]*>", "", svg, flags=re.S)
+    svg = re.sub(r"<!DOCTYPE[^>]*>", "", svg, flags=re.DOTALL)
     return svg.strip()
 
 
@@ -91,6 +91,12 @@ def _module_body(r: ModuleReport) -> str:
             for i, c in enumerate(r.converts)
         ]
         out.append(_table(("#", "line", "value", "from", "to", "type", "shared memory", "bytes", "source"), rows, numeric=(0, 1, 7)))
+    judged = [v for v in r.verdicts if v.verdict != "-"]
+    if judged:
+        out.append(f"<h2>propagate-mma cost model: {escape(r.module_verdict)}</h2>")
+        rows = [(v.line, v.verdict, v.why) for v in judged]
+        out.append(_table(("line", "verdict", "why (the model's numbers)"), rows, numeric=(0,),
+                          classes=["good" if v.verdict == "remove" else "bad" for v in judged]))
     if r.chains:
         out.append("<h2>conversion chains</h2><ul>")
         for ch in r.chains:

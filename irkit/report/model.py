@@ -48,6 +48,30 @@ def target_verdicts(total: int, own: str | None, own_limit: int | None) -> list[
 
 
 @dataclass
+class ModelVerdict:
+    """The propagate-mma cost model's verdict on one conversion (irkit.analysis.mma_profit)."""
+
+    line: int | None
+    value: str
+    verdict: str  # "remove" | "keep" | "-" (not a candidate)
+    why: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def model_verdicts(parsed: ParsedModule, version: str) -> list[ModelVerdict]:
+    from irkit.analysis.mma_profit import assess_module
+    from irkit.names import exact_name
+
+    out = []
+    for a in assess_module(parsed.module, version):
+        name = exact_name(a.op.results[0]) or ""
+        out.append(ModelVerdict(parsed.op_line(a.op), f"%{name}" if name else "", a.word, a.text))
+    return out
+
+
+@dataclass
 class ModuleReport:
     """Conversions, local_allocs and predicted shared memory of one module."""
 
@@ -71,6 +95,21 @@ class ModuleReport:
     recorded_shared: int | None = None  # what the compiler itself wrote (cache JSON / ttg.shared attribute)
     notes: list[str] = field(default_factory=list)
     graph: nx.MultiDiGraph | None = field(default=None, repr=False, compare=False)
+    verdicts: list[ModelVerdict] = field(default_factory=list)  # propagate-mma's cost model, per conversion
+
+    @property
+    def module_verdict(self) -> str:
+        """One line for the module: what propagate-mma (profit=model) would do with its conversions."""
+        remove = [v for v in self.verdicts if v.verdict == "remove"]
+        keep = [v for v in self.verdicts if v.verdict == "keep"]
+        if not remove and not keep:
+            return "no conversion between an mma and a blocked layout"
+        parts = []
+        if remove:
+            parts.append(f"remove {len(remove)}")
+        if keep:
+            parts.append(f"keep {len(keep)}")
+        return ", ".join(parts)
 
     @property
     def convert_bytes(self) -> int:
@@ -108,6 +147,8 @@ class ModuleReport:
             "buffers": self.buffers,
             "targets": [t.to_dict() for t in self.targets],
             "notes": self.notes,
+            "model_verdict": self.module_verdict,
+            "model_verdicts": [v.to_dict() for v in self.verdicts],
         }
 
 
@@ -170,6 +211,7 @@ def build_module_report(
         recorded_shared=recorded_shared,
         notes=list(smem.notes),
         graph=graph,
+        verdicts=model_verdicts(parsed, ver),
     )
 
 

@@ -56,6 +56,16 @@ def module_text(r: ModuleReport) -> str:
             for i, c in enumerate(r.converts)
         ]
         lines += table(("#", "line", "value", "from", "to", "type", "smem", "bytes", "source"), rows, right=(0, 1, 7))
+    if any(v.verdict != "-" for v in r.verdicts):
+        lines.append("")
+        lines.append(f"propagate-mma cost model: {r.module_verdict}")
+        by_line = {c.line: c for c in r.converts}
+        for v in r.verdicts:
+            if v.verdict == "-":
+                continue
+            record = by_line.get(v.line)
+            which = f"#{r.converts.index(record) + 1} {record.value}" if record else f"line {v.line}"
+            lines.append(f"  {which}: {v.verdict}: {v.why}")
     if r.chains:
         lines.append("")
         lines.append("conversion chains (one convert's result reaches the next through one layout):")
