@@ -8,7 +8,7 @@ elsewhere: no scripts, no fonts, no images by URL.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from typing import Sequence
 from html import escape
 
 from irkit.report.model import DiffReport, ModuleReport, ModuleSetReport, ScreenReport
@@ -48,7 +48,7 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], numeric: Se
 def _svg_inline(svg: str) -> str:
     """Graphviz SVG without its XML prolog and DOCTYPE, so it can sit inside HTML."""
     svg = re.sub(r"<\?xml[^>]*\?>", "", svg)
-    svg = re.sub(r"<!DOCTYPE[^>]*>", "", svg, flags=re.DOTALL)
+    svg = re.sub(r"<!DOCTYPE[^>]*>", "", svg, flags=re.S)
     return svg.strip()
 
 
