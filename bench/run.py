@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
                 _s(m.get("pass")) + (" ({}->{})".format(*ml["converts_before_after"]) if ml.get("converts_before_after") else ""),
                 f"{ml['rss_peak_mb']:.0f}",
             ])
-    print("## Parse, verify, print, pass (CPU s, best of %d fresh processes; ops/s in brackets)\n" % args.reps)
+    print(f"## Parse, verify, print, pass (CPU s, best of {args.reps} fresh processes; ops/s in brackets)\n")
     print(table(["input", "ops", "tool", "parse s", "verify s", "print s", "parse+print ops/s",
                  "pass s (converts before->after)", "peak RSS MB"], rows))
     print("\npass = irkit --propagate-mma / MLIR remove-layout-conversions (different passes over the same IR).\n")
@@ -272,7 +272,8 @@ def main(argv: list[str] | None = None) -> int:
             ratio_10k = pp
         rows.append([r["input"]["name"], _ratio(c["parse"], m["parse"]), _ratio(c["parse"] + c["verify"], m["parse"]),
                      _ratio(c["print"], m["print"]), f"{pp:.1f}x", f"{ppv:.1f}x",
-                     _ratio(c.get("pass"), m.get("pass")), _ratio(ik["rss_peak_mb"] - ik["rss_base_mb"], ml["rss_peak_mb"] - ml["rss_base_mb"])])
+                     _ratio(c.get("pass"), m.get("pass")),
+                     _ratio(ik["rss_peak_mb"] - ik["rss_base_mb"], ml["rss_peak_mb"] - ml["rss_base_mb"])])
     if rows:
         print("## irkit time / MLIR C++ time (lower is better; 5.0x = one fifth of MLIR's ops/s)\n")
         print(table(["input", "parse", "parse+verify vs parse", "print", "parse+print", "parse+verify+print",
@@ -309,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         print()
 
     # -- end-to-end commands
-    print("## End-to-end commands (wall-clock s, best of %d)\n" % max(args.reps, 3))
+    print(f"## End-to-end commands (wall-clock s, best of {max(args.reps, 3)})\n")
     rows = []
     opt = shutil.which("irkit-opt", path=str(Path(sys.executable).parent)) or shutil.which("irkit-opt")
     help_s = None
@@ -327,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
 
         with gzip.open(log, "rb") as fh:
             size = len(fh.read())
-        rows.append([f"irkit-report --per-pass (3.1 cuda:80 add-matrix dump log, {size / 1e6:.1f} MB, {log.stat().st_size / 1e6:.1f} MB gzipped)",
+        what = f"3.1 cuda:80 add-matrix dump log, {size / 1e6:.1f} MB, {log.stat().st_size / 1e6:.1f} MB gzipped"
+        rows.append([f"irkit-report --per-pass ({what})",
                      _s(report_s), ("" if ok else "FAILED: ") + last])
     elif not log.is_file():
         rows.append(["irkit-report --per-pass", "-", "skipped: the public dump log is in the corpus, not here"])

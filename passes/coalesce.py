@@ -18,9 +18,10 @@ results are converted back.  Block pointers (`!tt.ptr<tensor<...>>`) and scalar 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (

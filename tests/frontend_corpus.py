@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
@@ -50,12 +50,12 @@ def version_of(path: Path) -> str:
     return _relative(path)[1].parts[0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def read(path: Path) -> str:
     return path.read_text()
 
 
-@lru_cache(maxsize=None)
+@cache
 def parsed(path: Path):
     """The ParsedModule of a corpus file, parsed once per session.  Shared:
     tests must not modify it."""
@@ -64,7 +64,7 @@ def parsed(path: Path):
     return Parser(read(path), str(path)).parse()
 
 
-@lru_cache(maxsize=None)
+@cache
 def printed(path: Path, debuginfo: bool = False, generic: bool = False) -> str:
     from irkit.frontend.printer import print_module
 

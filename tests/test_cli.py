@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from frontend_corpus import CORPUS, IR, normalize
+
 from irkit.cli import opt
 from irkit.frontend import dumplog
 from irkit.frontend.parser import Parser

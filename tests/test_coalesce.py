@@ -19,12 +19,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from irkit.passes.coalesce import CoalescePass, mem_access_ptr
 from xdsl.context import Context
 from xdsl.dialects.builtin import TensorType
 
 from irkit.frontend.parser import Parser
 from irkit.frontend.printer import print_module
-from irkit.passes.coalesce import CoalescePass, mem_access_ptr
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "coalesce"

@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from frontend_corpus import CORPUS
 
 from irkit.frontend.dumplog import (
     DumpSection,
@@ -21,8 +22,6 @@ from irkit.frontend.dumplog import (
     select_section,
     split_sections,
 )
-
-from frontend_corpus import CORPUS
 
 DUMPS = CORPUS / "dumps"
 KDC = DUMPS / "kernel_dump_and_cache"

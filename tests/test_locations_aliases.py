@@ -31,9 +31,9 @@ from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.dialects.types import MemDescType
 from irkit.frontend.lexer import ParseError
 from irkit.frontend.parser import Parser
-from irkit.names import set_exact_name
 from irkit.frontend.printer import print_module
 from irkit.frontend.spelling import Spelling
+from irkit.names import set_exact_name
 from irkit.verifier import verify_module
 
 LOCATIONS = """\

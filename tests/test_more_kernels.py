@@ -15,7 +15,7 @@ import json
 import os
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -33,7 +33,7 @@ def _id(path: Path) -> str:
     return str(path.relative_to(DATA))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parsed(path: Path):
     return Parser(path.read_text(), str(path)).parse()
 

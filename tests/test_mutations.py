@@ -145,7 +145,7 @@ def bracket(rng, text):
 
 def duplicate_definition(rng, text):
     lines = text.split("\n")
-    candidates = [i for i, l in enumerate(lines) if re.match(r"\s*%[\w]+(?::\d+)? = ", l) or l.startswith(("#", "!"))]
+    candidates = [i for i, line in enumerate(lines) if re.match(r"\s*%[\w]+(?::\d+)? = ", line) or line.startswith(("#", "!"))]
     i = rng.choice(candidates)
     lines.insert(i + rng.choice([0, 1, 2]), lines[i])
     return "\n".join(lines), f"duplicate line {i + 1}"
@@ -363,10 +363,10 @@ def test_the_mutants_are_varied(bases):
     kinds = set()
     outcomes = {0: 0, 1: 0}
     for chunk in range(0, CHUNKS, 6):
-        for _, text, what in mutants(chunk, PER_CHUNK):
+        for _, _text, what in mutants(chunk, PER_CHUNK):
             kinds.add(what.split(":")[0])
     assert kinds == {m.__name__ for m in MUTATORS}
-    for base, text, _ in mutants(0, PER_CHUNK):
+    for _base, text, _ in mutants(0, PER_CHUNK):
         try:
             Parser(text, "m").parse()
             outcomes[0] += 1

@@ -10,18 +10,17 @@ the pass, with the same shapes and element types.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from frontend_corpus import CORPUS
+from irkit.passes import all_passes
 from xdsl.context import Context
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import BlockArgument
-
-from frontend_corpus import CORPUS
 
 from irkit import diagnostics
 from irkit.analysis.mma_slice import classify_conversion, plan_mma_propagation
@@ -30,7 +29,6 @@ from irkit.dialects.builtin_extras import DenseElementsAttr
 from irkit.dialects.types import PointerType
 from irkit.frontend.parser import Parser
 from irkit.frontend.printer import print_module
-from irkit.passes import all_passes
 from irkit.verifier import verify_module
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -19,11 +19,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
-
 from frontend_corpus import CORPUS_IR_FILES, VERSIONS, file_id, version_of
 
 HERE = Path(__file__).resolve().parent
@@ -41,7 +40,7 @@ def env_pythons() -> dict[str, str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def in_process_version() -> str | None:
     try:
         import real_triton_check

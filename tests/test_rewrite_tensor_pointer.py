@@ -20,12 +20,12 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from irkit.passes import all_passes
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
 
 from irkit.analysis import block_pointers as bp
 from irkit.frontend.parser import Parser
 from irkit.frontend.printer import print_module
-from irkit.passes import all_passes
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "rtp"

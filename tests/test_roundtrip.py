@@ -16,8 +16,8 @@ import subprocess
 import sys
 
 import pytest
-
 from frontend_corpus import CORPUS_IR_FILES, VERSIONS, custom_op_lines, file_id, normalize, version_of
+
 from irkit.frontend.parser import Parser
 from irkit.frontend.printer import print_module
 from irkit.verifier import verify_module

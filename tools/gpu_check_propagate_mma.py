@@ -94,12 +94,12 @@ def _irkit():
 
 def rewrite(src: Path, dst: Path) -> dict:
     _irkit()
+    from irkit.passes import all_passes
     from xdsl.context import Context
 
     from irkit import diagnostics
     from irkit.frontend.parser import Parser
     from irkit.frontend.printer import print_module
-    from irkit.passes import all_passes
     from irkit.verifier import verify_module
 
     parsed = Parser(src.read_text(), src.name).parse()

@@ -72,10 +72,11 @@ def accumulator_conversions(module) -> list:
 
 def rewrite(path: Path, out: Path) -> tuple[int, int, int]:
     """Run propagate-mma on `path`, write `out`; (accumulator conversions before, after, other conversions after)."""
+    from irkit.passes import all_passes
+
     from irkit import diagnostics
     from irkit.frontend.parser import Parser
     from irkit.frontend.printer import print_module
-    from irkit.passes import all_passes
     from irkit.verifier import verify_module
 
     parsed = Parser(path.read_text(), path.name).parse()
@@ -144,7 +145,8 @@ def markdown(rows: list[Row]) -> str:
         "against the device at kernel load (*limit*).  *cvt* counts conversions between the accumulator layout",
         "and a blocked one.",
         "",
-        "| Triton | target | variant | ptr | cvt before | cvt after | shared before (B) | shared after (B) | limit (B) | fits before | fits after |",
+        "| Triton | target | variant | ptr | cvt before | cvt after | shared before (B) | shared after (B) | limit (B)"
+        " | fits before | fits after |",
         "|---|---|---|---|---:|---:|---:|---:|---:|---|---|",
     ]
     for r in rows:

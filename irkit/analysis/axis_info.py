@@ -27,9 +27,9 @@ pass on hand-written IR):
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from math import gcd as _std_gcd
-from typing import Callable, Iterable, Sequence
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import (

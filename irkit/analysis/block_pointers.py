@@ -13,8 +13,8 @@ Semantics: docs/triton-passes.md §1.1 (Intel `Utility.cpp` at I-2400, the `shou
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, TensorType

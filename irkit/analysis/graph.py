@@ -35,8 +35,9 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import networkx as nx
 from xdsl.dialects.builtin import (
@@ -450,7 +451,6 @@ class LayoutRegion:
 def layout_regions(G: nx.MultiDiGraph, min_nodes: int = 1) -> list[LayoutRegion]:
     """Connected components of the edges that carry one layout, per layout."""
     by_layout: dict[str, nx.Graph] = {}
-    values: dict[str, list[set]] = {}
     for u, v, d in G.edges(data=True):
         lay = d.get("layout") or ""
         if not lay:
@@ -686,7 +686,7 @@ def to_dot(
 
     emit(None, "  ")
     shown: dict[str, str] = {}
-    for u, v, k, d in sorted(G.edges(keys=True, data=True), key=lambda e: (int(e[0][2:]), int(e[1][2:]), e[2])):
+    for u, v, _k, d in sorted(G.edges(keys=True, data=True), key=lambda e: (int(e[0][2:]), int(e[1][2:]), e[2])):
         if u not in keep or v not in keep:
             continue
         lay = d.get("layout") or ""

@@ -270,7 +270,7 @@ def _is_memdesc(t: Attribute) -> bool:
 def _in_shared_memory(t: MemDescType) -> bool:
     space = t.memory_space
     name = getattr(space, "name", "") or ""
-    return not ("tensor_memory" in name)
+    return "tensor_memory" not in name
 
 
 def _value_name(v: SSAValue) -> str:
@@ -659,7 +659,7 @@ class _Liveness:
             o: set = set()
             region = b.parent
 
-            def gather_out(v: SSAValue) -> None:
+            def gather_out(v: SSAValue, region=region, b=b, o=o) -> None:
                 for use in v.uses:
                     ub = _ancestor_block_in_region(use.operation.parent_block(), region)
                     if ub is not None and ub is not b:
@@ -1034,7 +1034,7 @@ class _FunctionAllocation:
             return None
         shape = t.get_shape()
         alloc_shape = t.alloc_shape
-        if not (alloc_shape is None) and hasattr(alloc_shape, "data"):
+        if alloc_shape is not None and hasattr(alloc_shape, "data"):
             shape = tuple(d.data for d in alloc_shape.data)
         shape_cta = A.shape_per_cta(t.encoding, shape)
         bits = A.elem_bits(t)

@@ -53,7 +53,8 @@ def static_rows(check: dict) -> list[tuple[str, str, str, str, str]]:
 
 def table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    line = lambda r: "  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()
+    def line(r):
+        return "  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()
     return "\n".join([line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]) + "\n"
 
 
@@ -181,7 +182,8 @@ def run_text(report: dict) -> str:
                        f"{r.get('error')}\n")
     for b in report["best"]:
         bb, ba = b["best_before"], b["best_after"]
-        tf = lambda x: f", {x['tflops']:.0f} TFLOP/s" if x.get("tflops") else ""
+        def tf(x):
+            return f", {x['tflops']:.0f} TFLOP/s" if x.get("tflops") else ""
         out.append(f"tuned optimum {b['family'][0]} {b['family'][1][:3]}: before {config_text(bb['config'])} "
                    f"{bb['median_ms']:.4f} ms{tf(bb)}; after {config_text(ba['config'])} {ba['median_ms']:.4f} ms"
                    f"{tf(ba)}; after/before {b['ratio']:.3f}\n")

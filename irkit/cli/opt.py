@@ -464,7 +464,7 @@ def check_expected(chunk: InputText, diags: list[Diagnostic], only_expected: boo
             problems.append(f"{chunk.name}:{d.line or 0}:{d.col or 0}: error: unexpected {d.severity}: {d.message}")
         else:
             hit[3] = True
-    for kind, lineno, text, met, at in expected:
+    for kind, _lineno, text, met, at in expected:
         if not met:
             problems.append(f"{chunk.name}:{at}:1: error: expected {kind} \"{text}\" was not produced")
     return problems

@@ -24,7 +24,7 @@ from xdsl.irdl import (
 from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from irkit.dialects.base import TritonOp, irkit_op, i1_like
+from irkit.dialects.base import TritonOp, i1_like, irkit_op
 from irkit.frontend.opformat import AttrStyle, EnumStyle
 
 CMPI_PREDICATES = EnumStyle(("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"), width=64)
@@ -55,7 +55,7 @@ class BracketedStyle(AttrStyle):
         return OpaqueAttr(StringAttr(self.attr_name), StringAttr(cur.text[start:end]))
 
     def print(self, pr, value):
-        return getattr(value, "body").data if hasattr(value, "body") else pr.attribute(value)
+        return value.body.data if hasattr(value, "body") else pr.attribute(value)
 
 
 class RoundingStyle(AttrStyle):

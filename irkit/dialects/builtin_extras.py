@@ -16,8 +16,8 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
-    IntegerType,
     IndexType,
+    IntegerType,
     StringAttr,
     TensorType,
 )

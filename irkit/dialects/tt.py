@@ -33,7 +33,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from irkit.dialects.base import TritonOp, irkit_op, i1_like, same_as, with_element
+from irkit.dialects.base import TritonOp, i1_like, irkit_op, same_as, with_element
 from irkit.dialects.types import PointerType
 from irkit.frontend.opformat import EnumStyle, IntStyle, StringStyle, UnitStyle, ValuedEnumStyle
 

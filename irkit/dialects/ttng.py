@@ -23,7 +23,6 @@ from xdsl.traits import Pure
 
 from irkit.dialects.base import TritonOp, irkit_op
 from irkit.dialects.tt import CACHE, DESCRIPTOR_REDUCE_KIND, EVICT, INPUT_PRECISION, PROGRAM_AXIS, SCALE_DOT_ELEM
-from irkit.dialects.types import AsyncTokenType
 from irkit.frontend.opformat import EnumStyle, IntStyle
 
 _DOT_FORMAT = (

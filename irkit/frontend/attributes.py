@@ -8,7 +8,7 @@ immutable, so sharing is safe, and it is most of what makes parsing fast.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -19,21 +19,19 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DictionaryAttr,
     FileLineColLoc,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     Float8E4M3B11FNUZType,
     Float8E4M3FNType,
     Float8E4M3FNUZType,
     Float8E5M2FNUZType,
     Float8E5M2Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     FloatAttr,
     FloatTF32Type,
     FunctionType,
     FusedLoc,
     IndexType,
-    IntAttr,
-    IntegerAttr,
     IntegerType,
     NameLoc,
     NoneAttr,

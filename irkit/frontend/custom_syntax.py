@@ -8,7 +8,7 @@ write everything after the op name.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from xdsl.dialects import cf, scf
 from xdsl.dialects.builtin import (
@@ -183,7 +183,8 @@ def _print_func(pr, op):
             if res_attrs is not None and res_attrs.data[i].data:
                 s += " " + pr.attr_dict_text(dict(res_attrs.data[i].data))
             rs.append(s)
-        pr.w(" -> " + (rs[0] if len(rs) == 1 and res_attrs is None and not isinstance(outs[0], FunctionType) else "(" + ", ".join(rs) + ")"))
+        bare = len(rs) == 1 and res_attrs is None and not isinstance(outs[0], FunctionType)
+        pr.w(" -> " + (rs[0] if bare else "(" + ", ".join(rs) + ")"))
     extra = {k: v for k, v in op.properties.items() if k not in _FUNC_INHERENT}
     extra.update(op.attributes)
     if extra:

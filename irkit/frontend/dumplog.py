@@ -37,10 +37,11 @@ from __future__ import annotations
 import gzip
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
-from typing import Sequence, Union
+from typing import Union
 
 __all__ = [
     "DumpSection",

@@ -21,8 +21,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
-
-from irkit.frontend.construct import integer_attr
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     OptOperandDef,
@@ -30,6 +28,8 @@ from xdsl.irdl import (
     VarOperandDef,
     VarResultDef,
 )
+
+from irkit.frontend.construct import integer_attr
 
 # -- elements -------------------------------------------------------------------------
 

@@ -446,8 +446,8 @@ class Parser:
                 raise ParseError(p, f"use of value '%{n}' expects different type than prior uses: {t} vs {v.type}")
         result_types = list(ftype.outputs.data)
         if cls is None:
-            from xdsl.ir import Operation as _Op  # noqa: F401
             from xdsl.dialects.builtin import UnregisteredOp
+            from xdsl.ir import Operation as _Op  # noqa: F401
 
             op_cls = UnregisteredOp.with_name(raw)
             return op_cls.create(

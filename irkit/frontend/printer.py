@@ -16,7 +16,6 @@ from typing import Any
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    BoolAttr,
     CallSiteLoc,
     DenseArrayBase,
     DictionaryAttr,
@@ -104,7 +103,7 @@ def quote_string(s: str) -> str:
         elif ch == "\t":
             out.append("\\t")
         elif o < 0x20 or o == 0x7F:
-            out.append("\\%02X" % o)
+            out.append(f"\\{o:02X}")
         else:
             out.append(ch)
     return '"' + "".join(out) + '"'

@@ -27,8 +27,8 @@ Shapes are per CTA (`shape_per_cta` divides by CTASplitNum when the layout has C
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import prod
-from typing import Sequence
 
 from xdsl.dialects.builtin import (
     AnyFloat,

@@ -28,9 +28,9 @@ conversion is assumed to need shared memory, and the caller falls back to the pa
 from __future__ import annotations
 
 import contextvars
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from math import prod
-from typing import Iterable, Mapping, Sequence
 
 from xdsl.ir import Attribute
 
@@ -268,7 +268,7 @@ def ensure_not_larger(ll: LinearLayout, shape: Mapping[str, int], broadcast_regi
                 if v[oi]:
                     cands.append((v[oi], d, i))
         cands.sort(key=lambda t: -t[0])  # largest first (ties keep in-dim order)
-        for val, d, i in cands:
+        for _val, d, i in cands:
             if actual <= desired:
                 break
             if not broadcast_registers and d == REG:
@@ -1343,13 +1343,13 @@ def swizzled_scratch_layout(
     src_tiles, dst_tiles = src_dst_tiles(target, bitwidth)
     total = _log2(128 // bitwidth) if bitwidth <= 128 else 0
     cands = []
-    for i, (c_src, addr_src) in enumerate(src_tiles):
-        for j, (c_dst, addr_dst) in enumerate(dst_tiles):
+    for c_src, addr_src in src_tiles:
+        for c_dst, addr_dst in dst_tiles:
             vb = _tile_swizzle_candidate(a, b, total - len(c_src), total - len(c_dst), list(c_src), list(c_dst))
             if vb is None:
                 continue
 
-            def get_tile(addr, regs, lanes):
+            def get_tile(addr, regs, lanes, vb=vb):
                 need = 3 - len(addr)
                 tile = []
                 for r in regs:

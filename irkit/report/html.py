@@ -8,7 +8,7 @@ elsewhere: no scripts, no fonts, no images by URL.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 from html import escape
 
 from irkit.report.model import DiffReport, ModuleReport, ModuleSetReport, ScreenReport
@@ -32,7 +32,8 @@ def _n(v: int | None) -> str:
     return "-" if v is None else f"{v:,}"
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], numeric: Sequence[int] = (), classes: Sequence[str] | None = None) -> str:
+def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], numeric: Sequence[int] = (),
+           classes: Sequence[str] | None = None) -> str:
     out = ["<table><tr>" + "".join(f"<th>{escape(h)}</th>" for h in headers) + "</tr>"]
     for k, r in enumerate(rows):
         cls = f' class="{classes[k]}"' if classes and classes[k] else ""
@@ -118,7 +119,8 @@ def _module_body(r: ModuleReport) -> str:
     out.append(_verdict(r.verdict, r.fits))
     if r.buffers:
         out.append("<details><summary>buffers of the allocation model</summary>")
-        rows = [(b["kind"], b["op"], b["value"], _n(b["bytes"]), _n(b["offset"]), f"[{b['live'][0]}, {b['live'][1]})", b["line"], b["note"]) for b in r.buffers]
+        rows = [(b["kind"], b["op"], b["value"], _n(b["bytes"]), _n(b["offset"]), f"[{b['live'][0]}, {b['live'][1]})",
+                 b["line"], b["note"]) for b in r.buffers]
         out.append(_table(("kind", "op", "value", "bytes", "offset", "live", "line", "note"), rows, numeric=(3, 4, 6)))
         out.append("</details>")
     for note in r.notes:
@@ -185,14 +187,16 @@ def _per_pass_chart(p: PerPassReport) -> str:
         x = 60 + i * (bar_w + gap)
         ch = int((h - 20) * r.converts / max_c)
         parts.append(
-            f'<rect x="{x}" y="{h - ch}" width="{bar_w}" height="{ch}" fill="#d62728"><title>{escape(f"#{r.index} {r.label}: {r.converts} converts")}</title></rect>'
+            f'<rect x="{x}" y="{h - ch}" width="{bar_w}" height="{ch}" fill="#d62728">'
+            f'<title>{escape(f"#{r.index} {r.label}: {r.converts} converts")}</title></rect>'
         )
         s = shared[i]
         if s:
             sh = int((h - 20) * s / max_s)
             color = "#ff9f1c" if r.shared is not None else "#bbbbbb"
             parts.append(
-                f'<rect x="{x}" y="{2 * h + 20 - sh}" width="{bar_w}" height="{sh}" fill="{color}"><title>{escape(f"#{r.index} {r.label}: {s:,} bytes")}</title></rect>'
+                f'<rect x="{x}" y="{2 * h + 20 - sh}" width="{bar_w}" height="{sh}" fill="{color}">'
+                f'<title>{escape(f"#{r.index} {r.label}: {s:,} bytes")}</title></rect>'
             )
         parts.append(f'<text x="{x + bar_w / 2}" y="{2 * h + 36}" text-anchor="middle">{r.index}</text>')
     parts.append("</svg>")
@@ -208,7 +212,8 @@ def per_pass_html(p: PerPassReport) -> str:
             effect = "no change"
         else:
             effect = f"{r.converts_delta:+} converts" if r.converts_delta else "changed"
-        rows.append((r.index, r.label, r.pass_arg, r.stage, _n(r.ops), r.converts, r.local_allocs, _n(r.shared), _n(r.recorded_shared), effect, r.note))
+        rows.append((r.index, r.label, r.pass_arg, r.stage, _n(r.ops), r.converts, r.local_allocs, _n(r.shared),
+                     _n(r.recorded_shared), effect, r.note))
         classes.append("dim" if r.changed is False else "")
     body = [
         f"<p><b>{escape(p.file)}</b>: {len(p.rows)} sections; allocation rules of Triton {escape(p.version)}; "

@@ -22,8 +22,8 @@ LLVM-dialect sections are never parsed: they get counts and the recorded figure.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Sequence
 
 from irkit.analysis.opcount import OpCount, count_ops
 from irkit.frontend.dumplog import DumpSection

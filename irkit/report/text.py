@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from irkit.report.model import DiffReport, ModuleReport, ModuleSetReport, ScreenReport
 from irkit.report.perpass import PerPassReport
@@ -105,7 +105,8 @@ def diff_text(d: DiffReport) -> str:
     ]
     if own is not None:
         rows.append(
-            (f"verdict on {own.name} ({_n(own.limit)})", "fits" if own.before_fits else "OUT", "fits" if own.after_fits else "OUT", own.change or "same")
+            (f"verdict on {own.name} ({_n(own.limit)})", "fits" if own.before_fits else "OUT",
+             "fits" if own.after_fits else "OUT", own.change or "same")
         )
     lines += table(("", "before", "after", "change"), rows, right=(1, 2, 3))
     lines.append("")

@@ -57,7 +57,7 @@ def main():
             if vector >= a.keep and trivial >= a.keep_trivial:
                 break
             accesses = run_real(kernel(family, seed), ctx)
-            wide = any(l and max(l["sizePerThread"]) > 1 for _, l in accesses)
+            wide = any(lay and max(lay["sizePerThread"]) > 1 for _, lay in accesses)
             if wide and vector < a.keep:
                 vector += 1
             elif not wide and trivial < a.keep_trivial:

@@ -205,7 +205,7 @@ def matmul_bp(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
     a_bp = tl.make_block_ptr(a_ptr, (M, K), (stride_am, 1), (pid_m * BM, 0), (BM, BK), (1, 0))
     b_bp = tl.make_block_ptr(b_ptr, (K, N), (stride_bk, 1), (0, pid_n * BN), (BK, BN), (1, 0))
     acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, K, BK):
+    for _k in range(0, K, BK):
         acc += tl.dot(tl.load(a_bp, boundary_check=(0, 1)), tl.load(b_bp, boundary_check=(0, 1)))
         a_bp = tl.advance(a_bp, (0, BK))
         b_bp = tl.advance(b_bp, (BK, 0))
@@ -223,7 +223,7 @@ def matmul_colmajor_b(a_ptr, b_ptr, c_ptr, K, stride_am, stride_bn, stride_cm,
     a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
     b_ptrs = b_ptr + rk[:, None] + rn[None, :] * stride_bn
     acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, K, BK):
+    for _k in range(0, K, BK):
         acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
         a_ptrs += BK
         b_ptrs += BK
@@ -405,9 +405,9 @@ SPECS = [
 
 def make_ttir(spec):
     """(module, context) after the real frontend and the backend's make_ttir, as triton.compile has it."""
+    import refgen_common as rc
     from triton._C.libtriton import ir
     from triton.compiler.compiler import ASTSource, AttrsDescriptor, make_backend
-    import refgen_common as rc
     fn, names = spec["kernel"], spec["kernel"].arg_names
     sig = {names.index(n): t for n, t in spec["signature"].items()}
     attrs = AttrsDescriptor(divisible_by_16={names.index(n) for n in spec["div16"]})

@@ -32,7 +32,6 @@ VERSION = tuple(int(x) for x in triton.__version__.split(".")[:2])
 V = tl.constexpr(VERSION[0] * 100 + VERSION[1])  # 301, 303, 309: a global constexpr the kernels branch on
 from triton.language.extra import libdevice  # noqa: E402
 
-
 # -- kernels ----------------------------------------------------------------------------------------------------
 
 
@@ -231,7 +230,7 @@ def dot_int8(A, B, C, K, stride_am, stride_bk, stride_cm,
     a_ptrs = A + rm[:, None] * stride_am + rk[None, :]
     b_ptrs = B + rk[:, None] * stride_bk + rn[None, :]
     acc = tl.zeros((BM, BN), dtype=tl.int32)
-    for k in range(0, K, BK):
+    for _k in range(0, K, BK):
         acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), out_dtype=tl.int32)
         a_ptrs += BK
         b_ptrs += BK * stride_bk
@@ -313,7 +312,7 @@ def block_ptr_matmul(A, B, C, M, N, K, stride_am, stride_bk, stride_cm,
     a_bp = tl.make_block_ptr(A, (M, K), (stride_am, 1), (pid_m * BM, 0), (BM, BK), (1, 0))
     b_bp = tl.make_block_ptr(B, (K, N), (stride_bk, 1), (0, pid_n * BN), (BK, BN), (1, 0))
     acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, K, BK):
+    for _k in range(0, K, BK):
         a = tl.load(a_bp, boundary_check=(0, 1), padding_option="zero")
         b = tl.load(b_bp, boundary_check=(0,), padding_option="nan")
         acc += tl.dot(a, b)
@@ -849,7 +848,7 @@ def main():
     ap.add_argument("--targets", nargs="*")
     ap.add_argument("--list", action="store_true")
     a = ap.parse_args()
-    ver = "%d.%d" % VERSION
+    ver = "{}.{}".format(*VERSION)
     full = triton.__version__
     index_path = os.path.join(a.out, "index.json")
     index = json.load(open(index_path)) if os.path.exists(index_path) else {"cases": [], "skipped": []}
