@@ -24,6 +24,7 @@ from types import SimpleNamespace
 from irkit.cli import opt as driver
 from irkit.cli.entry import CliError, run_command
 from irkit.cli.opt import InputText
+from irkit.progress import progress_bar
 
 
 class ReportFailed(Exception):
@@ -341,7 +342,7 @@ def run_screen(args, spec: str | None):
     pipeline = build_pipeline(spec)
     entries = []
     failed = False
-    for name, path, version in screen_configs(args):
+    for name, path, version in progress_bar(screen_configs(args), desc="screen", unit="config"):
         try:
             chunk = read_one(path, args)
             meta = sidecar(path)

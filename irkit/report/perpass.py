@@ -24,9 +24,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from irkit.analysis.opcount import OpCount, count_ops
 from irkit.frontend.dumplog import DumpSection
+from irkit.progress import progress_bar
 
 # ops the allocation model can give shared memory (irkit.analysis.shared_memory)
 SHARED_MEMORY_OPS = frozenset(
@@ -179,7 +181,7 @@ def build_per_pass_report(
     rows: list[SectionRow] = []
     texts: list[str] = []
     final_parsed, final_index = None, None
-    for s in sections:
+    for s in progress_bar(sections, desc=f"{Path(name).name}: passes", unit="section"):
         text = s.text
         texts.append(text)
         facts = cache.get(text)
