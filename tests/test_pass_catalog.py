@@ -6,13 +6,14 @@ from xdsl.passes import get_pass_option_infos
 
 from irkit.cli import pass_catalog as catalog_module
 from irkit.cli.pass_catalog import PassInfo, pass_catalog
+from irkit.cli.pass_options import render_value
 
 
 def _from_import() -> dict[str, PassInfo]:
     out = {}
     for name, cls in all_passes().items():
         options = tuple(
-            (i.name, i.default_value if i.default_value is not None else "<" + i.expected_type + ">")
+            (i.name, render_value(getattr(cls, i.name)) if hasattr(cls, i.name) else "<" + i.expected_type + ">")
             for i in get_pass_option_infos(cls)
         )
         upstream = tuple(getattr(cls, "upstream_names", {}).items())
@@ -47,7 +48,7 @@ def test_unreadable_module_is_imported_instead(tmp_path):
         "    flag: bool = True\n"
         "    mode: str = 'Fast'\n"
     )
-    assert catalog_module._scan_module(src) == [PassInfo("p", "First line.", (("flag", "true"), ("mode", "fast")))]
+    assert catalog_module._scan_module(src) == [PassInfo("p", "First line.", (("flag", "true"), ("mode", "Fast")))]
 
 
 def test_help_lists_every_pass(capsys):

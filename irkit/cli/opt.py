@@ -235,6 +235,7 @@ def build_pipeline(args) -> Pipeline | None:
     from xdsl.utils.exceptions import ArgSpecParseError
 
     from irkit.cli.pass_catalog import pass_names
+    from irkit.cli.pass_options import check_pass_options
     from irkit.cli.pipeline import merge_options
     from irkit.passes import all_passes
 
@@ -254,6 +255,9 @@ def build_pipeline(args) -> Pipeline | None:
             arg_spec = parse_spec(text)
         except (Exception, ArgSpecParseError) as e:  # xDSL's ArgSpecParseError is a BaseException
             raise CliError(f"invalid pass pipeline '{_written(spec)}': {_one_line(e)}") from None
+        problem = check_pass_options(available[canonical], arg_spec.parameters)
+        if problem:
+            raise CliError(f"invalid options in pass pipeline '{_written(spec)}': {problem}")
         try:
             instance = available[canonical].from_pass_spec(arg_spec)
         except (Exception, ArgSpecParseError) as e:

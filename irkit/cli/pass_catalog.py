@@ -20,12 +20,14 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from irkit.cli.pass_options import option_name, render_value
+
 
 @dataclass(frozen=True)
 class PassInfo:
     name: str
     summary: str
-    options: tuple[tuple[str, str], ...]  # (option, default text or <type>), as xDSL renders them
+    options: tuple[tuple[str, str], ...]  # (field, default as written in a pipeline, or <type>)
     # the C++ pass names this pass answers to, each with the options that name implies
     # (the pass class's `upstream_names` ClassVar)
     upstream_names: tuple[tuple[str, str], ...] = ()
@@ -34,7 +36,7 @@ class PassInfo:
     def options_help(self) -> str:
         if not self.options:
             return ""
-        return " [" + " ".join(f"{k.replace('_', '-')}={v}" for k, v in self.options) + "]"
+        return " [" + " ".join(f"{option_name(k)}={v}" for k, v in self.options) + "]"
 
     @property
     def aliases_help(self) -> str:
@@ -91,7 +93,7 @@ def _read_class(node: ast.ClassDef) -> PassInfo | None:
                 default = ast.literal_eval(stmt.value)
             except ValueError:
                 raise _Unreadable from None  # field(default_factory=...) and the like
-            options.append((stmt.target.id, str(default).lower()))
+            options.append((stmt.target.id, render_value(default)))
     if name is None:
         return None
     doc = inspect.cleandoc(ast.get_docstring(node, clean=False) or "")
@@ -135,7 +137,8 @@ def _import_module(module: str) -> list[PassInfo]:
         if cls.__module__ == module:
             infos = get_pass_option_infos(cls)
             options = tuple(
-                (i.name, i.default_value if i.default_value is not None else "<" + i.expected_type + ">") for i in infos
+                (i.name, render_value(getattr(cls, i.name)) if hasattr(cls, i.name) else "<" + i.expected_type + ">")
+                for i in infos
             )
             upstream = _upstream_names(getattr(cls, "upstream_names", {}))
             out.append(PassInfo(cls.name, summary(cls), options, upstream))

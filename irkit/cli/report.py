@@ -319,6 +319,9 @@ def screen_configs(args) -> list[tuple[str, str, str | None]]:
     if args.manifest:
         mpath = Path(args.manifest)
         rows = _where(_manifest_rows(mpath), args.where)
+        if not rows and args.where:
+            where = " ".join(f"--where {c}" for c in args.where)
+            raise CliError(f"no manifest row matches {where} in '{mpath}'")
         skipped = 0
         for row in rows:
             rel = _row_path(row)
