@@ -11,14 +11,17 @@ import sys
 from collections.abc import Iterable
 from typing import TypeVar
 
-from tqdm import tqdm
+try:
+    from tqdm import tqdm
+except ImportError:  # an environment installed before tqdm became a dependency: no bars
+    tqdm = None
 
 T = TypeVar("T")
 
 
 def shows_progress(enabled: bool = True) -> bool:
-    """Whether a bar would be drawn: asked for, and stderr is a terminal."""
-    return enabled and sys.stderr.isatty()
+    """Whether a bar would be drawn: asked for, stderr is a terminal, and tqdm is installed."""
+    return enabled and tqdm is not None and sys.stderr.isatty()
 
 
 def progress_bar(
@@ -28,9 +31,11 @@ def progress_bar(
     desc: str | None = None,
     unit: str = "it",
     enabled: bool = True,
-) -> tqdm:
+):
     """A tqdm bar over `iterable` (or updated by hand with `.update(n)` when `total` is given).
     The bar is erased when done (`leave=False`): the terminal keeps only the tool's own output."""
+    if tqdm is None:
+        return _NoBar(iterable)
     return tqdm(
         iterable,
         total=total,
@@ -42,3 +47,25 @@ def progress_bar(
         dynamic_ncols=True,
         smoothing=0.1,
     )
+
+
+class _NoBar:
+    """tqdm's interface where tqdm is missing: iterates, counts nothing."""
+
+    def __init__(self, iterable):
+        self.iterable = iterable
+
+    def __iter__(self):
+        return iter(self.iterable if self.iterable is not None else ())
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
