@@ -198,7 +198,7 @@ def _with_encoding(t: TensorType, encoding: Attribute) -> TensorType:
 
 
 def _convert(value: SSAValue, new_type: Attribute, before: Operation) -> SSAValue:
-    cvt = ConvertLayoutOp.create(operands=[value], result_types=[new_type])
+    cvt = ConvertLayoutOp(value, new_type)
     cvt.location = getattr(before, "location", None)
     Rewriter.insert_op(cvt, InsertPoint.before(before))
     return cvt.results[0]

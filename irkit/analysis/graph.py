@@ -63,6 +63,7 @@ from irkit.dialects.types import MemDescType
 from irkit.frontend.parser import ParsedModule
 from irkit.frontend.printer import AliasState, Printer, PrintOptions
 from irkit.frontend.spelling import Spelling
+from irkit.names import exact_name
 
 CONVERT = "ttg.convert_layout"
 LOCAL_ALLOC = "ttg.local_alloc"
@@ -140,7 +141,7 @@ class _Spelling:
 
 
 def _hint(v: SSAValue) -> str:
-    name = getattr(v, "_name", None) or v.name_hint
+    name = exact_name(v)
     if name:
         return "%" + name
     if isinstance(v, BlockArgument):

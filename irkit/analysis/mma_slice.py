@@ -42,6 +42,7 @@ from irkit.dialects.arith import CAST_OPS, FLOAT_BINARY_OPS, INT_BINARY_OPS, MAT
 from irkit.dialects.encodings import SliceEncodingAttr
 from irkit.dialects.types import PointerType
 from irkit.layout import algebra as A
+from irkit.names import exact_name
 
 CONVERT = "ttg.convert_layout"
 LOCAL_ALLOC = "ttg.local_alloc"
@@ -300,7 +301,7 @@ def plan_mma_propagation(cvt: Operation, candidate: Candidate, loads_only: bool 
 
 
 def describe(v: SSAValue) -> str:
-    name = getattr(v, "_name", None) or v.name_hint
+    name = exact_name(v)
     if name:
         return f"%{name}"
     if isinstance(v, BlockArgument):

@@ -54,6 +54,7 @@ from irkit.analysis.walk import pre_order as _pre_order
 from irkit.dialects.types import MemDescType, PointerType
 from irkit.layout import algebra as A
 from irkit.layout import linear as L
+from irkit.names import exact_name
 
 # ---------------------------------------------------------------------------------------------
 # Targets
@@ -275,7 +276,7 @@ def _in_shared_memory(t: MemDescType) -> bool:
 
 def _value_name(v: SSAValue) -> str:
     """The SSA name as written, or "" (the parser keeps names like %acc but not numeric ones like %105)."""
-    name = getattr(v, "_name", None) or v.name_hint
+    name = exact_name(v)
     return "%" + name if name else ""
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IntegerType, TensorType
-from xdsl.ir import Attribute, Dialect
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType
+from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import (
     operand_def,
     opt_prop_def,
@@ -83,6 +83,10 @@ class _ElementwiseBinary(TritonOp):
     lhs = operand_def()
     rhs = operand_def()
     result = result_def()
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+        """`lhs <op> rhs`, elementwise; the result has the operands' type."""
+        super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
 
     def verify_(self) -> None:
         t = self.result.type
@@ -164,6 +168,14 @@ class _Compare(TritonOp):
     result = result_def()
     predicate = prop_def()
 
+    def __init__(self, predicate: str, lhs: SSAValue, rhs: SSAValue):
+        """`lhs <predicate> rhs` (`"slt"`, `"oge"`, ...), an i1 (tensor) shaped like the operands."""
+        super().__init__(
+            operands=[lhs, rhs],
+            result_types=[i1_like(lhs.type)],
+            properties={"predicate": IntegerAttr(self.ATTR_STYLES["predicate"].keywords.index(predicate), 64)},
+        )
+
     @classmethod
     def infer_types(cls, types):
         types["result"] = [i1_like(types["lhs"][0])]
@@ -220,6 +232,10 @@ class _Cast(TritonOp):
     input = operand_def()
     result = result_def()
 
+    def __init__(self, input: SSAValue, result_type: Attribute):
+        """`input` converted to `result_type` (same shape and layout, another element type)."""
+        super().__init__(operands=[input], result_types=[result_type])
+
     def verify_(self) -> None:
         if _shape_and_layout(self.input.type) != _shape_and_layout(self.result.type):
             raise VerifyException(
@@ -263,6 +279,10 @@ class ConstantOp(TritonOp):
     result = result_def()
     value = prop_def()
     traits = traits_def(Pure(), ConstantLike())
+
+    def __init__(self, value: Attribute):
+        """A constant of `value`'s type (`IntegerAttr(0, i64)`, `FloatAttr(0.0, f32)`, a dense tensor)."""
+        super().__init__(result_types=[value.type], properties={"value": value})
 
     def verify_(self) -> None:
         # the custom form prints only the value's type: a differing result type would change on a round trip

@@ -8,8 +8,8 @@ Triton does.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType
-from xdsl.ir import Attribute, Dialect
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, NoneAttr, TensorType
+from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     SameVariadicOperandSize,
@@ -34,6 +34,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from irkit.dialects.base import TritonOp, i1_like, irkit_op, same_as, with_element
+from irkit.dialects.encodings import SliceEncodingAttr
 from irkit.dialects.types import PointerType
 from irkit.frontend.opformat import EnumStyle, IntStyle, StringStyle, UnitStyle, ValuedEnumStyle
 
@@ -60,6 +61,22 @@ def pointee_value_type(ptr_type: Attribute) -> Attribute:
     if isinstance(ptr_type, TensorType) and isinstance(ptr_type.element_type, PointerType):
         return with_element(ptr_type, ptr_type.element_type.pointee)
     return ptr_type
+
+
+def expand_dims_type(src: TensorType, axis: int) -> TensorType:
+    """The result type of `tt.expand_dims` (Triton's inferReturnTypes): a 1 inserted at `axis`; a `#slice`
+    along `axis` becomes its parent."""
+    shape = list(src.get_shape())
+    shape.insert(axis, 1)
+    enc = src.encoding
+    if isinstance(enc, SliceEncodingAttr):
+        enc = enc.parent
+    return TensorType(src.element_type, shape, enc)
+
+
+def segment_sizes(*sizes: int) -> DenseArrayBase:
+    """The `operandSegmentSizes` property of an op with optional operands."""
+    return DenseArrayBase.from_list(IntegerType(32), list(sizes))
 
 
 # -- functions -----------------------------------------------------------------------
@@ -115,6 +132,25 @@ class LoadOp(TritonOp):
     )
     ATTR_STYLES = {"cache": CACHE, "evict": EVICT}
 
+    def __init__(
+        self,
+        ptr: SSAValue,
+        mask: SSAValue | None = None,
+        other: SSAValue | None = None,
+        *,
+        result_type: Attribute | None = None,
+        properties: dict[str, Attribute] | None = None,
+    ):
+        """`tt.load %ptr[, %mask[, %other]]`; the result is what `ptr` points to unless given
+        (a block pointer's tensor); `properties`: cache, evict, isVolatile, boundaryCheck, padding."""
+        props = dict(properties or {})
+        props["operandSegmentSizes"] = segment_sizes(1, int(mask is not None), int(other is not None))
+        super().__init__(
+            operands=[ptr, [mask] if mask is not None else [], [other] if other is not None else []],
+            result_types=[result_type if result_type is not None else pointee_value_type(ptr.type)],
+            properties=props,
+        )
+
     @classmethod
     def infer_types(cls, types):
         types["result"] = [pointee_value_type(types["ptr"][0])]
@@ -134,6 +170,13 @@ class StoreOp(TritonOp):
         "`evictionPolicy` `=` $evict) attr-dict `:` type($ptr)"
     )
     ATTR_STYLES = {"cache": CACHE, "evict": EVICT}
+
+    def __init__(
+        self, ptr: SSAValue, value: SSAValue, mask: SSAValue | None = None, *,
+        properties: dict[str, Attribute] | None = None,
+    ):
+        """`tt.store %ptr, %value[, %mask]`; `properties`: cache, evict, boundaryCheck."""
+        super().__init__(operands=[ptr, value, [mask] if mask is not None else []], properties=dict(properties or {}))
 
 
 @irkit_op
@@ -380,6 +423,10 @@ class SplatOp(TritonOp):
     traits = traits_def(Pure())
     FORMAT = _UNARY_CAST
 
+    def __init__(self, src: SSAValue, result_type: TensorType):
+        """`src` copied into every element of a tensor of type `result_type`."""
+        super().__init__(operands=[src], result_types=[result_type])
+
     def verify_(self) -> None:
         t = self.result.type
         if not isinstance(t, TensorType) or t.element_type != self.src.type:
@@ -408,6 +455,10 @@ class BroadcastOp(TritonOp):
     traits = traits_def(Pure())
     FORMAT = _UNARY_CAST
 
+    def __init__(self, src: SSAValue, result_type: TensorType):
+        """`src` (a tensor with 1s in the broadcast dimensions) repeated to `result_type`'s shape."""
+        super().__init__(operands=[src], result_types=[result_type])
+
     def verify_(self) -> None:
         s, r = self.src.type, self.result.type
         if not isinstance(s, TensorType) or not isinstance(r, TensorType) or s.element_type != r.element_type:
@@ -425,6 +476,12 @@ class ExpandDimsOp(TritonOp):
     axis = prop_def()
     traits = traits_def(Pure())
     FORMAT = _UNARY_CAST
+
+    def __init__(self, src: SSAValue, axis: int):
+        """`src` with a dimension of size 1 inserted at `axis`; the result type is inferred."""
+        super().__init__(
+            operands=[src], result_types=[expand_dims_type(src.type, axis)], properties={"axis": IntegerAttr(axis, 32)}
+        )
 
     def verify_(self) -> None:
         s, r = self.src.type, self.result.type
@@ -447,6 +504,14 @@ class MakeRangeOp(TritonOp):
     traits = traits_def(Pure())
     FORMAT = "attr-dict `:` type($result)"
 
+    def __init__(self, start: int, end: int, encoding: Attribute = NoneAttr()):
+        """The i32 tensor [start, end), laid out by `encoding` (none on TTIR)."""
+        i32 = IntegerType(32)
+        super().__init__(
+            result_types=[TensorType(i32, [end - start], encoding)],
+            properties={"start": IntegerAttr(start, i32), "end": IntegerAttr(end, i32)},
+        )
+
     def verify_(self) -> None:
         i32 = IntegerType(32)
         if not all(isinstance(a, IntegerAttr) and a.type == i32 for a in (self.start, self.end)):
@@ -466,6 +531,10 @@ class AddPtrOp(TritonOp):
     offset = operand_def()
     result = result_def()
     traits = traits_def(Pure())
+
+    def __init__(self, ptr: SSAValue, offset: SSAValue):
+        """`ptr` advanced by `offset` elements; the result has the type of `ptr`."""
+        super().__init__(operands=[ptr, offset], result_types=[ptr.type])
     FORMAT = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)"
 
 

@@ -6,7 +6,7 @@ holds the 3.1 one.
 
 from __future__ import annotations
 
-from xdsl.ir import Dialect
+from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     operand_def,
@@ -40,6 +40,10 @@ class ConvertLayoutOp(TritonOp):
     result = result_def()
     traits = traits_def(Pure())
     FORMAT = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue, result_type: Attribute):
+        """`src` in the layout of `result_type` (same shape and element type)."""
+        super().__init__(operands=[src], result_types=[result_type])
 
 
 @irkit_op
