@@ -4,47 +4,55 @@ Mirrors Triton's `triton-rewrite-tensor-pointer` (Triton 3.1, `mode=upstream`) a
 rules of Intel's `tritonintelgpu-rewrite-tensor-pointer` (`mode=intel-pre-2400|intel-2400|intel-2420`),
 docs/triton-passes.md §1-2.  docs/passes/rewrite-tensor-pointer.md says how irkit differs.
 
+How it is built (the pattern style every irkit pass can copy):
+
+1. an analysis decides what to rewrite (`marked_values`: which block-pointer values, by mode);
+2. one `RewritePattern` per op kind does the rewrite, all sharing a `RewriteState` that maps each
+   rewritten pointer to its offsets; a `PatternRewriteWalker` drives them once over the module, in
+   program order (a producer is rewritten before its users; `scf.for`/`scf.if` move their regions into the
+   new op, so the walk goes on inside them);
+3. ops whose block-pointer results other ops may still use are erased after the walk, last first, as
+   Triton does.
+
 Every rewritten pointer becomes its i64 offsets (one per dimension).  `tt.make_tensor_ptr` becomes
 `arith.extsi` of its offsets; `tt.advance` adds its (sign-extended) deltas; `scf.for`/`scf.if`/`scf.yield`
 carry the offsets instead of the pointer; `tt.load`/`tt.store` get a tensor of pointers
 (`base + sum_i (offset_i + range_i) * stride_i`), a mask from `boundaryCheck` and an `other` from
 `padding`.  New tensors take the layout of the loaded/stored value (none on TTIR), the one-dimensional
-ranges nested `#slice`s of it.
+ranges nested `#slice`s of it.  Values the pass keeps keep their names (irkit.names).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import (
-    DenseArrayBase,
-    FloatAttr,
-    IntegerAttr,
-    IntegerType,
-    ModuleOp,
-    NoneAttr,
-    TensorType,
-)
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, ModuleOp, NoneAttr, TensorType
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import Rewriter
 
 from irkit.analysis import block_pointers as bp
 from irkit.diagnostics import PassFailure
 from irkit.dialects import tt
-from irkit.dialects.arith import CAST_OPS, INT_BINARY_OPS, CmpIOp, ConstantOp
+from irkit.dialects.arith import AddIOp, AndIOp, CmpIOp, ConstantOp, ExtSIOp, MulIOp
 from irkit.dialects.encodings import SliceEncodingAttr
+from irkit.names import copy_name, replace_keeping_names
 
 MODES = ("upstream", "intel-pre-2400", "intel-2400", "intel-2420")
 
-I32 = IntegerType(32)
 I64 = IntegerType(64)
 I1 = IntegerType(1)
-CMPI_SGE = 5
-CMPI_SLT = 2
 PAD_ZERO = 1
 PAD_NAN = 2
 
@@ -126,7 +134,7 @@ def _make_tensor_ptrs_to_remove_i2420(module: ModuleOp) -> set[Operation]:
     return doomed
 
 
-# -- the rewrite -----------------------------------------------------------------------------------------------
+# -- what the patterns share ---------------------------------------------------------------------------------
 
 
 @dataclass
@@ -146,6 +154,71 @@ class RewrittenPointer:
         return len(self.tensor_shape)
 
 
+@dataclass
+class RewriteState:
+    """The marking analysis' answer and what the patterns learn as they go: the offsets of every
+    rewritten pointer, and the replaced ops (and loop arguments) to erase once the walk is over."""
+
+    marked: set[SSAValue] | None  # None: every block pointer
+    mode: str
+    info: dict[SSAValue, RewrittenPointer] = field(default_factory=dict)
+    replaced: list[Operation] = field(default_factory=list)
+    replaced_args: list[BlockArgument] = field(default_factory=list)
+
+    def removed(self, value: SSAValue) -> bool:
+        return bp.is_block_pointer(value.type) and (self.marked is None or value in self.marked)
+
+    def info_of(self, value: SSAValue, user: Operation) -> RewrittenPointer:
+        info = self.info.get(value)
+        if info is None:
+            raise PassFailure(user, "block pointer operand was not rewritten before its use "
+                              "(defined in a region the pass does not walk, or an unsupported producer)")
+        return info
+
+    def expand(self, values, user: Operation) -> list[SSAValue]:
+        """The operand list with each rewritten pointer replaced in place by its offsets."""
+        out: list[SSAValue] = []
+        for value in values:
+            if self.removed(value):
+                out.extend(self.info_of(value, user).offsets)
+            else:
+                out.append(value)
+        return out
+
+    def erase_replaced(self) -> None:
+        """Erase the replaced ops, last first, after checking that nothing kept still uses them."""
+        doomed: set[Operation] = set()
+        for op in self.replaced:
+            doomed.update(op.walk())
+        for op in self.replaced:
+            for inner in op.walk():
+                for value in inner.results:
+                    for use in value.uses:
+                        if use.operation not in doomed:
+                            raise PassFailure(use.operation, _stale_use_message(self.mode))
+        for arg in self.replaced_args:
+            for use in arg.uses:
+                if use.operation not in doomed:
+                    raise PassFailure(use.operation, _stale_use_message(self.mode))
+        for op in reversed(self.replaced):
+            Rewriter.erase_op(op)
+        for arg in reversed(self.replaced_args):
+            arg.block.erase_arg(arg)
+        self.replaced.clear()
+        self.replaced_args.clear()
+
+
+def _stale_use_message(mode: str) -> str:
+    msg = "this op still uses a block pointer that the pass rewrote into offsets"
+    if mode in ("intel-pre-2400", "intel-2400"):
+        msg += (f" (mode {mode} judges each value separately, so a pointer carried by scf.for can be "
+                "rewritten at the loop and kept at this use; Intel fixed that in #2420)")
+    return msg
+
+
+# -- building the tensor of pointers, its mask and its padding ---------------------------------------------
+
+
 def range_layouts(layout: Attribute, rank: int, dim: int) -> list[Attribute]:
     """layouts[k] for the k-th step of expanding the range of dimension `dim` back to rank `rank`: the last
     is `layout`, each earlier one a `#slice` of the next along the dimension the next expand_dims adds."""
@@ -161,33 +234,23 @@ def range_layouts(layout: Attribute, rank: int, dim: int) -> list[Attribute]:
     return layouts
 
 
-def expand_dims_type(src: TensorType, axis: int) -> TensorType:
-    """The result type of `tt.expand_dims` (Triton's inferReturnTypes): a 1 inserted at `axis`; a `#slice`
-    along `axis` becomes its parent."""
-    shape = list(src.get_shape())
-    shape.insert(axis, 1)
-    enc = src.encoding
-    if isinstance(enc, SliceEncodingAttr):
-        enc = enc.get("parent")
-    return TensorType(src.element_type, shape, enc)
-
-
 class _Emitter:
     """Builds the tensor-of-pointers form of one load or store just before it (`generatePtr`,
     `generateMask`, `generateOther`), caching each dimension's expanded offsets."""
 
-    def __init__(self, info: RewrittenPointer, anchor: Operation):
+    def __init__(self, info: RewrittenPointer, anchor: Operation, rewriter: PatternRewriter):
         self.info = info
         self.anchor = anchor
+        self.rewriter = rewriter
         self._expanded: dict[int, SSAValue] = {}
 
     def _add(self, op: Operation) -> SSAValue:
         op.location = self.anchor.location
-        self.anchor.parent_block().insert_op_before(op, self.anchor)
-        return op.results[0] if op.results else None
+        self.rewriter.insert(op)  # before the matched op
+        return op.results[0]
 
-    def _tensor(self, element: Attribute, shape=None) -> TensorType:
-        return TensorType(element, shape if shape is not None else self.info.tensor_shape, self.info.layout)
+    def _tensor(self, element: Attribute) -> TensorType:
+        return TensorType(element, self.info.tensor_shape, self.info.layout)
 
     def expanded_offsets(self, dim: int) -> SSAValue:
         """offsets[dim] + [0, N) as a rank-R tensor that is 1 in every other dimension."""
@@ -197,52 +260,35 @@ class _Emitter:
         n = info.tensor_shape[dim]
         row_layout = range_layouts(info.layout, info.rank, dim)[0]
         row64 = TensorType(I64, [n], row_layout)
-        row32 = TensorType(I32, [n], row_layout)
-        start = self._add(tt.SplatOp.create(operands=[info.offsets[dim]], result_types=[row64]))
-        rng = self._add(tt.MakeRangeOp.create(
-            result_types=[row32], properties={"start": IntegerAttr(0, I32), "end": IntegerAttr(n, I32)}))
-        rng64 = self._add(CAST_OPS["extsi"].create(operands=[rng], result_types=[row64]))
-        value = self._add(INT_BINARY_OPS["addi"].create(operands=[start, rng64], result_types=[row64]))
+        start = self._add(tt.SplatOp(info.offsets[dim], row64))
+        rng = self._add(tt.MakeRangeOp(0, n, row_layout))
+        value = self._add(AddIOp(start, self._add(ExtSIOp(rng, row64))))
         for axis in range(info.rank):
-            if axis == dim:
-                continue
-            value = self._add(tt.ExpandDimsOp.create(
-                operands=[value], result_types=[expand_dims_type(value.type, axis)],
-                properties={"axis": IntegerAttr(axis, I32)}))
+            if axis != dim:
+                value = self._add(tt.ExpandDimsOp(value, axis))
         self._expanded[dim] = value
         return value
 
     def pointers(self) -> SSAValue:
         info = self.info
-        ptr_tensor = self._tensor(info.base.type)
-        index_tensor = self._tensor(I64)
-        ptr = self._add(tt.SplatOp.create(operands=[info.base], result_types=[ptr_tensor]))
+        ptr = self._add(tt.SplatOp(info.base, self._tensor(info.base.type)))
         for dim in range(info.rank):
             offs = self.expanded_offsets(dim)
             # the stride is splat into the expanded shape (not a row) to keep its divisibility visible
-            stride = self._add(tt.SplatOp.create(operands=[info.strides[dim]], result_types=[offs.type]))
-            scaled = self._add(INT_BINARY_OPS["muli"].create(operands=[offs, stride], result_types=[offs.type]))
-            wide = self._add(tt.BroadcastOp.create(operands=[scaled], result_types=[index_tensor]))
-            ptr = self._add(tt.AddPtrOp.create(operands=[ptr, wide], result_types=[ptr_tensor]))
+            stride = self._add(tt.SplatOp(info.strides[dim], offs.type))
+            wide = self._add(tt.BroadcastOp(self._add(MulIOp(offs, stride)), self._tensor(I64)))
+            ptr = self._add(tt.AddPtrOp(ptr, wide))
         return ptr
 
     def mask(self, boundary_check: tuple[int, ...]) -> SSAValue | None:
-        mask_tensor = self._tensor(I1)
         mask = None
         for dim in boundary_check:
             offs = self.expanded_offsets(dim)
-            bool_row = TensorType(I1, offs.type.get_shape(), offs.type.encoding)
-            zero = self._add(ConstantOp.create(result_types=[I64], properties={"value": IntegerAttr(0, I64)}))
-            low = self._add(tt.SplatOp.create(operands=[zero], result_types=[offs.type]))
-            above = self._add(CmpIOp.create(operands=[offs, low], result_types=[bool_row],
-                                            properties={"predicate": IntegerAttr(CMPI_SGE, I64)}))
-            high = self._add(tt.SplatOp.create(operands=[self.info.shape[dim]], result_types=[offs.type]))
-            below = self._add(CmpIOp.create(operands=[offs, high], result_types=[bool_row],
-                                            properties={"predicate": IntegerAttr(CMPI_SLT, I64)}))
-            inside = self._add(INT_BINARY_OPS["andi"].create(operands=[above, below], result_types=[bool_row]))
-            wide = self._add(tt.BroadcastOp.create(operands=[inside], result_types=[mask_tensor]))
-            mask = wide if mask is None else self._add(
-                INT_BINARY_OPS["andi"].create(operands=[mask, wide], result_types=[mask_tensor]))
+            zero = self._add(ConstantOp(IntegerAttr(0, I64)))
+            above = self._add(CmpIOp("sge", offs, self._add(tt.SplatOp(zero, offs.type))))
+            below = self._add(CmpIOp("slt", offs, self._add(tt.SplatOp(self.info.shape[dim], offs.type))))
+            wide = self._add(tt.BroadcastOp(self._add(AndIOp(above, below)), self._tensor(I1)))
+            mask = wide if mask is None else self._add(AndIOp(mask, wide))
         return mask
 
     def other(self, padding: int | None) -> SSAValue | None:
@@ -255,12 +301,7 @@ class _Emitter:
             value: Attribute = IntegerAttr(0, element)
         else:
             value = FloatAttr(math.nan if padding == PAD_NAN else 0.0, element)
-        constant = self._add(ConstantOp.create(result_types=[element], properties={"value": value}))
-        return self._add(tt.SplatOp.create(operands=[constant], result_types=[self._tensor(element)]))
-
-
-def _segments(*sizes: int) -> DenseArrayBase:
-    return DenseArrayBase.from_list(I32, list(sizes))
+        return self._add(tt.SplatOp(self._add(ConstantOp(value)), self._tensor(element)))
 
 
 def _int_list(attr: Attribute | None) -> tuple[int, ...]:
@@ -269,114 +310,78 @@ def _int_list(attr: Attribute | None) -> tuple[int, ...]:
     return tuple(attr.get_values())  # DenseArrayBase
 
 
-class TensorPointerRewriter:
-    """Triton's `visitOperation`/`rewriteOp`: an in-place walk that replaces marked block pointers by their
-    offsets, visiting each op after the ones before it and the new scf ops it creates; replaced ops are
-    erased at the end, last first."""
+def _with_value_layout(info: RewrittenPointer, value_type: Attribute) -> RewrittenPointer:
+    # Intel: the new tensors take the layout of the loaded/stored value (none on TTIR)
+    if isinstance(value_type, TensorType):
+        return replace(info, layout=value_type.encoding)
+    return info
 
-    def __init__(self, marked: set[SSAValue] | None, mode: str):
-        self.marked = marked  # None: every block pointer
-        self.mode = mode
-        self.info: dict[SSAValue, RewrittenPointer] = {}
-        self.erased: list[Operation] = []
 
-    # which values are rewritten
-    def removed(self, value: SSAValue) -> bool:
-        return bp.is_block_pointer(value.type) and (self.marked is None or value in self.marked)
+# -- the patterns, one per op kind --------------------------------------------------------------------------
 
-    def needs_rewrite(self, op: Operation) -> bool:
-        return any(self.removed(v) for v in op.operands)
 
-    def info_of(self, value: SSAValue, user: Operation) -> RewrittenPointer:
-        info = self.info.get(value)
-        if info is None:
-            raise PassFailure(user, "block pointer operand was not rewritten before its use "
-                              "(defined in a region the pass does not walk, or an unsupported producer)")
-        return info
+@dataclass
+class RewriteMakeTensorPtr(RewritePattern):
+    """`tt.make_tensor_ptr`: its offsets, sign-extended to i64, are the pointer from now on."""
 
-    def _propagate_marks(self, mapping: dict[SSAValue, SSAValue]) -> None:
-        if self.marked is not None:
-            self.marked.update(new for old, new in mapping.items() if old in self.marked)
+    state: RewriteState
 
-    # the walk
-    def visit(self, op: Operation) -> None:
-        for region in op.regions:
-            for block in list(region.blocks):
-                for nested in list(block.ops):
-                    follow = self.rewrite(nested)
-                    if follow is not None:
-                        self.visit(follow)
-
-    def rewrite(self, op: Operation) -> Operation | None:
-        """Rewrite `op` if it involves a marked pointer; return the op whose regions to visit next."""
-        if isinstance(op, tt.MakeTensorPtrOp):
-            return self.rewrite_make_tensor_ptr(op)
-        if isinstance(op, tt.AdvanceOp):
-            return self.rewrite_advance(op)
-        if isinstance(op, tt.LoadOp):
-            return self.rewrite_load(op)
-        if isinstance(op, tt.StoreOp):
-            return self.rewrite_store(op)
-        if isinstance(op, scf.IfOp):
-            return self.rewrite_if(op)
-        if not self.needs_rewrite(op):
-            return op
-        if isinstance(op, scf.ForOp):
-            return self.rewrite_for(op)
-        if isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), (scf.ForOp, scf.IfOp)):
-            return self.rewrite_yield(op)
-        if op.name in ("scf.while", "scf.condition", "scf.yield", "cf.br", "cf.cond_br"):
-            owner = op.parent_op() if op.name in ("scf.condition", "scf.yield") else op
-            raise PassFailure(owner, bp.unsupported_flow_message(owner))
-        raise PassFailure(op, f"'{op.name}' uses a block pointer that is being rewritten; only tt.advance, "
-                          "tt.load, tt.store, scf.for, scf.if and scf.yield can")
-
-    def rewrite_make_tensor_ptr(self, op: tt.MakeTensorPtrOp) -> None:
-        if not self.removed(op.result):
-            return None
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tt.MakeTensorPtrOp, rewriter: PatternRewriter) -> None:
+        if not self.state.removed(op.result):
+            return
         offsets = []
         for offset in op.offsets:
-            ext = CAST_OPS["extsi"].create(operands=[offset], result_types=[I64])
+            ext = ExtSIOp(offset, I64)
             ext.location = op.location
-            op.parent_block().insert_op_before(ext, op)
-            offsets.append(ext.results[0])
+            rewriter.insert(ext)
+            offsets.append(ext.result)
         tensor = bp.pointee_tensor(op.result.type)
-        self.info[op.result] = RewrittenPointer(
+        self.state.info[op.result] = RewrittenPointer(
             op.base, tuple(op.shape), tuple(op.strides), tuple(offsets), tuple(tensor.get_shape()), tensor.encoding)
-        self.erased.append(op)
-        return None
+        self.state.replaced.append(op)
 
-    def rewrite_advance(self, op: tt.AdvanceOp) -> None:
-        if not self.removed(op.result):
-            return None
-        info = self.info_of(op.ptr, op)
+
+@dataclass
+class RewriteAdvance(RewritePattern):
+    """`tt.advance`: the offsets plus its sign-extended deltas."""
+
+    state: RewriteState
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tt.AdvanceOp, rewriter: PatternRewriter) -> None:
+        if not self.state.removed(op.result):
+            return
+        info = self.state.info_of(op.ptr, op)
         if len(op.offsets) != info.rank:
             raise PassFailure(op, f"tt.advance has {len(op.offsets)} offsets for a rank-{info.rank} block pointer")
         offsets = []
         for old, delta in zip(info.offsets, op.offsets):
-            ext = CAST_OPS["extsi"].create(operands=[delta], result_types=[I64])
-            add = INT_BINARY_OPS["addi"].create(operands=[old, ext.results[0]], result_types=[I64])
+            ext = ExtSIOp(delta, I64)
+            add = AddIOp(old, ext.result)
             for new in (ext, add):
                 new.location = op.location
-                op.parent_block().insert_op_before(new, op)
-            offsets.append(add.results[0])
-        self.info[op.result] = replace(info, offsets=tuple(offsets))
-        self.erased.append(op)
-        return None
+                rewriter.insert(new)
+            offsets.append(add.result)
+        self.state.info[op.result] = replace(info, offsets=tuple(offsets))
+        self.state.replaced.append(op)
 
-    def _with_value_layout(self, info: RewrittenPointer, value_type: Attribute) -> RewrittenPointer:
-        # Intel: the new tensors take the layout of the loaded/stored value (none on TTIR)
-        if isinstance(value_type, TensorType):
-            return replace(info, layout=value_type.encoding)
-        return info
 
-    def rewrite_load(self, op: tt.LoadOp) -> None:
-        if not self.removed(op.ptr):
-            return None
+@dataclass
+class RewriteLoad(RewritePattern):
+    """`tt.load` of a block pointer: a load of a tensor of pointers, masked by `boundaryCheck`, with an
+    `other` from `padding`."""
+
+    state: RewriteState
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tt.LoadOp, rewriter: PatternRewriter) -> None:
+        if not self.state.removed(op.ptr):
+            return
         if op.mask is not None or op.other is not None:
             raise PassFailure(op, "tt.load of a block pointer must not have a mask or other")
-        info = self._with_value_layout(self.info_of(op.ptr, op), op.result.type)
-        emit = _Emitter(info, op)
+        info = _with_value_layout(self.state.info_of(op.ptr, op), op.result.type)
+        emit = _Emitter(info, op, rewriter)
         ptrs = emit.pointers()
         mask = emit.mask(_int_list(op.properties.get("boundaryCheck")))
         padding = op.properties.get("padding")
@@ -384,155 +389,155 @@ class TensorPointerRewriter:
         # rejects the result, Triton 3.1 and 3.3 alike), and `tt.load %p, %other` would read back as a mask
         other = emit.other(padding.value.data if isinstance(padding, IntegerAttr) and mask is not None else None)
         props = {k: v for k, v in op.properties.items() if k in ("cache", "evict", "isVolatile")}
-        props["operandSegmentSizes"] = _segments(1, int(mask is not None), int(other is not None))
-        operands = [ptrs] + [v for v in (mask, other) if v is not None]
         result_type = TensorType(info.base.type.pointee, info.tensor_shape, info.layout)
-        new = tt.LoadOp.create(operands=operands, result_types=[result_type], properties=props)
+        new = tt.LoadOp(ptrs, mask, other, result_type=result_type, properties=props)
         new.location = op.location
-        op.parent_block().insert_op_before(new, op)
-        op.result.replace_all_uses_with(new.result)
-        self.erased.append(op)
-        return None
+        replace_keeping_names(rewriter, op, new)
 
-    def rewrite_store(self, op: tt.StoreOp) -> None:
-        if not self.removed(op.ptr):
-            return None
+
+@dataclass
+class RewriteStore(RewritePattern):
+    """`tt.store` to a block pointer: a store to a tensor of pointers, masked by `boundaryCheck`."""
+
+    state: RewriteState
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tt.StoreOp, rewriter: PatternRewriter) -> None:
+        if not self.state.removed(op.ptr):
+            return
         if op.mask is not None:
             raise PassFailure(op, "tt.store to a block pointer must not have a mask")
-        info = self._with_value_layout(self.info_of(op.ptr, op), op.value.type)
-        emit = _Emitter(info, op)
+        info = _with_value_layout(self.state.info_of(op.ptr, op), op.value.type)
+        emit = _Emitter(info, op, rewriter)
         ptrs = emit.pointers()
         mask = emit.mask(_int_list(op.properties.get("boundaryCheck")))
         props = {k: v for k, v in op.properties.items() if k in ("cache", "evict")}
-        operands = [ptrs, op.value] + ([mask] if mask is not None else [])
-        new = tt.StoreOp.create(operands=operands, properties=props)
+        new = tt.StoreOp(ptrs, op.value, mask, properties=props)
         new.location = op.location
-        op.parent_block().insert_op_before(new, op)
-        self.erased.append(op)
-        return None
+        rewriter.replace(op, new)
 
-    def _expand(self, values, user: Operation) -> list[SSAValue]:
-        """The operand list with each rewritten pointer replaced in place by its offsets."""
-        out: list[SSAValue] = []
-        for value in values:
-            if self.removed(value):
-                out.extend(self.info_of(value, user).offsets)
-            else:
-                out.append(value)
-        return out
 
-    def rewrite_for(self, op: scf.ForOp) -> scf.ForOp:
+@dataclass
+class RewriteFor(RewritePattern):
+    """`scf.for` carrying rewritten pointers: a new loop carries their offsets; its body is the old one,
+    moved, with the offsets as new arguments beside each pointer argument (erased after the walk)."""
+
+    state: RewriteState
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
+        state = self.state
         inits = list(op.iter_args)
-        new_inits = self._expand(inits, op)
-        old_body = op.body.blocks.first
-        body = Block(arg_types=[old_body.args[0].type] + [v.type for v in new_inits])
-        mapping: dict[SSAValue, SSAValue] = {old_body.args[0]: body.args[0]}
-        body.args[0].name_hint = old_body.args[0].name_hint
-        slot = 1
-        for init, old_arg in zip(inits, old_body.args[1:]):
-            if self.removed(init):
-                # the old argument stays in the cloned body until its users are rewritten
-                info = self.info_of(init, op)
-                self.info[old_arg] = replace(info, offsets=tuple(body.args[slot:slot + info.rank]))
-                slot += info.rank
-            else:
-                mapping[old_arg] = body.args[slot]
-                body.args[slot].name_hint = old_arg.name_hint
-                slot += 1
-        for nested in old_body.ops:
-            body.add_op(nested.clone(value_mapper=mapping))
-        self._propagate_marks(mapping)
+        if not any(state.removed(v) for v in op.operands):
+            return
+        new_inits = state.expand(inits, op)
+        body = op.body.block
+        for init, arg in zip(inits, list(body.args[1:])):
+            if state.removed(init):
+                info = state.info_of(init, op)
+                offsets = [rewriter.insert_block_argument(body, arg.index + 1 + k, I64) for k in range(info.rank)]
+                state.info[arg] = replace(info, offsets=tuple(offsets))
+                state.replaced_args.append(arg)
         new_for = scf.ForOp.create(
             operands=[op.lb, op.ub, op.step, *new_inits], result_types=[v.type for v in new_inits],
-            regions=[Region(body)], attributes=dict(op.attributes), properties=dict(op.properties))
+            regions=[rewriter.move_region_contents_to_new_regions(op.body)],
+            attributes=dict(op.attributes), properties=dict(op.properties))
         new_for.location = op.location
-        op.parent_block().insert_op_before(new_for, op)
+        rewriter.insert(new_for)
         slot = 0
         for init, old_result in zip(inits, op.results):
-            if self.removed(init):
-                info = self.info_of(init, op)
-                self.info[old_result] = replace(info, offsets=tuple(new_for.results[slot:slot + info.rank]))
+            if state.removed(init):
+                info = state.info_of(init, op)
+                state.info[old_result] = replace(info, offsets=tuple(new_for.results[slot:slot + info.rank]))
                 slot += info.rank
             else:
-                old_result.replace_all_uses_with(new_for.results[slot])
+                copy_name(old_result, new_for.results[slot])
+                rewriter.replace_all_uses_with(old_result, new_for.results[slot])
                 slot += 1
-        self.erased.append(op)
-        return new_for
+        state.replaced.append(op)
 
-    def rewrite_yield(self, op: scf.YieldOp) -> None:
-        op.operands = tuple(self._expand(op.operands, op))
-        return None
 
-    def rewrite_if(self, op: scf.IfOp) -> scf.IfOp:
-        then_yield = op.true_region.blocks.first.last_op
-        yielded = list(then_yield.operands)
-        infos: list[RewrittenPointer | None] = []
-        for value in yielded:
-            if self.removed(value):
-                mkptr = bp.make_tensor_ptr_of(value)
-                infos.append(self.info_of(mkptr.results[0], op))
-            else:
-                infos.append(None)
+@dataclass
+class RewriteIf(RewritePattern):
+    """`scf.if` yielding rewritten pointers: a new `scf.if` yields their offsets; its regions are the old
+    ones, moved."""
+
+    state: RewriteState
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.IfOp, rewriter: PatternRewriter) -> None:
+        state = self.state
+        yielded = list(op.true_region.block.last_op.operands)
+        infos: list[RewrittenPointer | None] = [
+            state.info_of(bp.make_tensor_ptr_of(v).results[0], op) if state.removed(v) else None for v in yielded
+        ]
         if all(info is None for info in infos):
-            return op
+            return
         result_types: list[Attribute] = []
         for value, info in zip(yielded, infos):
             result_types.extend([I64] * info.rank if info is not None else [value.type])
-        mapping: dict[SSAValue, SSAValue] = {}
-        regions = []
-        for old_region in op.regions:
-            if not old_region.blocks:
-                regions.append(Region())
-                continue
-            block = Block()
-            for nested in old_region.blocks.first.ops:
-                block.add_op(nested.clone(value_mapper=mapping))
-            regions.append(Region(block))
-        self._propagate_marks(mapping)
-        new_if = scf.IfOp.create(operands=[op.cond], result_types=result_types, regions=regions,
-                                 attributes=dict(op.attributes), properties=dict(op.properties))
+        new_if = scf.IfOp.create(
+            operands=[op.cond], result_types=result_types,
+            regions=[rewriter.move_region_contents_to_new_regions(r) for r in op.regions],
+            attributes=dict(op.attributes), properties=dict(op.properties))
         new_if.location = op.location
-        op.parent_block().insert_op_before(new_if, op)
+        rewriter.insert(new_if)
         slot = 0
         for old_result, info in zip(op.results, infos):
             if info is not None:
-                self.info[old_result] = replace(info, offsets=tuple(new_if.results[slot:slot + info.rank]))
+                state.info[old_result] = replace(info, offsets=tuple(new_if.results[slot:slot + info.rank]))
                 slot += info.rank
             else:
                 # Triton 3.1 forgets these (fixed upstream in #4893); irkit replaces them
-                old_result.replace_all_uses_with(new_if.results[slot])
+                copy_name(old_result, new_if.results[slot])
+                rewriter.replace_all_uses_with(old_result, new_if.results[slot])
                 slot += 1
-        self.erased.append(op)
-        return new_if
-
-    # clean-up
-    def erase_replaced(self) -> None:
-        doomed: set[Operation] = set()
-        for op in self.erased:
-            doomed.update(op.walk())
-        for op in self.erased:
-            for inner in op.walk():
-                defined = list(inner.results)
-                for region in inner.regions:
-                    for block in region.blocks:
-                        defined.extend(block.args)
-                for value in defined:
-                    for use in value.uses:
-                        if use.operation not in doomed:
-                            raise PassFailure(use.operation, _stale_use_message(self.mode))
-        for op in reversed(self.erased):
-            if op.parent is not None:
-                op.detach()
-            op.erase()
-        self.erased.clear()
+        state.replaced.append(op)
 
 
-def _stale_use_message(mode: str) -> str:
-    msg = "this op still uses a block pointer that the pass rewrote into offsets"
-    if mode in ("intel-pre-2400", "intel-2400"):
-        msg += (f" (mode {mode} judges each value separately, so a pointer carried by scf.for can be "
-                "rewritten at the loop and kept at this use; Intel fixed that in #2420)")
-    return msg
+@dataclass
+class RewriteYield(RewritePattern):
+    """`scf.yield` of `scf.for`/`scf.if`: the offsets in place of each rewritten pointer."""
+
+    state: RewriteState
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.YieldOp, rewriter: PatternRewriter) -> None:
+        if not isinstance(op.parent_op(), (scf.ForOp, scf.IfOp)):
+            return
+        if not any(self.state.removed(v) for v in op.operands):
+            return
+        new = scf.YieldOp(*self.state.expand(op.operands, op))
+        new.location = op.location
+        rewriter.replace(op, new)
+
+
+_HANDLED = (tt.MakeTensorPtrOp, tt.AdvanceOp, tt.LoadOp, tt.StoreOp, scf.ForOp, scf.IfOp)
+
+
+@dataclass
+class RejectOtherUsers(RewritePattern):
+    """Any other op using a pointer being rewritten: the pass cannot rewrite it (Triton asserts)."""
+
+    state: RewriteState
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, _HANDLED) or not any(self.state.removed(v) for v in op.operands):
+            return
+        if isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), (scf.ForOp, scf.IfOp)):
+            return
+        if op.name in ("scf.while", "scf.condition", "scf.yield", "cf.br", "cf.cond_br"):
+            owner = op.parent_op() if op.name in ("scf.condition", "scf.yield") else op
+            raise PassFailure(owner, bp.unsupported_flow_message(owner))
+        raise PassFailure(op, f"'{op.name}' uses a block pointer that is being rewritten; only tt.advance, "
+                          "tt.load, tt.store, scf.for, scf.if and scf.yield can")
+
+
+def rewrite_patterns(state: RewriteState) -> GreedyRewritePatternApplier:
+    return GreedyRewritePatternApplier([
+        RewriteMakeTensorPtr(state), RewriteAdvance(state), RewriteLoad(state), RewriteStore(state),
+        RewriteFor(state), RewriteIf(state), RewriteYield(state), RejectOtherUsers(state),
+    ])
 
 
 @dataclass(frozen=True)
@@ -558,7 +563,7 @@ class RewriteTensorPointerPass(ModulePass):
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got '{self.mode}'")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        marked = marked_values(op, self.mode)
-        rewriter = TensorPointerRewriter(marked, self.mode)
-        rewriter.visit(op)
-        rewriter.erase_replaced()
+        state = RewriteState(marked_values(op, self.mode), self.mode)
+        # one walk in program order: no op is revisited, so a rewritten load is not rewritten again
+        PatternRewriteWalker(rewrite_patterns(state), apply_recursively=False).rewrite_module(op)
+        state.erase_replaced()

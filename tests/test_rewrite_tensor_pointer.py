@@ -418,3 +418,14 @@ def test_intel_pre_2400_reproduces_the_issue_2378_listing():
     ours = normalized(printed[loop_end + 1: load + 1])
     assert len(expected) == 37  # %14 ... %48 and two constants
     assert ours == expected
+
+
+def test_values_the_pass_keeps_keep_their_exact_names():
+    """The loop's induction variable, its accumulator and the values computed from them keep `_N` names
+    (xDSL's name_hint setter and its rewriter would print `%iv`, `%sum`, `%acc`)."""
+    parsed = parse((DATA / "names_in_a_loop.mlir").read_text(), "names_in_a_loop.mlir")
+    run_upstream(parsed)
+    text = print_module(parsed)
+    assert "scf.for %iv_1 = %c0 to %c8 step %c4 iter_args(%sum_7 = %zero, " in text
+    assert "%x_3 = tt.load " in text and "%acc_2 = arith.addf %sum_7, %x_3" in text
+    assert "tt.make_tensor_ptr" not in text and "tt.advance" not in text
