@@ -2,6 +2,7 @@
 written in a pipeline, filters by the flag that was given. No Python spellings (`loads_only`,
 `<class 'bool'>`, `('all',)`) reach the user."""
 
+import dataclasses
 import re
 
 import pytest
@@ -11,7 +12,7 @@ from test_cli import assert_tool_error, run
 from irkit.cli.report import main as report_main
 
 KERNEL = "examples/addmm_gfx942_256x256.ttgir"
-PYTHON_SPELLINGS = re.compile(r"<class |\('|_only|_bytes|_run|_unchanged")
+PYTHON_SPELLINGS = re.compile(r"<class |\('|_only|_bytes|_run|_unchanged|=None\b")
 
 
 @pytest.mark.parametrize(
@@ -20,8 +21,7 @@ PYTHON_SPELLINGS = re.compile(r"<class |\('|_only|_bytes|_run|_unchanged")
         ("--propagate-mma=loads-only=maybe", "option 'loads-only' of pass 'propagate-mma' expects true or false, got 'maybe'"),
         ("--propagate-mma=min-bytes=x", "option 'min-bytes' of pass 'propagate-mma' expects an integer, got 'x'"),
         ("--coalesce=skip-unchanged=2", "option 'skip-unchanged' of pass 'coalesce' expects true or false, got '2'"),
-        ("--propagate-mma=bogus=1",
-         "pass 'propagate-mma' has no option 'bogus' (its options: loads-only, min-bytes, dry-run, targets)"),
+        ("--propagate-mma=bogus=1", "pass 'propagate-mma' has no option 'bogus' (its options: "),
         ("--propagate-mma=loads_only=maybe", "option 'loads-only' of pass 'propagate-mma' expects true or false"),
     ],
 )
@@ -31,6 +31,15 @@ def test_bad_pass_option(flag, message):
     assert not PYTHON_SPELLINGS.search(result.err.split("': ", 1)[1]), result.err
 
 
+def test_unknown_option_lists_the_options_with_dashes():
+    from irkit.passes import all_passes
+
+    fields = [f.name for f in dataclasses.fields(all_passes()["propagate-mma"]) if f.name != "name"]
+    assert "loads_only" in fields
+    listed = ", ".join(f.replace("_", "-") for f in fields)
+    assert_tool_error(run([KERNEL, "--propagate-mma=bogus=1"]), f"(its options: {listed})")
+
+
 def test_good_options_still_reach_the_pass():
     assert run([KERNEL, "--propagate-mma=loads-only=true min-bytes=0 targets=mfma,all"]).code == 0
 
@@ -38,7 +47,8 @@ def test_good_options_still_reach_the_pass():
 def test_list_passes_writes_defaults_as_a_pipeline_would():
     listing = run(["--list-passes"]).out
     line = next(line for line in listing.splitlines() if "--propagate-mma" in line)
-    assert line.endswith("[loads-only=false min-bytes=0 dry-run=false targets=all]")
+    options = line[line.rindex("[") + 1 : line.rindex("]")].split()
+    assert {"loads-only=false", "min-bytes=0", "targets=all"} <= set(options)
     assert not PYTHON_SPELLINGS.search(listing)
 
 

@@ -20,7 +20,9 @@ def option_name(field: str) -> str:
 
 
 def render_value(value: Any) -> str:
-    """An option value as it is written in a pipeline: `true`, `3`, `all`, `a,b`."""
+    """An option value as it is written in a pipeline: `true`, `3`, `all`, `a,b`; `<unset>` for none."""
+    if value is None:
+        return "<unset>"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, tuple):
