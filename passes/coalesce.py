@@ -40,8 +40,9 @@ from irkit.analysis.axis_info import AxisInfo, AxisInfoAnalysis, info_rank, poin
 from irkit.analysis.slice import multi_root_slice
 from irkit.diagnostics import PassFailure
 from irkit.dialects.encodings import BlockedEncodingAttr
+from irkit.dialects.module_attrs import module_int
 from irkit.dialects.ttg import ConvertLayoutOp
-from irkit.dialects.types import PointerType
+from irkit.dialects.types import is_tensor_of_pointers
 from irkit.layout import algebra
 
 # -- what the pass looks at ------------------------------------------------------------------------
@@ -61,22 +62,8 @@ def mem_access_ptr(op: Operation) -> SSAValue | None:
     return getattr(op, field) if field is not None else None
 
 
-def is_tensor_of_pointers(t: Attribute) -> bool:
-    """A ranked tensor of `!tt.ptr` (not a block pointer, not a scalar pointer)."""
-    return isinstance(t, TensorType) and isinstance(t.element_type, PointerType)
-
-
-def module_int_attr(module: ModuleOp, key: str) -> int | None:
-    """A module attribute in either spelling (`ttg.<key>` or `triton_gpu.<key>`)."""
-    for prefix in ("ttg.", "triton_gpu."):
-        attr = module.attributes.get(prefix + key)
-        if isinstance(attr, IntegerAttr):
-            return attr.value.data
-    return None
-
-
 def module_num_warps(module: ModuleOp) -> int:
-    n = module_int_attr(module, "num-warps")
+    n = module_int(module, "num-warps")
     if n is None:
         raise PassFailure(module, "coalesce needs the module attribute ttg.num-warps (or triton_gpu.num-warps)")
     return n
@@ -84,7 +71,7 @@ def module_num_warps(module: ModuleOp) -> int:
 
 def module_threads_per_warp(module: ModuleOp) -> int:
     """TritonGPUDialect::getThreadsPerWarp: 32 when the module does not say."""
-    n = module_int_attr(module, "threads-per-warp")
+    n = module_int(module, "threads-per-warp")
     return 32 if n is None else n
 
 

@@ -23,7 +23,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from irkit.diagnostics import PassFailure
 from irkit.dialects.builtin_extras import float_bits
 from irkit.dialects.encodings import DotOperandEncodingAttr, DpasEncodingAttr
-from irkit.dialects.types import PointerType
+from irkit.dialects.types import is_block_pointer
 
 # Module attribute set by Intel's annotate_module when the device has 2D block IO (both spellings).
 SUPPORT_2D_BLOCK_ATTRS = ("triton_intel_gpu.support_sg_2d_block", "ttig.support_sg_2d_block")
@@ -36,10 +36,6 @@ DOT_DPAS = "dot_dpas"
 
 
 # -- IR queries --------------------------------------------------------------------------------------
-
-
-def is_block_pointer(t: Attribute) -> bool:
-    return isinstance(t, PointerType) and t.is_block_pointer
 
 
 def pointee_tensor(ptr_type: Attribute) -> TensorType:

@@ -40,7 +40,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from irkit.dialects.arith import CAST_OPS, FLOAT_BINARY_OPS, INT_BINARY_OPS, MATH_OPS
 from irkit.dialects.encodings import SliceEncodingAttr
-from irkit.dialects.types import PointerType
+from irkit.dialects.types import PointerType, is_block_pointer
 from irkit.layout import algebra as A
 from irkit.names import exact_name
 
@@ -101,10 +101,6 @@ def with_layout(t: Attribute, layout: Attribute) -> Attribute:
     if isinstance(t, PointerType) and isinstance(t.pointee, TensorType):
         return PointerType(with_layout(t.pointee, layout), t.address_space.data)
     raise ValueError(f"{t} has no layout")
-
-
-def is_block_pointer(t: Attribute) -> bool:
-    return isinstance(t, PointerType) and isinstance(t.pointee, TensorType)
 
 
 def tensor_bytes(t: Attribute) -> int:

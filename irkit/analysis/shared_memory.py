@@ -51,6 +51,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 
 from irkit.analysis.walk import post_order as _post_order
 from irkit.analysis.walk import pre_order as _pre_order
+from irkit.dialects.module_attrs import module_attrs, module_int, module_target  # noqa: F401 (re-exported)
 from irkit.dialects.types import MemDescType, PointerType
 from irkit.layout import algebra as A
 from irkit.layout import linear as L
@@ -197,15 +198,9 @@ def normalize_version(version: str | None) -> str | None:
     return V39
 
 
-def _module_attrs(module: Operation) -> dict[str, Attribute]:
-    out = dict(getattr(module, "attributes", {}) or {})
-    out.update(dict(getattr(module, "properties", {}) or {}))
-    return out
-
-
 def infer_version(module: Operation) -> str:
     """`triton_gpu.*` module attributes mean Triton 3.1; `ttg.*` the newest rules (3.9)."""
-    keys = _module_attrs(module)
+    keys = module_attrs(module)
     if any(k.startswith("triton_gpu.") for k in keys):
         return V31
     return V39
@@ -214,30 +209,6 @@ def infer_version(module: Operation) -> str:
 def _attr_int(a: Attribute | None) -> int | None:
     if isinstance(a, IntegerAttr):
         return a.value.data
-    return None
-
-
-def _attr_str(a: Attribute | None) -> str | None:
-    if isinstance(a, StringAttr):
-        return a.data
-    return None
-
-
-def module_int(module: Operation, key: str) -> int | None:
-    attrs = _module_attrs(module)
-    for prefix in ("ttg.", "triton_gpu."):
-        v = _attr_int(attrs.get(prefix + key))
-        if v is not None:
-            return v
-    return None
-
-
-def module_target(module: Operation) -> str | None:
-    attrs = _module_attrs(module)
-    for k in ("ttg.target", "triton_gpu.target"):
-        v = _attr_str(attrs.get(k))
-        if v:
-            return v
     return None
 
 

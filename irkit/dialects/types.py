@@ -115,8 +115,10 @@ def element_type_of(t: Attribute) -> Attribute:
 
 
 def is_tensor_of_pointers(t: Attribute) -> bool:
+    """A ranked tensor of `!tt.ptr` (not a block pointer, not a scalar pointer)."""
     return isinstance(t, TensorType) and isinstance(t.element_type, PointerType)
 
 
 def is_block_pointer(t: Attribute) -> bool:
-    return isinstance(t, PointerType) and isinstance(t.pointee, TensorType)
+    """`!tt.ptr<tensor<...>>`, what `tt.make_tensor_ptr` makes."""
+    return isinstance(t, PointerType) and t.is_block_pointer

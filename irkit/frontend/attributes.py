@@ -75,7 +75,8 @@ _SCALAR_TYPES: dict[str, Attribute] = {
 }
 _I1 = IntegerType(1)
 _NONE = NoneAttr()
-_LOCATION_TYPES = (UnknownLoc, FileLineColLoc, NameLoc, CallSiteLoc, FusedLoc)
+# every location attribute (`loc(...)`), for isinstance checks in the parser and printer
+LOCATION_TYPES = (UnknownLoc, FileLineColLoc, NameLoc, CallSiteLoc, FusedLoc)
 _LOC_NUMBER = re.compile(r"\d+\b", re.ASCII)
 _MAX_INT_WIDTH = (1 << 24) - 1  # MLIR's IntegerType::kMaxWidth
 _INT_TYPE = re.compile(r"(si|ui|i)(\d+)\b", re.ASCII)
@@ -669,7 +670,7 @@ class AttrParser:
         m = _LOC_ALIAS_USE.match(cur.text, cur.skip())
         if m is not None:  # `loc(#loc12)`, what almost every op line ends with
             loc = self.aliases.resolve(m.group(1), self, m.start(1))
-            if not isinstance(loc, _LOCATION_TYPES):
+            if not isinstance(loc, LOCATION_TYPES):
                 raise ParseError(m.start(1), f"expected location, but '{m.group(1)}' is not a location alias")
             cur.pos = m.end()
             return loc
@@ -694,7 +695,7 @@ class AttrParser:
             if ident is None:
                 raise ParseError(start, "expected location alias name after '#'")
             loc = self.aliases.resolve("#" + ident, self, start)
-            if not isinstance(loc, _LOCATION_TYPES):
+            if not isinstance(loc, LOCATION_TYPES):
                 raise ParseError(start, f"expected location, but '#{ident}' is not a location alias")
             return loc
         if cur.try_lit("unknown"):

@@ -39,7 +39,7 @@ from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.utils.exceptions import VerifyException
 
 from irkit.dialects.registry import OPS, format_of
-from irkit.frontend.attributes import _LOCATION_TYPES, AliasTable, AttrParser
+from irkit.frontend.attributes import LOCATION_TYPES, AliasTable, AttrParser
 from irkit.frontend.construct import gc_paused, new_op
 from irkit.frontend.fastformat import fast_format, value_uses
 from irkit.frontend.lexer import Cursor, ParseError
@@ -525,7 +525,7 @@ class Parser:
             alias = m.group(fast.loc_alias_group)
             if alias is not None:  # `loc(#alias)` after the op, read in the same match
                 loc = self.aliases.resolve(alias, self.attrs, m.start(fast.loc_alias_group))
-                if isinstance(loc, _LOCATION_TYPES):
+                if isinstance(loc, LOCATION_TYPES):
                     self._pending_loc = loc
                 else:
                     end = m.start("loc")  # not a location: the location parser says so

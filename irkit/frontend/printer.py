@@ -51,7 +51,7 @@ from irkit.dialects.types import (
     PointerType,
     TensorDescType,
 )
-from irkit.frontend.attributes import scalar_type_name
+from irkit.frontend.attributes import LOCATION_TYPES, scalar_type_name
 from irkit.frontend.construct import gc_paused
 from irkit.frontend.opformat import (
     DEFAULT_STYLE,
@@ -69,7 +69,6 @@ from irkit.frontend.spelling import Spelling, memdesc_prefix, spelled
 
 _BARE_KEY = re.compile(r"[A-Za-z_][\w$.]*$")
 _ARG_NAME = re.compile(r"arg\d+$")
-_LOC_TYPES = (UnknownLoc, FileLineColLoc, NameLoc, CallSiteLoc, FusedLoc)
 
 
 def alias_prefix(attr: Attribute) -> str | None:
@@ -709,7 +708,7 @@ class Printer:
             return "#" + self.spell(a.name)
         if isinstance(a, enc.OpaqueAttr):
             return "#" + a.dialect_name.data + a.body.data
-        if isinstance(a, _LOC_TYPES):
+        if isinstance(a, LOCATION_TYPES):
             if self.o.debuginfo:
                 return "loc(" + self._loc_inner(a) + ")"
             # without debuginfo no location alias is defined: write the location out
