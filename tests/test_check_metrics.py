@@ -82,6 +82,6 @@ def test_binary_summary_and_width_text():
     s = B.binary_summary({"ptx": PTX, "ttgir": "%1 = ttg.convert_layout %0\n%2 = triton_gpu.convert_layout %1"},
                          PTXAS_LOG, "matmul_addmm_bp_kernel")
     assert s["convert_layout"] == 2 and s["registers"] == 255 and s["spill_store_bytes"] == 2880
-    assert B.width_summary(s["global_loads"]) == "v4.b32x1 v2.b32x1 b32x1"
+    assert B.width_summary(s["global_loads"]) == "v4.b32×1 v2.b32×1 b32×1"
     amd = B.binary_summary({"amdgcn": AMDGCN})
     assert amd["registers"] == 198 and amd["vgpr_spill_count"] == 3 and amd["scratch_bytes"] == 16

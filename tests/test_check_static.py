@@ -95,3 +95,48 @@ def test_bad_inputs_are_one_line_and_exit_1(tmp_path):
                  ["-p", "propagate-mma"]):
         p = subprocess.run([sys.executable, "-m", "irkit.check.cli", *argv], capture_output=True, text=True, check=False)
         assert p.returncode == 1 and p.stderr.count("\n") == 1, (argv, p.stderr)
+
+
+def test_amd_registers_and_lds_from_the_code_object(tmp_path):
+    """Triton 3.6, hip:gfx942 (our addmm example, 128x128x64, 8 warps, 2 stages): AMDGCN metrics."""
+    python = triton_python("3.6")
+    if python is None:
+        pytest.skip("no Triton 3.6 (IRKIT_TRITON_PYTHONS='3.6.0=/path/python')")
+    out = tmp_path / "out.json"
+    rc = run(["-p", "propagate-mma{profit=always}", str(DATA / "addmm_gfx942_128x128x64_w8_s2_triton36.ttgir"),
+              "--json", str(out), "--triton-python", python])
+    assert rc == 0
+    module = json.loads(out.read_text())["modules"][0]
+    before, after = module["before"]["real"], module["after"]["real"]
+    assert module["target"] == "hip:gfx942" and module["limit"] == 65536 and module["disagreements"] == []
+    assert (before["shared"], after["shared"]) == (65536, 16384)
+    assert before["registers"] > 0 and before["vgpr_spill_count"] == 0
+    assert all(k.startswith(("global_load", "buffer_load")) for k in before["global_loads"])
+    # the epilogue's LDS round trip is gone: fewer ds_write/ds_read, fewer barriers
+    assert sum(after["shared_and_barriers"].values()) < sum(before["shared_and_barriers"].values())
+
+
+def test_intel_xpu_reports_what_triton_xpu_gives():
+    python = os.environ.get("IRKIT_XPU_PYTHON")
+    if not python:
+        pytest.skip("no Intel XPU Triton (IRKIT_XPU_PYTHON=/path/python)")
+    report_path = DATA.parent / "intel" / "addmm_bp_bf16_256x256x32_w32_s2.ttgir"
+    from irkit.check.static import check_static, read_module_input
+
+    report = check_static([read_module_input(str(report_path))], "propagate-mma{profit=always}", python)
+    module = report["modules"][0]
+    assert module["target"] == "xpu" and module["before"]["real"]["shared"] == 263168
+    assert module["after"]["real"]["shared"] < module["limit"] < module["before"]["real"]["shared"]
+    assert "build_flags" in module["before"]["real"]
+
+
+def test_a_cache_entry_says_its_version(triton31, tmp_path):
+    """A Triton cache entry's JSON names the version that wrote it; a different installed one is refused."""
+    entry = tmp_path / "cache" / "HASH"
+    entry.mkdir(parents=True)
+    (entry / "matmul_addmm_bp_kernel.ttgir").write_text(ADDMM_31.read_text())
+    (entry / "matmul_addmm_bp_kernel.json").write_text(json.dumps({"shared": 133120, "triton_version": "3.3.1"}))
+    p = subprocess.run([sys.executable, "-m", "irkit.check.cli", "-p", "propagate-mma", str(tmp_path / "cache"),
+                        "--triton-python", triton31], capture_output=True, text=True, check=False)
+    assert p.returncode == 1 and p.stderr.count("\n") == 1
+    assert "Triton 3.3.1 IR" in p.stderr and "installed Triton is 3.1" in p.stderr

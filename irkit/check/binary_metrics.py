@@ -179,5 +179,5 @@ def binary_summary(asm: dict[str, str], ptxas_log: str | None = None, kernel: st
 
 
 def width_summary(accesses: dict[str, int]) -> str:
-    """{"v4.b32": 32, "b32": 4} -> 'v4.b32x32 b32x4' (widest first)."""
-    return " ".join(f"{k}x{v}" for k, v in accesses.items()) or "-"
+    """{"v4.b32": 32, "b32": 4} -> 'v4.b32×32 b32×4' (widest first; × since AMD names end in x4)."""
+    return " ".join(f"{k}×{v}" for k, v in accesses.items()) or "-"

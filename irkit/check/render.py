@@ -26,7 +26,7 @@ def _spills(real: dict) -> str:
 
 def _shared_instrs(real: dict) -> str:
     counts = real.get("shared_and_barriers") or {}
-    return " ".join(f"{k}x{v}" for k, v in counts.items()) or "-"
+    return " ".join(f"{k}×{v}" for k, v in counts.items()) or "-"
 
 
 def static_rows(check: dict) -> list[tuple[str, str, str, str, str]]:
@@ -48,6 +48,10 @@ def static_rows(check: dict) -> list[tuple[str, str, str, str, str]]:
          width_summary(ar.get("global_stores") or {}), ""),
         ("shared instrs, barriers", _shared_instrs(br), "", _shared_instrs(ar), ""),
     ]
+    if br.get("scratch_bytes") is not None or ar.get("scratch_bytes") is not None:
+        rows.append(("scratch (B)", _fmt_int(br.get("scratch_bytes")), "", _fmt_int(ar.get("scratch_bytes")), ""))
+    if "build_flags" in br or "build_flags" in ar:  # Intel XPU: the GRF mode the compiler chose
+        rows.append(("build flags (GRF mode)", br.get("build_flags") or "(none)", "", ar.get("build_flags") or "(none)", ""))
     return rows
 
 
@@ -130,7 +134,7 @@ def _arrow(before, after) -> str:
 
 
 def _widths(static: dict, key: str) -> str:
-    return width_summary(static.get(key) or {}).replace(".b32", "").replace(" ", ",")
+    return width_summary(static.get(key) or {}).replace(".b32", "").replace(" ", ",")  # compact for the run table
 
 
 def run_rows(report: dict) -> list[list[str]]:
