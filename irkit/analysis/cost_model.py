@@ -322,17 +322,26 @@ def _bank_conflict_ways(enc: Attribute, shape: Sequence[int], rep: Sequence[int]
 
 @dataclass(frozen=True)
 class Weights:
-    """Estimated cycles per CTA of each event.  Calibrated on 16 H100 measurements (Triton 3.6, GEMM and
-    GEMM + add-matrix, 8 tile configs each; docs/propagate-mma-results.md), where the sign of the speed
-    change followed one thing: a conversion that fits its scratch in one round costs about what the
-    narrower mma-layout accesses cost (the store/barrier/load overlaps with the global traffic around it),
-    while every further round serialises the CTA behind two more barriers.  The other terms are
-    reported but weigh little or nothing until more measurements say how much."""
+    """Estimated cycles per CTA of each event, calibrated on H100 measurements (Triton 3.6, GEMM and
+    GEMM + add-matrix at 4096^3, 24 tile configs, 48 timings from two runs; docs/propagate-mma-results.md).
+    What the sign of the speed change followed there:
 
-    first_round: float = 0.0  # the first store/barrier/load round of a conversion
-    extra_round: float = 1200.0  # each further round (the scratch smaller than the tile)
+    * a round whose payload is small (at most `sync_payload` registers per thread) with 8 or more warps is
+      dominated by its two barriers, across two warpgroups: such conversions cost 12-37% (256x128 and
+      128x128 tiles with 8 warps), more than the narrower accesses that replace them;
+    * the rounds beyond the first serialise the CTA only when it is alone on its SM (shared memory allows
+      one CTA): with a second CTA resident, the epilogue overlaps that CTA's main loop;
+    * otherwise the narrower mma-layout accesses (twice the instructions, 8 rows x 32 B per warp
+      instruction instead of one 512-B row) cost about what one round saves, or more.
+
+    The other terms are computed and reported but weigh nothing until measurements say how much."""
+
+    sync_round: float = 1500.0  # a barrier-bound round (8+ warps, small payload per thread)
+    sync_payload: int = 64  # registers per thread and round under which a round is barrier-bound
+    sync_warps: int = 8
+    extra_round: float = 400.0  # each round after the first, when the CTA is alone on its SM
+    line: float = 0.35  # one 128-byte line request of a global access (L1/TEX)
     shared_byte: float = 0.0  # shared-memory bandwidth (bytes through the pipe, conflicts counted)
-    line: float = 0.1  # one 128-byte line request of a global access (L1/TEX)
     instruction: float = 0.0  # one warp instruction issued
     register_over: float = 0.0  # per register the estimated peak goes over the per-thread limit
 
@@ -379,22 +388,25 @@ def judge(
     register_peak_after: int | None = None,
     register_limit: int = 255,
     unlocks: bool = False,
+    num_warps: int = 4,
+    ctas_per_sm: int | None = None,
     weights: Weights = DEFAULT_WEIGHTS,
 ) -> Verdict:
     """Weigh a rewrite: conversions it removes and adds, global accesses whose layout it changes
-    (`(op name, before, after)`), the estimated register peaks, and whether it unlocks the kernel."""
+    (`(op name, before, after)`), the estimated register peaks, whether it unlocks the kernel, the warps
+    per CTA and how many CTAs the shared memory lets share an SM (None: unknown, taken as one)."""
     w = weights
+    alone = ctas_per_sm is None or ctas_per_sm <= 1
 
     def cvt_cycles(c: ConversionCost) -> float:
         if not c.needs_shared:
             return 0.0
-        instructions = c.store_instructions + c.load_instructions
-        return (
-            w.first_round
-            + (c.rounds - 1) * w.extra_round
-            + c.shared_traffic_bytes * w.shared_byte
-            + instructions * w.instruction
-        )
+        cycles = c.shared_traffic_bytes * w.shared_byte + (c.store_instructions + c.load_instructions) * w.instruction
+        if num_warps >= w.sync_warps and c.live_registers / c.rounds <= w.sync_payload:
+            cycles += c.rounds * w.sync_round
+        if alone:
+            cycles += (c.rounds - 1) * w.extra_round
+        return cycles
 
     def access_cycles(a: AccessCost) -> float:
         return a.transactions * w.line + a.warp_instructions * w.instruction
@@ -413,7 +425,12 @@ def judge(
             )
     if removed:
         rounds = sum(c.rounds for c in removed if c.needs_shared)
-        reasons.append(f"drops {len(removed)} conversion(s) ({rounds} shared-memory round(s))")
+        payload = max((c.live_registers // max(1, c.rounds) for c in removed if c.needs_shared), default=0)
+        where = "alone on its SM" if alone else f"{ctas_per_sm} CTAs per SM"
+        reasons.append(
+            f"drops {len(removed)} conversion(s) ({rounds} shared-memory round(s) of {payload} regs/thread, "
+            f"{num_warps} warps, {where})"
+        )
     if added:
         reasons.append(f"adds {len(added)} conversion(s)")
     if register_peak_before is not None and register_peak_after is not None:

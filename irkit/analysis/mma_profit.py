@@ -112,7 +112,9 @@ def judge_plan(plan: S.MmaSlicePlan, facts: ModuleFacts, weights: C.Weights = C.
     shared_before = facts.shared.total_bytes
     shared_after = facts.shared_without(plan.removed) if not plan.added else shared_before
     unlocks = facts.limit is not None and shared_before > facts.limit >= shared_after
-    verdict = C.judge(removed, added, accesses, peak_before, peak_after, unlocks=unlocks, weights=weights)
+    ctas = facts.limit // shared_before if facts.limit and shared_before else None
+    verdict = C.judge(removed, added, accesses, peak_before, peak_after, unlocks=unlocks, num_warps=facts.num_warps,
+                      ctas_per_sm=ctas, weights=weights)
     return PlanJudgement(verdict, shared_before, shared_after)
 
 

@@ -1,10 +1,11 @@
 // The cost model's decisions on real Triton 3.6 TTGIR for an H100 (cuda:90, #nvidia_mma v3), compiled on
 // the CPU by tools/h100_static_metrics.py.  Measured on an H100 (docs/propagate-mma-results.md): removing
-// the store's conversion is 1.174x at 256x128 (a 2-round conversion), 0.997x at 128x256 (1 round).
+// the store's conversion is 1.13-1.17x at 256x128 w8 (rounds of 64 registers per thread, barrier-bound),
+// 0.985-0.997x at 128x256 w8 (one round of 128 registers).
 
-// A conversion whose scratch holds the whole tile (1 round) is kept: the v2 stores cost what it saves.
+// One round of 128 registers per thread: kept, the v2 stores cost what it saves.
 // RUN: irkit-opt %S/Inputs/h100-gemm-128x256x64-w8s3.ttgir --propagate-mma --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=KEEP
-// KEEP: remark: propagate-mma: conversion kept: narrows 64 store(s)/thread to v2 (was 32 x v4; 8 vs 4 lines/instr); drops 1 conversion(s) (1 shared-memory round(s))
+// KEEP: remark: propagate-mma: conversion kept: narrows 64 store(s)/thread to v2 (was 32 x v4; 8 vs 4 lines/instr); drops 1 conversion(s) (1 shared-memory round(s) of 128 regs/thread, 8 warps, alone on its SM)
 // KEEP-SAME: saves 131,072 B scratch (model: -{{[0-9,]+}} cycles/CTA)
 // KEEP: ttg.convert_layout %{{.*}} : tensor<128x256xf32, #mma> -> tensor<128x256xf32, #blocked2>
 // KEEP: tt.store %{{.*}} : tensor<128x256x!tt.ptr<f32>, #blocked2>
@@ -14,21 +15,21 @@
 // ALWAYS-NOT: ttg.convert_layout
 // ALWAYS: tt.store %{{.*}} : tensor<128x256x!tt.ptr<f32>, #mma>
 
-// Two rounds (scratch 64 KiB for a 128 KiB tile): removed, with the model's numbers in the remark.
+// Two rounds of 64 registers per thread with 8 warps (barrier-bound): removed, with the model's numbers.
 // RUN: irkit-opt %S/Inputs/h100-gemm-256x128x64-w8s3.ttgir --propagate-mma --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=REMOVE
 // REMOVE: remark: propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed, 0 added
 // REMOVE-SAME: shared memory stays 147,456 B predicted; remove: narrows 64 store(s)/thread to v2
-// REMOVE-SAME: drops 1 conversion(s) (2 shared-memory round(s))
+// REMOVE-SAME: drops 1 conversion(s) (2 shared-memory round(s) of 64 regs/thread, 8 warps, alone on its SM)
 // REMOVE-SAME: saves 65,536 B scratch (model: +{{[0-9,]+}} cycles/CTA)
 // RUN: irkit-opt %S/Inputs/h100-gemm-256x128x64-w8s3.ttgir --propagate-mma | FileCheck %s --check-prefix=REMOVED
 // REMOVED-NOT: ttg.convert_layout
 // REMOVED: tt.store %{{.*}} : tensor<256x128x!tt.ptr<f32>, #mma>
 
-// Per conversion: the add-matrix kernel's D load (4 rounds) moves into #mma, its C store (1 round) keeps
-// the wide blocked store.
+// Per conversion: the add-matrix kernel's D load (4 rounds, the CTA alone on its SM) moves into #mma, its
+// C store (1 round) keeps the wide blocked store.
 // RUN: irkit-opt %S/Inputs/h100-addmm-64x256x64-w4s4.ttgir --propagate-mma --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=SPLITR
-// SPLITR: remark: propagate-mma: moved to #nvidia_mma: {{.*}}narrows 64 load(s)/thread to v2{{.*}}(4 shared-memory round(s))
-// SPLITR: remark: propagate-mma: conversion kept: narrows 64 store(s)/thread to v2{{.*}}(1 shared-memory round(s))
+// SPLITR: remark: propagate-mma: moved to #nvidia_mma: {{.*}}narrows 64 load(s)/thread to v2{{.*}}(4 shared-memory round(s) of 32 regs/thread, 4 warps, alone on its SM)
+// SPLITR: remark: propagate-mma: conversion kept: narrows 64 store(s)/thread to v2{{.*}}(1 shared-memory round(s) of 128 regs/thread, 4 warps, alone on its SM)
 // RUN: irkit-opt %S/Inputs/h100-addmm-64x256x64-w4s4.ttgir --propagate-mma | FileCheck %s --check-prefix=SPLIT
 // SPLIT: tt.load %{{.*}} : tensor<64x256x!tt.ptr<f32>, #mma>
 // SPLIT: arith.addf %{{.*}} : tensor<64x256xf32, #mma>
