@@ -4,6 +4,7 @@
     python bench/run.py --triton-python /path/to/venv-with-triton/bin/python
     python bench/run.py --quick              # 1 repetition, no 100k module
     python bench/run.py --json results.json  # also write the raw figures
+    python bench/run.py --report-only --json docs/performance-report.json   # irkit-report vs irkit-opt
 
 Inputs: the real corpus files (../shared/corpus, or --corpus / $IRKIT_CORPUS), one real
 kernel, and modules of about 10k and 100k operations made by bench/gen_big.py from real
@@ -50,6 +51,7 @@ EXAMPLE = ROOT / "examples" / "addmm_gfx942_256x256.ttgir"
 PARSE_PRINT_FRACTION = 1 / 5  # irkit parse+print ops/s at least this fraction of MLIR's
 SCALING_LIMIT = 11.0  # a 10x larger module may cost at most this many times more
 REPORT_LIMIT_S = 5.0
+REPORT_OVER_OPT_LIMIT = 3.0  # irkit-report on a module at most this many times irkit-opt's time
 HELP_LIMIT_S = 0.5
 MEMORY_LIMIT_MB = 1024.0
 
@@ -86,6 +88,57 @@ def wall_best(cmd: list[str], reps: int, timeout: float) -> tuple[float, subproc
         best = min(best, time.perf_counter() - start)
     assert last is not None
     return best, last
+
+
+def child_cpu(cmd: list[str]) -> tuple[float, float, int]:
+    """(CPU seconds, peak RSS MB, exit status) of one fresh process: CPU time, so the other
+    load on a shared machine does not inflate it."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode
+
+
+def report_vs_opt(inputs: list[dict], reps: int) -> list[dict]:
+    """irkit-report and irkit-opt on each generated module: best CPU s of `reps` fresh processes."""
+    bindir = str(Path(sys.executable).parent)
+    opt = shutil.which("irkit-opt", path=bindir) or shutil.which("irkit-opt")
+    report = shutil.which("irkit-report", path=bindir) or shutil.which("irkit-report")
+    out = []
+    work = BENCH / ".work"
+    for inp in inputs:
+        if inp["kind"] != "big" or not opt or not report:
+            continue
+        path = inp["files"][0]
+        row = {"input": inp["name"], "size": inp["size"], "file": path}
+        for tool, cmd in (("irkit-opt", [opt, path, "-o", str(work / "opt_out.ttgir")]),
+                          ("irkit-report", [report, path, "-o", str(work / "report_out.txt")])):
+            runs = [child_cpu(cmd) for _ in range(reps)]
+            if any(r[2] != 0 for r in runs):
+                raise RuntimeError(f"{' '.join(cmd)} failed")
+            row[tool] = {"cpu_s": min(r[0] for r in runs), "rss_peak_mb": max(r[1] for r in runs),
+                         "command": " ".join(Path(c).name if c in (opt, report) else c for c in cmd)}
+        row["report_over_opt"] = row["irkit-report"]["cpu_s"] / row["irkit-opt"]["cpu_s"]
+        out.append(row)
+    return out
+
+
+def print_report_rows(rows: list[dict], reps: int) -> tuple[float | None, float | None]:
+    """The table; returns (worst report/opt ratio, report scaling over ops scaling)."""
+    print(f"## irkit-report vs irkit-opt on one module (CPU s, best of {reps} fresh processes)\n")
+    lines = [[r["input"], f"{r['irkit-opt']['cpu_s']:.2f}", f"{r['irkit-report']['cpu_s']:.2f}",
+              f"{r['report_over_opt']:.2f}x", f"{r['irkit-report']['rss_peak_mb']:.0f}"] for r in rows]
+    print(table(["input", "irkit-opt s", "irkit-report s", "report / opt", "report peak RSS MB"], lines))
+    print()
+    worst = max((r["report_over_opt"] for r in rows), default=None)
+    scaling = None
+    if len(rows) >= 2:
+        small, large = rows[0], rows[-1]
+        scaling = (large["irkit-report"]["cpu_s"] / small["irkit-report"]["cpu_s"]) / (large["size"] / small["size"])
+        print(f"irkit-report {small['input']} -> {large['input']}: "
+              f"{large['irkit-report']['cpu_s'] / small['irkit-report']['cpu_s']:.1f}x the time for "
+              f"{large['size'] / small['size']:.0f}x the ops (time ratio / ops ratio = {scaling:.2f}; 1.0 is linear)\n")
+    return worst, scaling
 
 
 def triton_python(explicit: str | None) -> str | None:
@@ -179,6 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="1 repetition, no 100k-op module")
     ap.add_argument("--sizes", default="10000,100000", help="op counts of the generated modules")
     ap.add_argument("--json", type=Path, default=None, help="write all figures here")
+    ap.add_argument("--report-only", action="store_true", help="only irkit-report vs irkit-opt on the generated modules")
     args = ap.parse_args(argv)
     args.sizes = [int(s) for s in args.sizes.split(",") if s]
     if args.quick:
@@ -206,6 +260,13 @@ def main(argv: list[str] | None = None) -> int:
         env["xdsl"] = "?"
     print(f"# irkit benchmarks\n\n{json.dumps(env)}\n")
     inputs = make_inputs(args)
+    if args.report_only:
+        rows = report_vs_opt(inputs, args.reps)
+        worst, scaling = print_report_rows(rows, args.reps)
+        if args.json:
+            args.json.write_text(json.dumps({"env": env, "command": "python bench/run.py " + " ".join(argv or sys.argv[1:]),
+                                             "report_vs_opt": rows}, indent=1) + "\n")
+        return 0
     if tpy is None:
         print("note: triton is not importable (install the `triton` extra or pass --triton-python): MLIR C++ columns skipped\n")
 
@@ -337,6 +398,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(["irkit-report --per-pass", "-", "skipped: no irkit-report in this checkout"])
     print(table(["command", "s", "note"], rows))
     print()
+    report_rows = report_vs_opt(inputs, args.reps)
+    worst_report, report_scaling = print_report_rows(report_rows, args.reps)
 
     # -- targets
     print("## Targets\n")
@@ -356,12 +419,19 @@ def main(argv: list[str] | None = None) -> int:
            None if report_s is None else report_s < REPORT_LIMIT_S)
     target(f"irkit-opt --help < {HELP_LIMIT_S} s", f"{_s(help_s)} s" if help_s else "not run",
            None if help_s is None else help_s < HELP_LIMIT_S)
+    target(f"irkit-report <= {REPORT_OVER_OPT_LIMIT:.0f}x irkit-opt on one module",
+           f"worst {worst_report:.2f}x" if worst_report else "not run",
+           None if worst_report is None else worst_report <= REPORT_OVER_OPT_LIMIT)
+    target("irkit-report linear (time ratio / ops ratio <= 1.1, 10k -> 100k)",
+           f"{report_scaling:.2f}" if report_scaling else "no 100k run",
+           None if report_scaling is None else report_scaling <= SCALING_LIMIT / 10)
     big = [r for r in bigs if r["input"].get("size", 0) >= 100000]
     peak = big[-1]["irkit"]["rss_peak_mb"] if big else None
     target(f"peak memory < {MEMORY_LIMIT_MB:.0f} MB at 100k ops", f"{peak:.0f} MB" if peak else "no 100k run",
            None if peak is None else peak < MEMORY_LIMIT_MB)
     if args.json:
-        args.json.write_text(json.dumps({"env": env, "results": results, "help_s": help_s, "report_s": report_s}, indent=1))
+        args.json.write_text(json.dumps({"env": env, "results": results, "help_s": help_s, "report_s": report_s,
+                                         "report_vs_opt": report_rows}, indent=1))
     return 0
 
 

@@ -47,6 +47,22 @@ class PassFailure(Exception):
         self.message = message
 
 
+def failing_op(tb, known) -> Operation | None:
+    """The op a failing pass was working on: the innermost frame of the traceback `tb`
+    holding an Operation that `known(op)` accepts (`op` locals first)."""
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        names = sorted(frame.f_locals, key=lambda n: n != "op")
+        for name in names:
+            value = frame.f_locals.get(name)
+            if isinstance(value, Operation) and known(value):
+                return value
+    return None
+
+
 @dataclass
 class DiagnosticSink:
     """Collects what passes emit while they run."""

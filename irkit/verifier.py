@@ -5,10 +5,11 @@ blocks and the types region terminators hand back (scf.if, tt.func)."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import FunctionType, StringAttr
+from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from irkit.dialects.op_rules import module_attribute_error
 from irkit.frontend.construct import gc_paused
 
 
@@ -103,6 +104,8 @@ def _types(values) -> list:
 
 
 def _region_type_error(op: Operation) -> str | None:
+    if isinstance(op, ModuleOp):
+        return module_attribute_error(op)
     name = op.name
     if name == "scf.if":
         for region in op.regions:

@@ -581,3 +581,135 @@ def test_split_input_file_with_a_failing_chunk_writes_nothing(tmp_path):
     assert code == 1 and ": error: " in err
     assert path.read_bytes() == before and out == ""
     assert [p.name for p in tmp_path.iterdir()] == ["in.mlir"]
+
+
+# -- compressed inputs: bombs, corrupt streams, empty sections ----------------------------------------------------
+
+
+def _gzip_bomb(path: Path, gigabytes: float) -> int:
+    """A gzip file that expands to `gigabytes` of dump-log-like lines, written in a blink:
+    one compressed 1 MiB member, repeated (gzip allows concatenated members)."""
+    import gzip
+
+    header = "// -----// IR Dump Before TritonGPUCoalesce (tritongpu-coalesce) ('builtin.module' operation) //----- //\n"
+    line = "    %0 = arith.constant 0 : i32 loc(#loc1)\n"
+    block = (line * ((1 << 20) // len(line))).encode()
+    member = gzip.compress(block, compresslevel=9)
+    count = int(gigabytes * 1024)
+    with open(path, "wb") as f:
+        f.write(gzip.compress((header + "module {\n").encode()))
+        for _ in range(count):
+            f.write(member)
+    return count * len(block)
+
+
+def test_gzip_bomb_fails_early_with_bounded_memory(tmp_path):
+    bomb = tmp_path / "log.txt.gz"
+    expanded = _gzip_bomb(bomb, 2.0)
+    assert expanded > 2e9 and bomb.stat().st_size < 20e6
+    probe = ("import resource, sys\nfrom irkit.cli import opt\n"
+             "try:\n    opt.main([sys.argv[1]])\nexcept SystemExit as e:\n    code = e.code\n"
+             "print(code, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", probe, str(bomb)], capture_output=True, text=True, check=False)
+    *lines, last = proc.stderr.strip().splitlines()
+    code, peak_mb = (int(x) for x in last.split())
+    assert code == 1 and len(lines) == 1 and lines[0].startswith("irkit-opt: error: ") and "MiB" in lines[0], proc.stderr
+    assert peak_mb < 1024, f"peak RSS {peak_mb} MB"
+
+
+@pytest.mark.parametrize("damage", ["corrupt", "truncated", "not gzip"])
+def test_broken_gzip_is_one_line_error(tmp_path, damage):
+    import gzip
+
+    data = gzip.compress(KERNEL.read_bytes())
+    if damage == "corrupt":
+        data = data[:20] + bytes(b ^ 0x5A for b in data[20:60]) + data[60:]
+    elif damage == "truncated":
+        data = data[: len(data) // 2]
+    else:
+        data = b"\x1f\x8b\x08\x00" + b"\x00" * 50
+    path = tmp_path / "k.ttgir.gz"
+    path.write_bytes(data)
+    code, _, err = run_in_process([str(path)])
+    _one_line_error(code, err)
+    assert "gzip" in err
+
+
+def test_dump_section_with_garbage_body_is_an_error(tmp_path):
+    log = tmp_path / "log.txt"
+    header = "// -----// IR Dump Before TritonGPUCoalesce (tritongpu-coalesce) ('builtin.module' operation) //----- //\n"
+    log.write_text(header + "this is not IR\nnor is this\n" + header.replace("Coalesce", "Pipeline") + KERNEL.read_text())
+    code, out, err = run_in_process([str(log), "--dump-section=0"])
+    assert code == 1 and out == "" and f"{log}:1:1: error: section 0" in err and "holds no MLIR module" in err
+    code, out, _ = run_in_process([str(log), "--dump-section=1"])
+    assert code == 0 and "tt.func" in out
+
+
+# -- a pass's own bug looks like one; everything else is one line and exit 1 --------------------------------------
+
+
+def test_coalesce_on_zero_warps_is_a_verifier_error(tmp_path):
+    path = tmp_path / "nw0.ttgir"
+    path.write_text(KERNEL.read_text().replace('"triton_gpu.num-warps" = 4', '"triton_gpu.num-warps" = 0'))
+    assert '"triton_gpu.num-warps" = 0' in path.read_text()
+    code, out, err = run_in_process([str(path), "--coalesce"])
+    assert code == 1 and out == "" and "internal error" not in err
+    assert re.match(rf"{re.escape(str(path))}:\d+:\d+: error: 'builtin.module' op attribute 'triton_gpu.num-warps' "
+                    "must be a positive integer", err), err
+
+
+def test_a_pass_bug_is_an_internal_error_at_the_op(tmp_path, monkeypatch):
+    import importlib
+
+    coalesce = importlib.import_module("irkit.passes.coalesce")
+    pass_cls = next(c for c in vars(coalesce).values() if isinstance(c, type) and getattr(c, "name", None) == "coalesce")
+
+    def buggy_apply(self, ctx, module):
+        for op in module.walk():
+            if op.name == "tt.load":
+                return 1 // 0
+        return None
+
+    monkeypatch.setattr(pass_cls, "apply", buggy_apply)
+    monkeypatch.delenv("IRKIT_TRACEBACK", raising=False)
+    load_line = next(i for i, line in enumerate(KERNEL.read_text().split("\n"), 1) if "tt.load" in line)
+    code, out, err = run_in_process([str(KERNEL), "--coalesce"])
+    assert code == 2 and out == ""
+    assert err.startswith(f"irkit-opt: internal error in pass 'coalesce' at {KERNEL}:{load_line}:"), err
+    assert "please report" in err and "ZeroDivisionError" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    code, _, err = run_in_process([str(KERNEL), "--coalesce", "--debug"])
+    assert code == 2 and "Traceback" in err and "buggy_apply" in err
+
+
+def _report(argv: list[str]) -> tuple[int, str]:
+    from irkit.cli import report
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        report.main(argv)
+    except SystemExit as e:
+        code = e.code
+    finally:
+        sys.stdout, sys.stderr = saved
+    return code, err.getvalue()
+
+
+@pytest.mark.parametrize("argv", [["--bogus"], ["--limit", "x"], ["--target", "ZZZ"], ["--triton-version", "9.9"],
+                                  ["--limit", "-1"], ["--limit", "0"]])
+def test_report_argument_errors_are_one_line(argv):
+    code, err = _report([str(KERNEL), *argv])
+    assert code == 1, err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("irkit-report: error: "), err
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe[]", b'{"configs": 5}', b"[[1, 2]]", b'{"files": {"ttgir": 3}}\n',
+                                     b'[{"triton_version": [3, 1]}]', b'[{"path": {"a": 1}}]'])
+def test_bad_manifests_are_one_line(tmp_path, content):
+    manifest = tmp_path / "m.json"
+    manifest.write_bytes(content)
+    code, err = _report(["--screen", "--manifest", str(manifest)])
+    assert code == 1, err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("irkit-report: error: manifest "), err

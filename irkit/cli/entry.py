@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import os
 import sys
+import traceback
 from collections.abc import Callable
+
+INTERNAL_ERROR = 2  # exit status of a bug in irkit (1: the user's input or command line)
+
+
+class InternalError(Exception):
+    """A bug in irkit itself (a pass raised something other than PassFailure on IR the
+    verifier accepted): `internal error in pass X at file:line:col; please report`, exit
+    INTERNAL_ERROR; `--debug` prints the traceback of its `__cause__`."""
 
 
 class CliError(Exception):
@@ -20,8 +29,14 @@ def run_command(
     already_reported: tuple[type[BaseException], ...] = (),
 ) -> int:
     """Exit code of `run(argv)`; `already_reported` errors carry their full text."""
+    debug = "--debug" in argv or bool(os.environ.get("IRKIT_TRACEBACK"))
     try:
         return run(argv)
+    except InternalError as e:  # a pass's own bug: say so, with where it happened
+        sys.stderr.write(f"{prog}: {e}" + ("" if debug else " (--debug shows the traceback)") + "\n")
+        if debug:
+            traceback.print_exception(e.__cause__ or e, file=sys.stderr)
+        return INTERNAL_ERROR
     except already_reported as e:
         sys.stderr.write(f"{e}\n")
         return 1
@@ -38,5 +53,8 @@ def run_command(
     except Exception as e:  # a bug in irkit itself: say so in one line
         if os.environ.get("IRKIT_TRACEBACK"):
             raise
-        sys.stderr.write(f"{prog}: internal error: {type(e).__name__}: {e} (set IRKIT_TRACEBACK=1 for details)\n")
-        return 2
+        sys.stderr.write(f"{prog}: internal error: {type(e).__name__}: {e}; please report"
+                         + ("" if debug else " (--debug shows the traceback)") + "\n")
+        if debug:
+            traceback.print_exc(file=sys.stderr)
+        return INTERNAL_ERROR

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from irkit.cli.entry import CliError, run_command
+from irkit.cli.entry import CliError, InternalError, run_command
 from irkit.cli.pipeline import parse_textual_pipeline, split_command_line
 
 # irkit.diagnostics and xDSL are imported where used, so `--help` stays fast
@@ -116,6 +116,7 @@ def build_arg_parser(with_passes: bool = True) -> argparse.ArgumentParser:
     ap.add_argument("--verify-diagnostics-mode", choices=("all", "only-expected"), default="all", help=argparse.SUPPRESS)
     ap.add_argument("--allow-unregistered-dialect", action="store_true", help="accept unknown ops written in generic form")
     ap.add_argument("--no-verify", action="store_true", help="skip the IR verifier")
+    ap.add_argument("--debug", action="store_true", help="on an internal error, print the Python traceback")
     ap.add_argument("--list-passes", action="store_true", help="list the registered passes and their options")
     ap.add_argument("--dump-section", default=None, metavar="N|PASS[#k]",
                     help="for a MLIR_ENABLE_DUMP log: the section to read (index or pass name, k-th run); "
@@ -191,6 +192,11 @@ def read_input(args) -> InputText:
                 section = dumplog.select_section(sections, spec, after=args.dump_after)
         except dumplog.DumpSelectError as e:
             raise CliError(f"'{path}': {e}") from None
+        if not section.text.strip():  # the body between two headers holds no module: say so
+            from irkit.diagnostics import Diagnostic
+
+            message = f"section {section.index} ({section.label}) holds no MLIR module"
+            raise InputError(Diagnostic("error", message, str(path), section.header_line, 1).render())
         return InputText(section.text, str(path), section.body_first_line - 1)
     if args.dump_section is not None or args.dump_after:
         raise CliError(f"--dump-section needs an MLIR_ENABLE_DUMP log, and '{path}' is not one")
@@ -412,11 +418,14 @@ def process_chunk(args, chunk: InputText, pipeline, out_err, run_ctx: RunContext
             except PassFailure as e:
                 diags.append(op_diag("error", e.op, e.message))
                 return ChunkResult(None, diags)
-            except Exception as e:  # a bug in a pass: report it, never a traceback
+            except Exception as e:  # a bug in the pass (bad IR was stopped by the verifier before it)
                 if os.environ.get("IRKIT_TRACEBACK"):
                     raise
-                diags.append(Diagnostic("error", f"pass '{p.name}' failed: {type(e).__name__}: {e}", chunk.name))
-                return ChunkResult(None, diags)
+                op = diag.failing_op(e.__traceback__, lambda o: o in parsed.op_positions)
+                at = op_diag("error", op, "")
+                where = f"{at.file}:{at.line}:{at.col}" if at.line is not None else chunk.name
+                raise InternalError(f"internal error in pass '{p.name}' at {where}; please report: "
+                                         f"{type(e).__name__}: {e}") from e
             for d in diag.take():
                 diags.append(op_diag(d.severity, d.op, d.message))
             if stats_before is not None:

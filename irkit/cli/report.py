@@ -32,7 +32,7 @@ class ReportFailed(Exception):
 
 
 def build_arg_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = driver._ArgumentParser(  # a bad option: one line and exit 1, as irkit-opt
         prog="irkit-report",
         allow_abbrev=False,
         description="Report layout conversions and predicted shared memory of Triton TTGIR: one module, "
@@ -59,6 +59,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--triton-version", default=None,
                     help="allocation rules: 3.1, 3.3 or 3.9 (default: the cache JSON next to the file, else the dialect spelling)")
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
+    ap.add_argument("--debug", action="store_true", help="on an internal error, print the Python traceback")
     ap.add_argument("--html", default=None, metavar="FILE", help="write a self-contained HTML page with the picture")
     ap.add_argument("-o", dest="output", default="-", help="where the text/JSON report goes ('-': stdout)")
     ap.add_argument("--dot", default=None, metavar="FILE", help="write the dataflow graph as Graphviz DOT")
@@ -252,9 +253,11 @@ def run_per_pass(args):
 
 def _manifest_rows(path: Path) -> list[dict]:
     try:
-        text = path.read_text()
+        text = path.read_bytes().decode("utf-8")
     except OSError as e:
         raise CliError(f"could not read manifest '{path}': {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise CliError(f"manifest '{path}' is not UTF-8 text (byte {e.start} is {e.object[e.start]:#04x})") from None
     rows: list = []
     try:
         data = json.loads(text)
@@ -274,7 +277,32 @@ def _manifest_rows(path: Path) -> list[dict]:
                 raise CliError(f"{path}:{i}:1: error: not a JSON object: {e}") from None
     else:  # one path per line
         rows = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
-    return [r if isinstance(r, dict) else {"path": str(r)} for r in rows]
+    if not isinstance(rows, list):
+        raise CliError(f"manifest '{path}': 'configs' must be a list of rows, got {type(rows).__name__}")
+    out = []
+    for i, row in enumerate(rows, 1):
+        if isinstance(row, str):
+            row = {"path": row}
+        if not isinstance(row, dict):
+            raise CliError(f"manifest '{path}': row {i} must be an object or a path, got {type(row).__name__}")
+        problem = _row_problem(row)
+        if problem:
+            raise CliError(f"manifest '{path}': row {i}: {problem}")
+        out.append(row)
+    return out
+
+
+def _row_problem(row: dict) -> str | None:
+    """What is wrong with the shape of one manifest row (the keys irkit reads)."""
+    for key in ("ttgir", "path", "file", "triton_version", "target"):
+        if row.get(key) is not None and not isinstance(row[key], str):
+            return f"'{key}' must be a string, got {type(row[key]).__name__}"
+    files = row.get("files")
+    if files is not None and not isinstance(files, dict):
+        return f"'files' must be an object, got {type(files).__name__}"
+    if isinstance(files, dict) and files.get("ttgir") is not None and not isinstance(files["ttgir"], str):
+        return "'files.ttgir' must be a string"
+    return None
 
 
 def _row_path(row: dict) -> str | None:
@@ -436,9 +464,28 @@ def write_html(report, args) -> None:
     driver.write_output(args.html, render_html(report, pictures, missing))
 
 
+def check_options(args) -> None:
+    """Reject nonsense the report would otherwise silently accept."""
+    if args.limit is not None and args.limit <= 0:
+        raise CliError(f"--limit must be a positive number of bytes, got {args.limit}")
+    if args.target is not None:
+        from irkit.analysis.shared_memory import TARGETS, resolve_target
+
+        if resolve_target(args.target) is None:
+            names = ", ".join(TARGETS)
+            triples = ", ".join(t.triple for t in TARGETS.values())
+            raise CliError(f"unknown --target '{args.target}': expected one of {names} or a triple ({triples})")
+    if args.triton_version is not None:
+        parts = args.triton_version.strip().split(".")
+        known = len(parts) in (2, 3) and all(p.isdigit() for p in parts) and parts[0] == "3" and 1 <= int(parts[1]) <= 9
+        if not known:
+            raise CliError(f"bad Triton version '{args.triton_version}' (--triton-version): irkit models Triton 3.1 to 3.9")
+
+
 def run(argv: list[str]) -> int:
     ap = build_arg_parser()
     args = driver.parse_command_line(ap, argv)
+    check_options(args)
     spec = pipeline_spec(args)
     if args.list_sections:
         if len(args.inputs) != 1:

@@ -33,6 +33,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from irkit.dialects import op_rules
 from irkit.dialects.base import TritonOp, i1_like, irkit_op, same_as, with_element
 from irkit.dialects.encodings import SliceEncodingAttr
 from irkit.dialects.types import PointerType
@@ -155,6 +156,14 @@ class LoadOp(TritonOp):
     def infer_types(cls, types):
         types["result"] = [pointee_value_type(types["ptr"][0])]
 
+    def verify_(self) -> None:
+        pointee = op_rules.check_pointer(self.ptr.type)
+        if self.mask is not None:
+            op_rules.check_mask(self.mask.type, self.ptr.type, 1, "ptr")
+        if self.other is not None:
+            op_rules.check_matches(self.other.type, pointee, "other matches ptr type")
+        op_rules.check_matches(self.result.type, pointee, "result matches ptr type")
+
 
 @irkit_op
 class StoreOp(TritonOp):
@@ -178,6 +187,12 @@ class StoreOp(TritonOp):
         """`tt.store %ptr, %value[, %mask]`; `properties`: cache, evict, boundaryCheck."""
         super().__init__(operands=[ptr, value, [mask] if mask is not None else []], properties=dict(properties or {}))
 
+    def verify_(self) -> None:
+        pointee = op_rules.check_pointer(self.ptr.type)
+        op_rules.check_matches(self.value.type, pointee, "value type matches ptr type")
+        if self.mask is not None:
+            op_rules.check_mask(self.mask.type, self.ptr.type, 2, "ptr")
+
 
 @irkit_op
 class AtomicRMWOp(TritonOp):
@@ -192,6 +207,13 @@ class AtomicRMWOp(TritonOp):
     FORMAT = "$atomic_rmw_op `,` $sem `,` $scope `,` $ptr `,` $val (`,` $mask^)? attr-dict `:` functional-type(operands, $result)"
     ATTR_STYLES = {"atomic_rmw_op": RMW_OP, "sem": MEM_SEMANTIC, "scope": MEM_SCOPE}
 
+    def verify_(self) -> None:
+        pointee = op_rules.check_pointer(self.ptr.type)
+        op_rules.check_matches(self.val.type, pointee, "ptr type matches value type")
+        if self.mask is not None:
+            op_rules.check_mask(self.mask.type, self.val.type, 2, "value")
+        op_rules.check_matches(self.result.type, self.val.type, "result type matches value type")
+
 
 @irkit_op
 class AtomicCASOp(TritonOp):
@@ -204,6 +226,12 @@ class AtomicCASOp(TritonOp):
     scope = prop_def()
     FORMAT = "$sem `,` $scope `,` $ptr `,` $cmp `,` $val attr-dict `:` functional-type(operands, $result)"
     ATTR_STYLES = {"sem": MEM_SEMANTIC, "scope": MEM_SCOPE}
+
+    def verify_(self) -> None:
+        pointee = op_rules.check_pointer(self.ptr.type)
+        op_rules.check_matches(self.cmp.type, pointee, "ptr type matches cmp type")
+        op_rules.check_matches(self.val.type, pointee, "ptr type matches value type")
+        op_rules.check_matches(self.result.type, self.val.type, "result type matches value type")
 
 
 @irkit_op
@@ -787,6 +815,9 @@ class DotOp(TritonOp):
     )
     ATTR_STYLES = {"inputPrecision": INPUT_PRECISION}
 
+    def verify_(self) -> None:
+        op_rules.check_dot_operands(self.a.type, self.b.type, self.d.type)
+
 
 @irkit_op
 class DotScaledOp(TritonOp):
@@ -915,6 +946,7 @@ TT_OPS = [
     ScanOp, ScanReturnOp, MapElementwiseOp, MapElementwiseReturnOp, AssertOp, PrintOp,
 ]
 
+op_rules.install_layout_trait(TT_OPS)
 Triton = Dialect("tt", TT_OPS, [])
 
 __all__ = ["Triton", "TT_OPS", "pointee_value_type", "i1_like", "IntegerType", "IntStyle"]

@@ -22,6 +22,7 @@ from xdsl.irdl import (
 )
 from xdsl.traits import IsTerminator, Pure
 
+from irkit.dialects import op_rules
 from irkit.dialects.base import TritonOp, irkit_op
 from irkit.dialects.tt import CACHE, EVICT, RMW_OP
 from irkit.dialects.types import AsyncTokenType
@@ -44,6 +45,9 @@ class ConvertLayoutOp(TritonOp):
     def __init__(self, src: SSAValue, result_type: Attribute):
         """`src` in the layout of `result_type` (same shape and element type)."""
         super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_(self) -> None:
+        op_rules.check_same_shape(self.src.type, self.result.type)
 
 
 @irkit_op

@@ -34,8 +34,11 @@ on demand, so splitting a 60 MB log costs only the header scan.
 
 from __future__ import annotations
 
+import codecs
 import gzip
+import os
 import re
+import zlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -188,22 +191,61 @@ class DumpSection:
 # --------------------------------------------------------------------------- I/O
 
 
-def read_text(path: StrPath) -> str:
+class InputTooLarge(OSError):
+    """The input holds more text than irkit reads (see :func:`read_text`)."""
+
+
+# What one input may hold once decompressed: a module this size already takes several GB
+# once parsed, and a compressed log is read in pieces up to this cap so that a gzip bomb
+# fails early at a bounded peak memory.  IRKIT_MAX_INPUT_MB raises or lowers it.
+MAX_INPUT_CHARS = int(float(os.environ.get("IRKIT_MAX_INPUT_MB", "256")) * (1 << 20))
+_READ_CHUNK = 1 << 20
+
+
+def read_text(path: StrPath, limit: int | None = None) -> str:
     """Read a whole text file, gunzipping it when it is gzip-compressed.
 
-    Compression is detected from the ``.gz`` suffix or the gzip magic bytes.
-    The bytes are decoded as UTF-8 (undecodable bytes become U+FFFD) and
-    ``\\r\\n`` / ``\\r`` line ends are normalised to ``\\n``.
+    Compression is detected from the ``.gz`` suffix or the gzip magic bytes and
+    the file is decompressed as a stream, a megabyte at a time, so nothing past
+    ``limit`` characters (default :data:`MAX_INPUT_CHARS`) is ever held: more
+    raises :class:`InputTooLarge`.  A corrupt gzip stream raises ``OSError``
+    with a one-line reason.  The bytes are decoded as UTF-8 (undecodable bytes
+    become U+FFFD) and ``\\r\\n`` / ``\\r`` line ends are normalised to ``\\n``.
     """
+    limit = MAX_INPUT_CHARS if limit is None else limit
     p = Path(path)
-    with open(p, "rb") as fh:
-        data = fh.read()
-    if p.suffix == ".gz" or data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    text = data.decode("utf-8", errors="replace")
+    with open(p, "rb") as raw:
+        magic = raw.read(2)
+        raw.seek(0)
+        if p.suffix == ".gz" or magic == b"\x1f\x8b":
+            try:
+                text = _read_stream(gzip.GzipFile(fileobj=raw), p, limit, "after decompression")
+            except (zlib.error, gzip.BadGzipFile, EOFError) as e:
+                raise OSError(f"corrupt gzip data ({type(e).__name__}: {e})") from None
+        else:
+            text = _read_stream(raw, p, limit, "")
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
+
+
+def _read_stream(stream, path: Path, limit: int, how: str) -> str:
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    parts: list[str] = []
+    held = 0
+    while True:
+        data = stream.read(_READ_CHUNK)
+        if not data:
+            break
+        part = decoder.decode(data)
+        held += len(part)
+        if held > limit:
+            raise InputTooLarge(
+                f"more than {limit >> 20} MiB of text{' ' + how if how else ''}; irkit reads at most that much "
+                f"of one input (set IRKIT_MAX_INPUT_MB to change it; for a dump log, extract the section first)")
+        parts.append(part)
+    parts.append(decoder.decode(b"", final=True))
+    return "".join(parts)
 
 
 def is_dump_log(text_head: str) -> bool:

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from irkit.frontend.lexer import SSA_SUFFIX
 from irkit.frontend.opformat import (
     DEFAULT_STYLE,
     AttrDict,
@@ -35,8 +36,8 @@ from irkit.frontend.opformat import (
 )
 
 _SP = r"[ \t]*"
-_VALUE = r"%[\w$.\-]+(?:#\d+)?"
-_VALUE_PARTS = re.compile(r"%([\w$.\-]+)(?:#(\d+))?")
+_VALUE = rf"%{SSA_SUFFIX}(?:#\d+)?"
+_VALUE_PARTS = re.compile(rf"%({SSA_SUFFIX})(?:#(\d+))?")
 # A type: a (possibly `!`-prefixed) name with an optional bracket body nested up to
 # four deep, no strings inside.  What it captures is parsed by the type parser.
 _NEST = r"<(?:[^<>\"\n]|<(?:[^<>\"\n]|<(?:[^<>\"\n]|<[^<>\"\n]*>)*>)*>)*>"

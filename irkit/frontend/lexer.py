@@ -12,8 +12,10 @@ from dataclasses import dataclass
 
 _WS = re.compile(r"(?:\s+|//[^\n]*)+")
 # MLIR identifiers and numbers are ASCII: no `\w`/`\d` matching other scripts
-_VALUE_ID = re.compile(r"%([\w$.\-]+)(?:#(\d+))?", re.ASCII)
-_VALUE_DEF = re.compile(r"%([\w$.\-]+)(?::(\d+))?", re.ASCII)
+# MLIR's suffix-id: all digits, or a letter or one of $._- then any of those and digits (`%88x` is no name)
+SSA_SUFFIX = r"(?:\d+(?![\w$.\-])|[A-Za-z_$.\-][\w$.\-]*)"
+_VALUE_ID = re.compile(rf"%({SSA_SUFFIX})(?:#(\d+))?", re.ASCII)
+_VALUE_DEF = re.compile(rf"%({SSA_SUFFIX})(?::(\d+))?", re.ASCII)
 _BLOCK_ID = re.compile(r"\^([\w$.\-]+)", re.ASCII)
 _SYMBOL = re.compile(r'@(?:([\w$.\-]+)|"((?:[^"\\]|\\.)*)")', re.ASCII)
 _HASH_ID = re.compile(r"#([\w$.\-]+)", re.ASCII)

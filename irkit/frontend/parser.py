@@ -42,7 +42,7 @@ from irkit.dialects.registry import OPS, format_of
 from irkit.frontend.attributes import LOCATION_TYPES, AliasTable, AttrParser
 from irkit.frontend.construct import gc_paused, new_op
 from irkit.frontend.fastformat import fast_format, value_uses
-from irkit.frontend.lexer import Cursor, ParseError
+from irkit.frontend.lexer import SSA_SUFFIX, Cursor, ParseError
 from irkit.frontend.opformat import (
     DEFAULT_STYLE,
     AttrDict,
@@ -60,7 +60,7 @@ from irkit.names import set_exact_name
 
 _NUMERIC = re.compile(r"\d+$")
 # `%name = dialect.op`: one result bound, then a custom-form op name
-_ONE_RESULT_HEAD = re.compile(r"%([\w$.\-]+)[ \t]*=[ \t]*([A-Za-z_][\w$.\-]*)")
+_ONE_RESULT_HEAD = re.compile(rf"%({SSA_SUFFIX})[ \t]*=[ \t]*([A-Za-z_][\w$.\-]*)")
 _FORMAT_CACHE: dict[tuple[str, bool], CompiledFormat | None] = {}
 
 
