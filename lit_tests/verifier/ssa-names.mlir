@@ -1,4 +1,4 @@
-// RUN: not irkit-opt %s 2>&1 | filecheck %s
+// RUN: not irkit-opt %s 2>&1 | FileCheck %s
 // MLIR's suffix-id is all digits or starts with a letter or one of $._-: `%88x` is no SSA name
 // (Triton: "expected '=' after SSA name").
 
