@@ -203,6 +203,16 @@ def _walk(op: Operation, parent: Operation | None, region: str, depth: int, func
                 yield from _walk(child, op, f"r{ri}", depth + 1, fn)
 
 
+def _source_line(parsed: ParsedModule | None, op: Operation) -> str:
+    """The input line an op starts on, stripped ("" when the module has no text)."""
+    pos = parsed.op_positions.get(op) if parsed is not None else None
+    if pos is None:
+        return ""
+    text = parsed.text
+    end = text.find("\n", pos)
+    return text[text.rfind("\n", 0, pos) + 1 : end if end >= 0 else len(text)].strip()[:400]
+
+
 def build_graph(
     source: ParsedModule | Operation,
     *,
@@ -246,6 +256,7 @@ def build_graph(
             bytes=buf.bytes if buf is not None else 0,
             shared_kind=buf.kind if buf is not None else "",
             line=parsed.op_line(op) if parsed is not None else None,
+            text=_source_line(parsed, op),
             loc=source_location(op),
             function=function if op.name not in FUNC_OPS else _func_name(op),
             parent=ids.get(parent) if parent is not None else None,

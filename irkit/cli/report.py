@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -67,9 +68,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--graph-json", default=None, metavar="FILE", help="write the dataflow graph as JSON")
     ap.add_argument("--svg", default=None, metavar="FILE", help="render the dataflow graph to SVG (needs Graphviz)")
     ap.add_argument("--png", default=None, metavar="FILE", help="render the dataflow graph to PNG (needs Graphviz)")
-    ap.add_argument("--picture", choices=("auto", "full", "focus"), default="auto",
-                    help="graph picture: every op, or only conversions/shared-memory users and their neighbours "
-                    "(auto: full up to 250 ops)")
+    ap.add_argument("--picture", choices=("focus", "full", "auto"), default="focus",
+                    help="graph picture (--html, --dot, --svg, --png): focus (default) draws the conversions and "
+                    "shared-memory users with their neighbours, full every op, auto full up to 250 ops")
     ap.add_argument("--dump-section", default=None, metavar="N|PASS[#k]", help="for a dump log: the section to report on")
     ap.add_argument("--dump-after", action="store_true", help="with --dump-section=PASS: the IR after that pass")
     ap.add_argument("--list-sections", action="store_true", help="for a dump log: list its sections and exit")
@@ -405,10 +406,15 @@ def _picture_nodes(graph, choice: str):
     return G_.focus_nodes(graph, radius=1)
 
 
-def _svg(graph, choice: str, title: str) -> str:
+def _picture(graph, choice: str, title: str):
+    """The SVG of the graph, and the line of IR behind each node drawn (for the HTML's click-a-node)."""
     from irkit.analysis import graph as G_
+    from irkit.report.html import Picture
 
-    return G_.render(G_.to_dot(graph, nodes=_picture_nodes(graph, choice), title=title), "svg").decode()
+    svg = G_.render(G_.to_dot(graph, nodes=_picture_nodes(graph, choice), title=title), "svg").decode()
+    drawn = set(re.findall(r"<title>(op\d+)</title>", svg))  # Graphviz titles each node's group with its name
+    lines = {n: (graph.nodes[n].get("line"), graph.nodes[n].get("text", "")) for n in graph.nodes if n in drawn}
+    return Picture(svg, {n: v for n, v in lines.items() if v[1]})
 
 
 def write_graph_exports(report, args) -> None:
@@ -443,20 +449,19 @@ def write_html(report, args) -> None:
     from irkit.report import DiffReport, ModuleReport
     from irkit.report.html import render_html
 
-    pictures: dict[str, str] = {}
+    pictures: dict = {}
     missing = None
     graphs = []
     if isinstance(report, ModuleReport) and report.graph is not None:
         graphs = [("dataflow graph", report.graph, args.picture)]
     elif isinstance(report, DiffReport):
-        choice = "focus" if args.picture == "auto" else args.picture
-        graphs = [("before: " + report.before.file, report.before.graph, choice),
-                  ("after: " + report.after.file, report.after.graph, choice)]
+        graphs = [("before: " + report.before.file, report.before.graph, args.picture),
+                  ("after: " + report.after.file, report.after.graph, args.picture)]
     if graphs:
         if G_.dot_available():
             try:
                 for title, graph, choice in graphs:
-                    pictures[title] = _svg(graph, choice, title)
+                    pictures[title] = _picture(graph, choice, title)
             except G_.RenderError as e:
                 missing = f"no picture: {e}"
         else:

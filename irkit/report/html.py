@@ -1,14 +1,18 @@
 """One self-contained HTML page per report: tables, and the pictures inlined as SVG.
 
 Graph pictures are rendered by the caller (Graphviz, see irkit.analysis.graph.render) and passed in as
-SVG text; the per-pass chart is drawn here, so that page needs no Graphviz.  Nothing is loaded from
-elsewhere: no scripts, no fonts, no images by URL.
+SVG text, with the line of IR behind each node (`Picture`); the per-pass chart is drawn here, so that
+page needs no Graphviz.  A picture pans (drag) and zooms (wheel, or the buttons), and a click on a node
+shows its line of IR, through the small script below, inlined: nothing is loaded from elsewhere (no
+scripts, fonts or images by URL), so the page works offline and can be mailed as one file.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from html import escape
 
 from irkit.report.model import DiffReport, ModuleReport, ModuleSetReport, ScreenReport
@@ -22,7 +26,14 @@ th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-al
 th { background: #f0f0f0; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.bad td { background: #ffe3e3; } tr.good td { background: #e6f6e6; } tr.dim td { color: #888; }
 code, .mono { font-family: Menlo, Consolas, monospace; font-size: 0.92em; }
-.picture { overflow: auto; border: 1px solid #ddd; max-height: 80vh; margin: 0.5em 0; }
+.picture { overflow: hidden; border: 1px solid #ddd; height: 70vh; margin: 0.5em 0; position: relative;
+           cursor: grab; background: #fff; }
+.picture > svg { transform-origin: 0 0; }
+.zoom { position: absolute; top: 6px; right: 6px; z-index: 1; }
+.zoom button { font-size: 0.9em; min-width: 2.2em; margin-left: 2px; cursor: pointer; }
+.irline { font-family: Menlo, Consolas, monospace; font-size: 0.88em; background: #f7f7f7;
+          border: 1px solid #ddd; padding: 4px 8px; white-space: pre-wrap; min-height: 1.3em; }
+g.node.picked > path, g.node.picked > polygon, g.node.picked > ellipse { stroke: #1f5fbf; stroke-width: 3px; }
 .verdict-bad { color: #b00000; font-weight: bold; } .verdict-good { color: #1a7f1a; font-weight: bold; }
 .note { color: #666; font-size: 0.9em; }
 """
@@ -53,13 +64,92 @@ def _svg_inline(svg: str) -> str:
     return svg.strip()
 
 
-def _pictures(pictures: dict[str, str] | None, missing: str | None) -> str:
+@dataclass
+class Picture:
+    """A graph picture: Graphviz's SVG, and per node (the name in each node's `<title>`) the line number
+    and text of the IR it stands for."""
+
+    svg: str
+    lines: dict[str, tuple[int | None, str]] = field(default_factory=dict)
+
+
+# Pan (drag), zoom (wheel, buttons), fit; a click on a node shows its IR line below the picture.
+_SCRIPT = """
+(function () {
+  document.querySelectorAll('.picture').forEach(function (box) {
+    var svg = box.querySelector('svg');
+    if (!svg) return;
+    var data = box.querySelector('script.irkit-lines');
+    var lines = data ? JSON.parse(data.textContent) : {};
+    var out = box.nextElementSibling;
+    var s = 1, x = 0, y = 0, drag = null, moved = false;
+    function apply() { svg.style.transform = 'translate(' + x + 'px,' + y + 'px) scale(' + s + ')'; }
+    function zoom(f, px, py) { x = px - (px - x) * f; y = py - (py - y) * f; s *= f; apply(); }
+    function fit() {
+      var w = svg.width.baseVal.value || svg.getBoundingClientRect().width / s;
+      var h = svg.height.baseVal.value || svg.getBoundingClientRect().height / s;
+      s = Math.min(1, box.clientWidth / w, box.clientHeight / h); x = (box.clientWidth - w * s) / 2; y = 0; apply();
+    }
+    box.addEventListener('wheel', function (e) {
+      e.preventDefault();
+      var r = box.getBoundingClientRect();
+      zoom(e.deltaY < 0 ? 1.2 : 1 / 1.2, e.clientX - r.left, e.clientY - r.top);
+    }, {passive: false});
+    box.addEventListener('mousedown', function (e) {
+      if (e.target.closest('.zoom')) return;
+      drag = [e.clientX - x, e.clientY - y]; moved = false; box.style.cursor = 'grabbing';
+    });
+    window.addEventListener('mousemove', function (e) {
+      if (!drag) return;
+      if (Math.abs(e.clientX - drag[0] - x) + Math.abs(e.clientY - drag[1] - y) > 2) moved = true;
+      x = e.clientX - drag[0]; y = e.clientY - drag[1]; apply();
+    });
+    window.addEventListener('mouseup', function () { drag = null; box.style.cursor = 'grab'; });
+    var bar = box.querySelector('.zoom');
+    bar.querySelector('[data-z=in]').onclick = function () { zoom(1.25, box.clientWidth / 2, box.clientHeight / 2); };
+    bar.querySelector('[data-z=out]').onclick = function () { zoom(0.8, box.clientWidth / 2, box.clientHeight / 2); };
+    bar.querySelector('[data-z=fit]').onclick = fit;
+    svg.querySelectorAll('g.node').forEach(function (g) {
+      var t = g.querySelector('title');
+      var info = t ? lines[t.textContent] : null;
+      if (!info) return;
+      g.style.cursor = 'pointer';
+      g.addEventListener('click', function () {
+        if (moved) return;
+        svg.querySelectorAll('g.node.picked').forEach(function (p) { p.classList.remove('picked'); });
+        g.classList.add('picked');
+        out.textContent = (info[0] ? 'line ' + info[0] + ': ' : '') + info[1];
+      });
+    });
+    fit();
+  });
+})();
+"""
+
+
+def _lines_json(lines: dict[str, tuple[int | None, str]]) -> str:
+    # inside <script>: "</" would end the element
+    return json.dumps(lines, separators=(",", ":")).replace("</", "<\\/")
+
+
+def _pictures(pictures: dict[str, str | Picture] | None, missing: str | None) -> str:
     out = []
-    for title, svg in (pictures or {}).items():
+    for title, picture in (pictures or {}).items():
+        if isinstance(picture, str):
+            picture = Picture(picture)
         out.append(f"<h2>{escape(title)}</h2>")
-        out.append(f'<div class="picture">{_svg_inline(svg)}</div>')
+        out.append(
+            '<div class="picture"><div class="zoom"><button data-z="in" title="zoom in">+</button>'
+            '<button data-z="out" title="zoom out">&minus;</button><button data-z="fit" title="fit">fit</button></div>'
+            f'<script type="application/json" class="irkit-lines">{_lines_json(picture.lines)}</script>'
+            f"{_svg_inline(picture.svg)}</div>"
+        )
+        hint = "Drag to pan, wheel to zoom; click a node to see its line of IR here."
+        out.append(f'<div class="irline">{hint}</div>')
     if missing:
         out.append(f'<p class="note">{escape(missing)}</p>')
+    if pictures:
+        out.append(f"<script>{_SCRIPT}</script>")
     return "\n".join(out)
 
 
