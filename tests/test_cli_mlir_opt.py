@@ -355,3 +355,71 @@ def test_opt_processes_each_module_and_reads_its_own_output(tmp_path):
     again = run(["-", "--coalesce=skip-unchanged=true"], stdin=once.out)
     assert again.code == 0, again
     assert again.out == once.out  # the printed wrapper module is split again, each module kept as it is
+
+
+# -- quoted enum cases, as Triton's tests write them -------------------------------------------------------
+
+
+def test_quoted_predicates_parse_and_print_bare(tmp_path):
+    src = tmp_path / "q.mlir"
+    src.write_text(
+        "tt.func @f(%a: i32, %b: i32, %x: f32, %y: f32) {\n"
+        '  %0 = arith.cmpi "slt", %a, %b : i32\n'
+        '  %1 = arith.cmpf "oge", %x, %y : f32\n'
+        "  %2 = arith.cmpi uge, %a, %b : i32\n"
+        "  tt.return\n"
+        "}\n"
+    )
+    result = run([str(src)])
+    assert result.code == 0, result
+    assert "arith.cmpi slt, %a, %b : i32" in result.out
+    assert "arith.cmpf oge, %x, %y : f32" in result.out
+    assert "arith.cmpi uge" in result.out
+    src.write_text('tt.func @f(%a: i32) {\n  %0 = arith.cmpi "less", %a, %a : i32\n  tt.return\n}\n')
+    bad = run([str(src)])
+    assert bad.code == 1 and bad.err.startswith(f"{src}:2:") and "'less'" in bad.err
+
+
+# -- tools/run_upstream_lit.py on a checkout we write ourselves ---------------------------------------------
+
+
+def _load_runner():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("run_upstream_lit", ROOT / "tools" / "run_upstream_lit.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_run_upstream_lit_rewrites_only_the_tool_name():
+    runner = _load_runner()
+    text = ("// RUN: triton-opt %s -split-input-file -tritongpu-coalesce | FileCheck %s\n"
+            "// CHECK: triton-opt stays in a CHECK line\n"
+            "tt.func @f() attributes {note = \"triton-opt\"} {\n")
+    out = runner.rewrite_run_lines(text)
+    assert out.splitlines()[0] == "// RUN: irkit-opt %s -split-input-file -tritongpu-coalesce | FileCheck %s"
+    assert out.splitlines()[1:] == text.splitlines()[1:]
+
+
+def test_run_upstream_lit_reports_files_and_failing_check_lines(tmp_path, coalesce_me, capsys):
+    import json
+
+    runner = _load_runner()
+    checkout = tmp_path / "triton"
+    (checkout / "test" / "TritonGPU").mkdir(parents=True)
+    good = checkout / "test" / "TritonGPU" / "good.mlir"
+    good.write_text("// RUN: triton-opt %s -tritongpu-coalesce | FileCheck %s\n"
+                    "// CHECK: sizePerThread = [4]\n" + COALESCE_ME)
+    bad = checkout / "test" / "TritonGPU" / "bad.mlir"
+    bad.write_text("// RUN: triton-opt %s -tritongpu-coalesce | FileCheck %s\n"
+                   "// CHECK-LABEL: tt.func @f\n"
+                   "// CHECK: sizePerThread = [8]\n" + COALESCE_ME)
+    summary = tmp_path / "s.json"
+    code = runner.main([str(checkout), "test/TritonGPU/good.mlir", "test/TritonGPU/bad.mlir", "--json", str(summary)])
+    assert code == 1
+    files = json.loads(summary.read_text())["files"]
+    assert [f["passed"] for f in files] == [True, False]
+    assert [f["line"] for f in files[1]["failing_check_lines"]] == [3]
+    assert "1 of 2 upstream files pass" in capsys.readouterr().out
+    assert good.read_text().startswith("// RUN: triton-opt")  # the checkout is left as it was

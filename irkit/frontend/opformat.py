@@ -260,6 +260,15 @@ class IntStyle(AttrStyle):
         return c.isdigit() or c == "-"
 
 
+def keyword_or_string(p: Any) -> str | None:
+    """MLIR's parseOptionalKeywordOrString: an enum case may be written quoted (`arith.cmpi "slt", ...`,
+    as Triton's own lit tests do); it prints back bare."""
+    word = p.cur.try_keyword()
+    if word is None and p.cur.peek() == '"':
+        word = p.cur.try_string()
+    return word
+
+
 @dataclass
 class EnumStyle(AttrStyle):
     """An enum written as a keyword (`sgt`, `x`, `tf32`), stored as an integer attribute."""
@@ -270,7 +279,7 @@ class EnumStyle(AttrStyle):
 
     def parse(self, p: Any) -> Attribute:
         pos = p.cur.skip()
-        word = p.cur.try_keyword()
+        word = keyword_or_string(p)
         if word is None or word not in self.keywords:
             raise p.cur.error(
                 f"expected one of [{', '.join(self.keywords)}], found {p.cur._describe_next() if word is None else repr(word)}",
@@ -286,7 +295,7 @@ class EnumStyle(AttrStyle):
 
     def starts_here(self, p: Any) -> bool:
         save = p.cur.pos
-        word = p.cur.try_keyword()
+        word = keyword_or_string(p)
         p.cur.pos = save
         return word in self.keywords
 
@@ -330,7 +339,7 @@ class ValuedEnumStyle(AttrStyle):
 
     def parse(self, p: Any) -> Attribute:
         pos = p.cur.skip()
-        word = p.cur.try_keyword()
+        word = keyword_or_string(p)
         values = dict(self.cases)
         if word not in values:
             found = p.cur._describe_next() if word is None else repr(word)
