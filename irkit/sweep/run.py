@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from irkit.cli.entry import CliError
+from irkit.progress import progress_bar
 from irkit.sweep import engines
 from irkit.sweep.inputs import KernelTask, discover
 from irkit.sweep.kernel import SweepOptions
@@ -26,16 +26,6 @@ def _check_pipeline(kept: list[dict], spec: str | None, output: str) -> None:
     if other:
         raise CliError(f"'{output}' holds results of pipeline '{min(other)}', not '{spec or ''}': "
                        "resume it with the same -p, or write to another file")
-
-
-def _progress(total: int, enabled: bool):
-    if not enabled or total == 0 or not sys.stderr.isatty():
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, unit="kernel", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
 
 
 def run_sweep(
@@ -72,7 +62,7 @@ def run_sweep(
     sink.start(kept)
     new: list[dict] = []
     memory: list[dict] = []
-    bar = _progress(len(todo), progress)
+    bar = progress_bar(total=len(todo), desc="sweep", unit="kernel", enabled=progress and bool(todo))
     try:
         if use_ray:
             engines.ray_init(ray_address, workers)
@@ -86,11 +76,9 @@ def run_sweep(
                 memory.append(dict(mem, done=len(new)))
             if on_row is not None:
                 on_row(row, mem)
-            if bar is not None:
-                bar.update(1)
+            bar.update(1)
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
         sink.close()
     rows = sorted(kept + new, key=lambda r: r["key"])
     write_rows(output, rows)
