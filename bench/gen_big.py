@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("sources", nargs="*", type=Path, help="TTGIR files (default: 3.1 cuda:80 w8 kernels of the corpus)")
     ap.add_argument("--ops", type=int, default=10000, help="minimum number of operations")
-    ap.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpus")
+    ap.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus")
     ap.add_argument("-o", "--output", type=Path, required=True)
     args = ap.parse_args(argv)
     paths = args.sources or default_sources(args.corpus)

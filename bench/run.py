@@ -6,7 +6,7 @@
     python bench/run.py --json results.json  # also write the raw figures
     python bench/run.py --report-only --json docs/performance-report.json   # irkit-report vs irkit-opt
 
-Inputs: the real corpus files (../shared/corpus, or --corpus / $IRKIT_CORPUS), one real
+Inputs: the real corpus files (tests/data/corpus, or --corpus / $IRKIT_CORPUS), one real
 kernel, and modules of about 10k and 100k operations made by bench/gen_big.py from real
 Triton 3.1 TTGIR functions (renamed copies; written under bench/.work/, never committed).
 Without the corpus, the shipped example kernel is the source and the corpus rows are
@@ -42,7 +42,7 @@ sys.path.insert(0, str(BENCH))
 
 import gen_big  # noqa: E402
 
-DEFAULT_CORPUS = Path(os.environ.get("IRKIT_CORPUS", ROOT.parent / "shared" / "corpus"))
+DEFAULT_CORPUS = Path(os.environ.get("IRKIT_CORPUS", ROOT / "tests" / "data" / "corpus"))
 DUMP_LOG = "dumps/3.1.0/cuda_80/matmul_addmm_bp__bf16__BM256_BN256_BK32_G8__w8_s3/mlir_dump.full.txt.gz"
 ONE_KERNEL = "ir/3.1.0/cuda_80/matmul_addmm_bp__bf16__BM256_BN256_BK32_G8__w8_s3.ttgir"
 EXAMPLE = ROOT / "examples" / "addmm_gfx942_256x256.ttgir"

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
+DEFAULT_CORPUS = ROOT / "tests" / "data" / "corpus"  # the copy shipped with the tests
 CHECK_COMPILE = ROOT / "tools" / "refgen" / "check_compile.py"
 LIMITS = {"cuda:80": 166912, "cuda:90": 232448, "hip:gfx942": 65536, "hip:gfx90a": 65536}
 TARGETS = tuple(LIMITS)
