@@ -546,11 +546,13 @@ class RewriteTensorPointerPass(ModulePass):
 
     mode: upstream (Triton 3.1: every block pointer) | intel-pre-2400 | intel-2400 | intel-2420 (which
     block pointers Intel's pass keeps for 2D block IO, before and after Intel #2400 and #2420).
+    Default: upstream, the rule of Triton's own pass. Under Intel's pass name the default is intel-2420,
+    the rule Intel's pass had from #2420 until it was removed (#3603) and the one its last lit test
+    checks; intel-pre-2400 is the rule of Intel's 3.1 release branch.
     """
 
     name = "rewrite-tensor-pointer"
-    # Intel's name implies Intel's last rule (I-2420, kept until the pass was removed in #3603, and the
-    # one its final lit test checks); mode= overrides it, e.g. mode=intel-pre-2400 for Intel's 3.1 release
+    # the options each C++ name implies (why: the docstring above); written options override them
     upstream_names: ClassVar[dict[str, str]] = {
         "triton-rewrite-tensor-pointer": "mode=upstream",
         "tritonintelgpu-rewrite-tensor-pointer": "mode=intel-2420",

@@ -116,6 +116,9 @@ def test_help_names_the_default_rule_and_the_upstream_names():
     line = next(x for x in text.splitlines() if x.startswith("  --rewrite-tensor-pointer"))
     assert "mode=upstream" in line and "tritonintelgpu-rewrite-tensor-pointer (mode=intel-2420)" in line
     assert "tritongpu-coalesce" in text
+    # and why: the pass's docstring, printed under its line
+    below = text.split(line, 1)[1].split("\n  --", 1)[0]
+    assert "Default: upstream" in below and "default is intel-2420" in below
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,8 @@
 """The help text's pass catalog (read from source, irkit/cli/pass_catalog.py) says
 what importing the passes says: same names, order, summaries and options."""
 
+import inspect
+
 from irkit.passes import all_passes, summary
 from xdsl.passes import get_pass_option_infos
 
@@ -17,7 +19,8 @@ def _from_import() -> dict[str, PassInfo]:
             for i in get_pass_option_infos(cls)
         )
         upstream = tuple(getattr(cls, "upstream_names", {}).items())
-        out[name] = PassInfo(name, summary(cls), options, upstream)
+        doc = inspect.getdoc(cls) or ""
+        out[name] = PassInfo(name, summary(cls), options, upstream, "\n".join(doc.splitlines()[1:]).strip())
     return out
 
 
@@ -48,7 +51,7 @@ def test_unreadable_module_is_imported_instead(tmp_path):
         "    flag: bool = True\n"
         "    mode: str = 'Fast'\n"
     )
-    assert catalog_module._scan_module(src) == [PassInfo("p", "First line.", (("flag", "true"), ("mode", "Fast")))]
+    assert catalog_module._scan_module(src) == [PassInfo("p", "First line.", (("flag", "true"), ("mode", "Fast")), (), "More.")]
 
 
 def test_help_lists_every_pass(capsys):

@@ -60,13 +60,16 @@ def version_text() -> str:
     return f"irkit-opt (irkit {ours}, xDSL {xdsl})"
 
 
-def passes_epilog(prefix: str = "  ") -> str:
-    """One line per pass: the flag, its summary, its options, the upstream names it answers to."""
+def passes_epilog(prefix: str = "  ", details: bool = False) -> str:
+    """One line per pass: the flag, its summary, its options, the upstream names it answers to;
+    with `details`, the rest of its docstring under it (what its options mean, which is the default)."""
     from irkit.cli.pass_catalog import pass_catalog
 
     lines = []
     for name, info in pass_catalog().items():
         lines.append(f"{prefix}--{name:<28} {info.summary}{info.options_help}{info.aliases_help}")
+        if details and info.details:
+            lines.extend(f"{prefix}      {line}".rstrip() for line in info.details.splitlines())
     return "\n".join(lines)
 
 
@@ -78,7 +81,7 @@ def build_arg_parser(with_passes: bool = True) -> argparse.ArgumentParser:
         epilog = (
             "passes (run in command-line order, after --pass-pipeline; options only after '=':\n"
             "--pass='opt=v opt2=w', never the next word; a pass also answers to its C++ name):\n"
-            + passes_epilog()
+            + passes_epilog(details=True)
             + "\n\nFlags take one or two dashes (-split-input-file = --split-input-file); no abbreviations."
         )
     ap = _ArgumentParser(

@@ -31,6 +31,7 @@ class PassInfo:
     # the C++ pass names this pass answers to, each with the options that name implies
     # (the pass class's `upstream_names` ClassVar)
     upstream_names: tuple[tuple[str, str], ...] = ()
+    details: str = ""  # the docstring after its first line (what --help prints under the pass)
 
     @property
     def options_help(self) -> str:
@@ -97,7 +98,12 @@ def _read_class(node: ast.ClassDef) -> PassInfo | None:
     if name is None:
         return None
     doc = inspect.cleandoc(ast.get_docstring(node, clean=False) or "")
-    return PassInfo(name, doc.splitlines()[0] if doc else "", tuple(options), upstream)
+    return PassInfo(name, doc.splitlines()[0] if doc else "", tuple(options), upstream, doc_details(doc))
+
+
+def doc_details(doc: str) -> str:
+    """A pass docstring after its summary line."""
+    return "\n".join(doc.splitlines()[1:]).strip()
 
 
 def _upstream_names(value) -> tuple[tuple[str, str], ...]:
@@ -141,7 +147,7 @@ def _import_module(module: str) -> list[PassInfo]:
                 for i in infos
             )
             upstream = _upstream_names(getattr(cls, "upstream_names", {}))
-            out.append(PassInfo(cls.name, summary(cls), options, upstream))
+            out.append(PassInfo(cls.name, summary(cls), options, upstream, doc_details(inspect.getdoc(cls) or "")))
     return out
 
 
