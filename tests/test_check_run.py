@@ -207,3 +207,25 @@ def test_run_mode_errors_are_one_line_and_exit_1():
 def test_a_crash_says_the_programs_last_line():
     p = check_cli(["-p", "propagate-mma", "--", sys.executable, "-c", "import sys; sys.exit('boom here')"], "1")
     assert p.returncode == 1 and "boom here" in p.stderr.splitlines()[-1]
+
+
+def test_progress_goes_to_irkit_checks_terminal_only(monkeypatch):
+    from irkit.check.hook import ENV_PROGRESS_FD, Progress
+
+    monkeypatch.delenv(ENV_PROGRESS_FD, raising=False)
+    assert not Progress().enabled  # no terminal: nothing drawn
+    read_fd, write_fd = os.pipe()
+    monkeypatch.setenv(ENV_PROGRESS_FD, str(write_fd))
+    p = Progress()
+    p.timing("addmm_kernel", 50, 100)
+    p.clear()
+    os.close(write_fd)
+    text = os.read(read_fd, 4096).decode()
+    assert "addmm_kernel: timing [##########..........] 50 pairs" in text and text.endswith("\r\x1b[2K")
+
+
+def test_a_crash_without_a_final_newline_is_still_quoted():
+    p = check_cli(["-p", "propagate-mma", "--", sys.executable, "-c",
+                   "import sys; sys.stderr.write('partial line'); sys.exit(2)"], "1")
+    assert p.returncode == 1 and p.stderr.startswith("partial line")
+    assert p.stderr.splitlines()[-1].endswith("status 2: partial line")

@@ -22,7 +22,6 @@ import io
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import threading
 import traceback
@@ -32,6 +31,7 @@ ENV_OUT = "IRKIT_CHECK_OUT"
 ENV_IRKIT_PYTHON = "IRKIT_CHECK_IRKIT_PYTHON"
 ENV_OPTIONS = "IRKIT_CHECK_OPTIONS"
 ENV_HOOK_DIR = "IRKIT_CHECK_HOOK_DIR"
+ENV_PROGRESS_FD = "IRKIT_CHECK_PROGRESS_FD"  # irkit-check's own terminal, when it has one
 
 _checker = None
 
@@ -41,7 +41,7 @@ class Rewriter:
 
     def __init__(self, python: str, pipeline: str):
         env = dict(os.environ)
-        for key in (ENV_PIPELINE, ENV_OUT, ENV_OPTIONS):
+        for key in (ENV_PIPELINE, ENV_OUT, ENV_OPTIONS, ENV_PROGRESS_FD):
             env.pop(key, None)
         hook_dir = env.get(ENV_HOOK_DIR)
         if hook_dir:  # irkit's own Python must not load this hook
@@ -62,16 +62,23 @@ class Rewriter:
 
 
 class Progress:
-    """One status line on stderr, redrawn in place, only when stderr is a terminal."""
+    """One status line, redrawn in place, on irkit-check's terminal (only when it has one)."""
 
     def __init__(self):
-        self.enabled = sys.stderr.isatty()
+        fd = os.environ.get(ENV_PROGRESS_FD)
+        self.out = None
+        if fd:
+            try:
+                self.out = os.fdopen(int(fd), "w", closefd=False)
+            except (OSError, ValueError):
+                self.out = None
+        self.enabled = self.out is not None
         self.count = 0
 
     def show(self, text: str) -> None:
         if self.enabled:
-            sys.stderr.write("\r\x1b[2K" + text[:150])
-            sys.stderr.flush()
+            self.out.write("\r\x1b[2K" + text[:150])
+            self.out.flush()
 
     def timing(self, name: str, pairs: int, limit: int) -> None:
         width = 20
@@ -80,8 +87,8 @@ class Progress:
 
     def clear(self) -> None:
         if self.enabled:
-            sys.stderr.write("\r\x1b[2K")
-            sys.stderr.flush()
+            self.out.write("\r\x1b[2K")
+            self.out.flush()
 
 
 def _declared_constexprs(kernel) -> set[int]:

@@ -16,7 +16,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections import deque
 from pathlib import Path
 
 from irkit.check import hook as H
@@ -33,12 +32,16 @@ def gpu_present() -> bool:
     return bool(glob.glob("/dev/nvidia[0-9]*")) or os.path.exists("/dev/kfd")
 
 
-def _forward(stream, sink, tail: deque) -> None:
-    for line in iter(stream.readline, ""):
-        sink.write(line)
-        sink.flush()
-        tail.append(line.rstrip("\n"))
-    stream.close()
+def _forward(fd: int, sink_fd: int, tail: bytearray) -> None:
+    """Copy the program's stderr to ours as it comes (partial lines too), keeping its last 4 KB."""
+    while True:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        os.write(sink_fd, chunk)
+        tail.extend(chunk)
+        del tail[:-4096]
+    os.close(fd)
 
 
 def run_program(command: list[str], args) -> dict:
@@ -61,12 +64,23 @@ def run_program(command: list[str], args) -> dict:
         env["PYTHONPATH"] = os.pathsep.join([hook_dir] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
         env.update({H.ENV_PIPELINE: args.pipeline, H.ENV_OUT: str(out), H.ENV_IRKIT_PYTHON: sys.executable,
                     H.ENV_OPTIONS: json.dumps(options), H.ENV_HOOK_DIR: hook_dir})
-        tail: deque = deque(maxlen=5)
+        tail = bytearray()
+        progress_fd = None
+        if sys.stderr.isatty():  # the hook draws its progress line on our terminal, not into the pipe
+            progress_fd = os.dup(sys.stderr.fileno())
+            env[H.ENV_PROGRESS_FD] = str(progress_fd)
+        read_fd, write_fd = os.pipe()
         try:
-            proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+            proc = subprocess.Popen(command, env=env, stderr=write_fd,
+                                    pass_fds=(progress_fd,) if progress_fd is not None else ())
         except OSError as e:
             raise CliError(f"cannot run '{command[0]}': {e.strerror}") from None
-        forward = threading.Thread(target=_forward, args=(proc.stderr, sys.stderr, tail), daemon=True)
+        finally:
+            os.close(write_fd)
+            if progress_fd is not None:
+                os.close(progress_fd)
+        sys.stderr.flush()
+        forward = threading.Thread(target=_forward, args=(read_fd, sys.stderr.fileno(), tail), daemon=True)
         forward.start()
         rc = proc.wait()
         forward.join(5)
@@ -77,7 +91,8 @@ def run_program(command: list[str], args) -> dict:
     if fatal:
         raise CliError(fatal[0]["error"])
     if rc != 0:
-        last = next((line for line in reversed(tail) if line.strip()), "")
+        lines = tail.decode(errors="replace").replace("\r", "\n").splitlines()
+        last = next((line for line in reversed(lines) if line.strip()), "")
         raise CliError(f"the program exited with status {rc}" + (f": {last.strip()[:300]}" if last else ""))
     if not records:
         raise CliError("the program launched no Triton kernel (nothing to check)")
