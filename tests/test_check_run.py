@@ -174,7 +174,7 @@ def test_report_best_config_per_family_and_findings():
     assert abs(best["ratio"] - 0.20 / 0.25) < 1e-9 and report["findings"] == ["addmm_kernel"]
     assert abs(recs[0]["timing"]["before_tflops"] - 2 * 4096 ** 3 / 0.30 * 1e-9) < 1e-6
     text = run_text(report)
-    assert "unchanged by the pipeline (not run): other" in text and "tuned optimum" in text and "NO:" in text
+    assert "unchanged by the pipeline (not compared): other" in text and "tuned optimum" in text and "NO:" in text
 
 
 def test_config_text():
@@ -229,3 +229,29 @@ def test_a_crash_without_a_final_newline_is_still_quoted():
                    "import sys; sys.stderr.write('partial line'); sys.exit(2)"], "1")
     assert p.returncode == 1 and p.stderr.startswith("partial line")
     assert p.stderr.splitlines()[-1].endswith("status 2: partial line")
+
+
+def test_repeat_times_one_kernel_until_its_median_is_resolved():
+    time_calls, order = fake_times(1.0, 1.0, noise=0.01)
+    out = M.repeat(lambda: "before", time_calls, min_reps=20, max_reps=5000)
+    assert out["stopped_by"] == "resolved" and 0.99 < out["median_ms"] < 1.01 and set(order) == {"before"}
+
+
+def test_unchanged_kernels_count_in_the_tuned_optimum():
+    fast_unchanged = {"name": "addmm_kernel", "status": "unchanged", "config": {"BLOCK_M": 64, "num_warps": 4},
+                      "family": ["addmm_kernel ADD=True", [4096, 4096, 4096]], "triton": "3.6.0",
+                      "launch_metadata": {"flops": 2 * 4096 ** 3}, "timing_alone": {"median_ms": 0.15}}
+    recs = [record({"BLOCK_M": 128}, 0.30, 0.20), fast_unchanged]
+    report = build_report(["python", "p.py"], "propagate-mma", recs)
+    (best,) = report["best"]
+    assert best["best_before"]["config"]["BLOCK_M"] == 64 and best["best_after"]["config"]["BLOCK_M"] == 64
+    assert best["ratio"] == 1.0 and best["unchanged_configs"] == 1 and best["configs"] == 2
+    assert "(unchanged by the pipeline)" in run_text(report)
+
+
+def test_time_alone_leaves_the_programs_tensors_untouched():
+    from irkit.check.capture import time_alone
+
+    x, y = FakeTensor(bytearray([1, 2]), 0, 2), FakeTensor(bytearray([3, 3]), 0, 2)
+    out = time_alone(FakeBackend(), add_in_place, [x, y], TimingOptions(min_pairs=5, max_pairs=20))
+    assert out["reps"] >= 10 and x.storage == bytearray([1, 2])

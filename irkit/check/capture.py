@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from irkit.check.measure import Timing, interleave
+from irkit.check.measure import Timing, interleave, repeat
 
 Launch = Callable[[list[Any]], None]
 
@@ -99,3 +99,14 @@ def check_launch(backend: Backend, before: Launch, after: Launch, args: list[Any
                             min_pairs=options.min_pairs, max_pairs=options.max_pairs,
                             resolution=options.resolution, max_seconds=options.max_seconds, progress=progress)
     return LaunchCheck(comparison, deterministic, timing)
+
+
+def time_alone(backend: Backend, launch: Launch, args: list[Any], options: TimingOptions | None = None) -> dict:
+    """Time one kernel on a copy of its inputs (the program's tensors stay untouched)."""
+    options = options or TimingOptions()
+    a = backend.materialize(backend.snapshot(args), args)
+    for _ in range(options.warmup):
+        launch(a)
+    backend.synchronize()
+    return repeat(lambda: launch(a), backend.time_calls, min_reps=options.min_pairs, max_reps=options.max_pairs,
+                  resolution=options.resolution, max_seconds=options.max_seconds)

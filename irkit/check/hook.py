@@ -246,8 +246,17 @@ class Checker:
         if answer.get("error"):
             record.update(status="irkit-error", error=answer["error"])
             return record
-        if not answer["changed"]:
+        def before(a):
+            launcher(*grid, stream, kernel.function, kernel.packed_metadata, None, None, None, *a)
+
+        from irkit.check.capture import check_launch, time_alone
+        from irkit.check.torch_backend import TorchBackend
+
+        if not answer["changed"]:  # not compared; timed alone, so the family's optimum covers every config
             record["status"] = "unchanged"
+            if self.timing_options.max_pairs > 0:
+                self.progress.show(f"irkit-check [{self.progress.count}] {name}: unchanged, timing it alone")
+                record["timing_alone"] = time_alone(TorchBackend(), before, args, self.timing_options)
             return record
         self.progress.show(f"irkit-check [{self.progress.count}] {name}: compiling the rewritten TTGIR")
         try:
@@ -259,14 +268,8 @@ class Checker:
             return record
         self.seen.add(rewritten.hash)
 
-        def before(a):
-            launcher(*grid, stream, kernel.function, kernel.packed_metadata, None, None, None, *a)
-
         def after(a):
             rewritten_launcher(*grid, stream, rewritten.function, rewritten.packed_metadata, None, None, None, *a)
-
-        from irkit.check.capture import check_launch
-        from irkit.check.torch_backend import TorchBackend
 
         limit = self.timing_options.max_pairs
         result = check_launch(TorchBackend(), before, after, args, self.timing_options,

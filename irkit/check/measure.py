@@ -135,3 +135,34 @@ def interleave(
             timing.stopped_by = "max_seconds"
         if timing.stopped_by:
             return timing
+
+
+def repeat(
+    fn: Callable[[], None],
+    time_calls: Callable[[list[Callable[[], None]]], list[float]],
+    *,
+    min_reps: int = 20,
+    max_reps: int = 2000,
+    resolution: float = 0.005,
+    max_seconds: float = 20.0,
+    batch: int = 10,
+    clock: Callable[[], float] = time.monotonic,
+) -> dict:
+    """Time one kernel alone (one the pipeline left unchanged, for the family's optimum): until the 95%
+    interval of its median is within `resolution` of it, or the limits."""
+    times: list[float] = []
+    start = clock()
+    stopped_by = ""
+    while not stopped_by:
+        times += time_calls([fn] * batch)
+        m = median(times)
+        lo, hi = median_interval(times)
+        if len(times) >= min_reps and m - lo <= resolution * m and hi - m <= resolution * m:
+            stopped_by = "resolved"
+        elif len(times) >= max_reps:
+            stopped_by = "max_reps"
+        elif clock() - start >= max_seconds and len(times) >= 3:
+            stopped_by = "max_seconds"
+    m = median(times)
+    return {"reps": len(times), "median_ms": m, "min_ms": min(times), "stopped_by": stopped_by,
+            "iqr_rel": (quantile(times, 0.75) - quantile(times, 0.25)) / m if m else math.nan}

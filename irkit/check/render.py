@@ -180,7 +180,10 @@ def run_text(report: dict) -> str:
         out.append(table(RUN_HEADER, rows))
     for r in report["kernels"]:
         if r.get("status") == "unchanged":
-            out.append(f"unchanged by the pipeline (not run): {r['name']} {config_text(r.get('config'))}\n")
+            alone = r.get("timing_alone") or {}
+            timed = f": {alone['median_ms']:.4f} ms" if alone else ""
+            timed += f", {alone['tflops']:.0f} TFLOP/s" if alone.get("tflops") else ""
+            out.append(f"unchanged by the pipeline (not compared): {r['name']} {config_text(r.get('config'))}{timed}\n")
         elif r.get("status") not in ("checked", "unchanged"):
             out.append(f"{r.get('status', 'error').upper()}: {r.get('name', '?')} {config_text(r.get('config'))}: "
                        f"{r.get('error')}\n")
@@ -188,9 +191,11 @@ def run_text(report: dict) -> str:
         bb, ba = b["best_before"], b["best_after"]
         def tf(x):
             return f", {x['tflops']:.0f} TFLOP/s" if x.get("tflops") else ""
-        out.append(f"tuned optimum {b['family'][0]} {b['family'][1][:3]}: before {config_text(bb['config'])} "
-                   f"{bb['median_ms']:.4f} ms{tf(bb)}; after {config_text(ba['config'])} {ba['median_ms']:.4f} ms"
-                   f"{tf(ba)}; after/before {b['ratio']:.3f}\n")
+        same = "" if ba.get("changed", True) else " (unchanged by the pipeline)"
+        out.append(f"tuned optimum {b['family'][0]} {b['family'][1][:3]} over {b.get('configs', '?')} configs: "
+                   f"before {config_text(bb['config'])} {bb['median_ms']:.4f} ms{tf(bb)}; "
+                   f"after {config_text(ba['config'])}{same} {ba['median_ms']:.4f} ms{tf(ba)}; "
+                   f"after/before {b['ratio']:.3f}\n")
     if report.get("findings"):
         out.append(f"FINDINGS: {', '.join(report['findings'])}\n")
     return "".join(out)
@@ -234,7 +239,7 @@ def run_html(report: dict) -> str:
              _html_table(RUN_HEADER, rows, classes)]
     unchanged = [f"{r['name']} {config_text(r.get('config'))}" for r in report["kernels"] if r.get("status") == "unchanged"]
     if unchanged:
-        parts.append("<h2>Unchanged by the pipeline (not run)</h2><ul>" +
+        parts.append("<h2>Unchanged by the pipeline (not compared)</h2><ul>" +
                      "".join(f"<li>{html.escape(u)}</li>" for u in unchanged) + "</ul>")
     for b in report["best"]:
         parts.append(f"<p>Tuned optimum {html.escape(str(b['family'][0]))}: before "

@@ -109,16 +109,22 @@ def build_report(command: list[str], pipeline: str, records: list[dict]) -> dict
             timing["before_tflops"] = flops / timing["before_median_ms"] * 1e-9
             timing["after_tflops"] = flops / timing["after_median_ms"] * 1e-9
         kernels.append(r)
+        alone = r.get("timing_alone")
+        if flops and alone:
+            alone["tflops"] = flops / alone["median_ms"] * 1e-9
     families: dict[str, list[dict]] = {}
     for r in kernels:
-        if r.get("status") == "checked":
+        if r.get("status") == "checked" or r.get("timing_alone"):
             families.setdefault(json.dumps(r.get("family")), []).append(r)
     best = []
     for key, rows in families.items():
-        b = min(rows, key=lambda r: r["timing"]["before_median_ms"])
-        a = min(rows, key=lambda r: r["timing"]["after_median_ms"])
+        if not any(r.get("status") == "checked" for r in rows):
+            continue  # the pipeline changed nothing in this family
+        b = min(rows, key=lambda r: _median(r, "before"))
+        a = min(rows, key=lambda r: _median(r, "after"))
         best.append({"family": json.loads(key), "best_before": _brief(b, "before"), "best_after": _brief(a, "after"),
-                     "ratio": a["timing"]["after_median_ms"] / b["timing"]["before_median_ms"]})
+                     "ratio": _median(a, "after") / _median(b, "before"),
+                     "configs": len(rows), "unchanged_configs": sum(r.get("status") == "unchanged" for r in rows)})
     findings = [r["name"] for r in kernels
                 if r.get("status") == "rejected" or (r.get("status") == "checked" and not r.get("bit_identical"))]
     versions = sorted({r["triton"] for r in kernels if r.get("triton")})
@@ -127,6 +133,17 @@ def build_report(command: list[str], pipeline: str, records: list[dict]) -> dict
             "kernels": kernels, "best": best, "findings": findings}
 
 
+def _median(r: dict, side: str) -> float:
+    """A kernel's median time before or after the pipeline; an unchanged one's is the same both ways."""
+    if r.get("status") == "checked":
+        return r["timing"][f"{side}_median_ms"]
+    return r["timing_alone"]["median_ms"]
+
+
 def _brief(r: dict, side: str) -> dict:
-    t = r["timing"]
-    return {"config": r.get("config"), "median_ms": t[f"{side}_median_ms"], "tflops": t.get(f"{side}_tflops")}
+    if r.get("status") == "checked":
+        t = r["timing"]
+        return {"config": r.get("config"), "median_ms": t[f"{side}_median_ms"], "tflops": t.get(f"{side}_tflops"),
+                "changed": True}
+    t = r["timing_alone"]
+    return {"config": r.get("config"), "median_ms": t["median_ms"], "tflops": t.get("tflops"), "changed": False}
