@@ -426,3 +426,18 @@ def test_run_upstream_lit_reports_files_and_failing_check_lines(tmp_path, coales
     assert [f["line"] for f in files[1]["failing_check_lines"]] == [3]
     assert "1 of 2 upstream files pass" in capsys.readouterr().out
     assert good.read_text().startswith("// RUN: triton-opt")  # the checkout is left as it was
+
+
+def test_report_screen_takes_each_module_as_a_config(tmp_path):
+    import json
+
+    from irkit.cli import report
+
+    _, _, both = _two_real_modules(tmp_path)
+    out = tmp_path / "screen.json"
+    assert report.run(["--screen", str(both), "--coalesce", "--json", "-o", str(out)]) == 0
+    configs = json.loads(out.read_text())["configs"]
+    assert [c["name"] for c in configs] == [f"{both} (module 1 of 2)", f"{both} (module 2 of 2)"]
+    assert all(not c["error"] for c in configs), configs
+    assert [c["target"] for c in configs] == ["cuda:80", "hip:gfx942"]
+    assert all(c["after_converts"] is not None for c in configs)

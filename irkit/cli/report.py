@@ -170,6 +170,13 @@ def split_modules(parsed) -> list:
     return [replace(parsed, module=m, implicit_module=False) for m in targets]
 
 
+def module_list(report) -> list:
+    """The module reports of a ModuleReport or a ModuleSetReport."""
+    from irkit.report import ModuleSetReport
+
+    return report.reports if isinstance(report, ModuleSetReport) else [report]
+
+
 def module_report(chunk: InputText, args, meta: dict | None = None, version: str | None = None):
     """A ModuleReport, or a ModuleSetReport for a file with several top-level modules."""
     from irkit.report import ModuleSetReport, build_module_report
@@ -213,12 +220,11 @@ def run_module_or_diff(args, spec: str | None):
         pipeline = build_pipeline(spec)
         after_chunk = run_pipeline(chunks[0], pipeline)
         # the pipeline does not change which Triton produced the module
-        version = (before.reports[0] if isinstance(before, ModuleSetReport) else before).version
+        version = module_list(before)[0].version
         after = module_report(after_chunk, args, None, version=version)
     else:
         after = module_report(chunks[1], args, metas[1])
-    befores = before.reports if isinstance(before, ModuleSetReport) else [before]
-    afters = after.reports if isinstance(after, ModuleSetReport) else [after]
+    befores, afters = module_list(before), module_list(after)
     if len(befores) != len(afters):
         raise CliError(f"cannot compare a file of {len(befores)} module(s) with one of {len(afters)}")
     if spec:
@@ -378,12 +384,17 @@ def run_screen(args, spec: str | None):
         try:
             chunk = read_one(path, args)
             meta = sidecar(path)
-            report = module_report(chunk, args, meta, version=version)
-            after = None
+            reports = module_list(module_report(chunk, args, meta, version=version))
+            afters: list = [None] * len(reports)
             if pipeline is not None:
-                after = module_report(run_pipeline(chunk, pipeline), args, None, version=report.version)
-                after.recorded_shared = None
-            entries.append(ScreenEntry(name, path, report, after))
+                afters = module_list(module_report(run_pipeline(chunk, pipeline), args, None,
+                                                   version=reports[0].version))
+                for a in afters:
+                    a.recorded_shared = None
+            for i, (report, after) in enumerate(zip(reports, afters)):
+                # a file with several modules: one config per module
+                label = name if len(reports) == 1 else f"{name} (module {i + 1} of {len(reports)})"
+                entries.append(ScreenEntry(label, path, report, after))
         except ReportFailed as e:
             sys.stderr.write(str(e) + "\n")
             entries.append(ScreenEntry(name, path, None, error=str(e).splitlines()[0]))

@@ -179,7 +179,7 @@ def screen_text(s: ScreenReport) -> str:
                 else (
                     len(a.converts),
                     _n(a.shared_bytes),
-                    ("fits" if a.fits else "OUT") + ("  <- rescued" if e.rescued else ""),
+                    ("?" if a.fits is None else "fits" if a.fits else "OUT") + ("  <- rescued" if e.rescued else ""),
                 )
             )
             base = base + after
