@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from xdsl.context import Context
 from xdsl.dialects import scf
@@ -49,7 +49,7 @@ from irkit.dialects.arith import AddIOp, AndIOp, CmpIOp, ConstantOp, ExtSIOp, Mu
 from irkit.dialects.encodings import SliceEncodingAttr
 from irkit.names import copy_name, replace_keeping_names
 
-MODES = ("upstream", "intel-pre-2400", "intel-2400", "intel-2420")
+Mode = Literal["upstream", "intel-pre-2400", "intel-2400", "intel-2420"]
 
 I64 = IntegerType(64)
 I1 = IntegerType(1)
@@ -60,7 +60,7 @@ PAD_NAN = 2
 # -- which block pointers to rewrite ----------------------------------------------------------------------
 
 
-def marked_values(module: ModuleOp, mode: str) -> set[SSAValue] | None:
+def marked_values(module: ModuleOp, mode: Mode) -> set[SSAValue] | None:
     """The block-pointer values to rewrite; None means all of them (upstream)."""
     if mode == "upstream":
         return None
@@ -160,7 +160,7 @@ class RewriteState:
     rewritten pointer, and the replaced ops (and loop arguments) to erase once the walk is over."""
 
     marked: set[SSAValue] | None  # None: every block pointer
-    mode: str
+    mode: Mode
     info: dict[SSAValue, RewrittenPointer] = field(default_factory=dict)
     replaced: list[Operation] = field(default_factory=list)
     replaced_args: list[BlockArgument] = field(default_factory=list)
@@ -208,7 +208,7 @@ class RewriteState:
         self.replaced_args.clear()
 
 
-def _stale_use_message(mode: str) -> str:
+def _stale_use_message(mode: Mode) -> str:
     msg = "this op still uses a block pointer that the pass rewrote into offsets"
     if mode in ("intel-pre-2400", "intel-2400"):
         msg += (f" (mode {mode} judges each value separately, so a pointer carried by scf.for can be "
@@ -558,11 +558,7 @@ class RewriteTensorPointerPass(ModulePass):
         "tritonintelgpu-rewrite-tensor-pointer": "mode=intel-2420",
     }
 
-    mode: str = "upstream"
-
-    def __post_init__(self):
-        if self.mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, got '{self.mode}'")
+    mode: Mode = "upstream"  # xDSL checks a pipeline's value against the Literal
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         state = RewriteState(marked_values(op, self.mode), self.mode)

@@ -330,9 +330,15 @@ def test_while_is_a_clear_cli_error(tmp_path):
     assert "Traceback" not in proc.stderr
 
 
-def test_unknown_mode_is_rejected():
-    with pytest.raises(ValueError, match="mode must be one of"):
-        all_passes()["rewrite-tensor-pointer"](mode="intel-2401")
+def test_unknown_mode_is_rejected(tmp_path):
+    """The mode is a Literal: the pipeline rejects another value, naming the ones it takes."""
+    src = tmp_path / "k.mlir"
+    src.write_text(_lit_case("carried_by_while"))
+    exe = shutil.which("irkit-opt", path=str(Path(sys.executable).parent)) or "irkit-opt"
+    proc = subprocess.run([exe, str(src), "--rewrite-tensor-pointer=mode=intel-2401"], capture_output=True, text=True)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert ("option 'mode' of pass 'rewrite-tensor-pointer' expects one of upstream, intel-pre-2400, intel-2400, "
+            "intel-2420, got 'intel-2401'") in proc.stderr
 
 
 # -- the pure rules -----------------------------------------------------------------------------------------
