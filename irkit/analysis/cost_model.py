@@ -125,6 +125,11 @@ class AccessCost:
         return self.warp_instructions * self.lines_per_instruction
 
     @property
+    def sector_requests(self) -> int:
+        """32-byte sectors requested per CTA (a half-used sector counts once per instruction touching it)."""
+        return self.warp_instructions * self.sectors_per_instruction
+
+    @property
     def width(self) -> str:
         return f"v{self.vector}" if self.vector > 1 else "scalar"
 
@@ -213,6 +218,7 @@ class ConversionCost:
     store_conflict_ways: int
     load_conflict_ways: int
     live_registers: int  # registers of the value in flight: source and result live together
+    elem_bits: int = 32
 
     @property
     def barriers(self) -> int:
@@ -246,7 +252,7 @@ def conversion_cost(src: TensorType, dst: TensorType, version: str, target: str 
     except (A.UnsupportedLayout, ValueError, KeyError, TypeError):
         needs = True
     if not needs:
-        return ConversionCost(tensor_bytes, False, 0, 0, 0, 0, 1, 1, regs)
+        return ConversionCost(tensor_bytes, False, 0, 0, 0, 0, 1, 1, regs, A.elem_bits(src))
     scratch, _ = cvt_scratch_bytes(src, dst, version, target)
     rounds = max(1, ceil(tensor_bytes / scratch)) if scratch else 1
     in_vec, out_vec = _cvt_vectors(se, de, shape, elem_bytes)
@@ -276,6 +282,7 @@ def conversion_cost(src: TensorType, dst: TensorType, version: str, target: str 
         store_conflict_ways=store_ways,
         load_conflict_ways=load_ways,
         live_registers=regs,
+        elem_bits=A.elem_bits(src),
     )
 
 
@@ -332,15 +339,22 @@ class Weights:
     * the rounds beyond the first serialise the CTA only when it is alone on its SM (shared memory allows
       one CTA): with a second CTA resident, the epilogue overlaps that CTA's main loop;
     * otherwise the narrower mma-layout accesses (twice the instructions, 8 rows x 32 B per warp
-      instruction instead of one 512-B row) cost about what one round saves, or more.
+      instruction instead of one 512-B row) cost about what one round saves, or more;
+    * the barrier-bound rounds were all 32-bit: with 16-bit D and C (the conversions Triton leaves are then
+      16-bit, RLC having moved them across the `extf`/`truncf`), the conversion was cheap (the kernels ran at
+      450-510 TFLOP/s against 290-340 with f32 D) and the rewrite lost 12-23% on every tile measured
+      (8192x8192x1024, fp16 and bf16; the mma layout gives each thread 4 bytes per row, `b32` accesses), so
+      `sync_round` counts only rounds of 32-bit elements.
 
     The other terms are computed and reported but weigh nothing until measurements say how much."""
 
     sync_round: float = 1500.0  # a barrier-bound round (8+ warps, small payload per thread)
     sync_payload: int = 64  # registers per thread and round under which a round is barrier-bound
     sync_warps: int = 8
+    sync_bits: int = 32  # element width from which a small-payload round is barrier-bound (measured: f32)
     extra_round: float = 400.0  # each round after the first, when the CTA is alone on its SM
     line: float = 0.35  # one 128-byte line request of a global access (L1/TEX)
+    sector: float = 0.0  # one 32-byte sector request of a global access (L1/L2 bandwidth)
     shared_byte: float = 0.0  # shared-memory bandwidth (bytes through the pipe, conflicts counted)
     instruction: float = 0.0  # one warp instruction issued
     register_over: float = 0.0  # per register the estimated peak goes over the per-thread limit
@@ -402,14 +416,15 @@ def judge(
         if not c.needs_shared:
             return 0.0
         cycles = c.shared_traffic_bytes * w.shared_byte + (c.store_instructions + c.load_instructions) * w.instruction
-        if num_warps >= w.sync_warps and c.live_registers / c.rounds <= w.sync_payload:
+        barrier_bound = c.elem_bits >= w.sync_bits and c.live_registers / c.rounds <= w.sync_payload
+        if num_warps >= w.sync_warps and barrier_bound:
             cycles += c.rounds * w.sync_round
         if alone:
             cycles += (c.rounds - 1) * w.extra_round
         return cycles
 
     def access_cycles(a: AccessCost) -> float:
-        return a.transactions * w.line + a.warp_instructions * w.instruction
+        return a.transactions * w.line + a.sector_requests * w.sector + a.warp_instructions * w.instruction
 
     gain = sum(cvt_cycles(c) for c in removed) - sum(cvt_cycles(c) for c in added)
     reasons: list[str] = []
@@ -418,10 +433,13 @@ def judge(
         gain -= delta
         if after.vector != before.vector or after.lines_per_instruction != before.lines_per_instruction:
             verb = "narrows" if after.vector < before.vector else ("widens" if after.vector > before.vector else "moves")
+            sectors = ""
+            if after.sector_requests != before.sector_requests:
+                sectors = f"; {after.sector_requests:,} vs {before.sector_requests:,} sector requests"
             reasons.append(
                 f"{verb} {after.instructions} {op}(s)/thread to {after.width} "
                 f"(was {before.instructions} x {before.width}; {after.lines_per_instruction} vs "
-                f"{before.lines_per_instruction} lines/instr)"
+                f"{before.lines_per_instruction} lines/instr{sectors})"
             )
     if removed:
         rounds = sum(c.rounds for c in removed if c.needs_shared)
