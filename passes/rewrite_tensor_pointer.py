@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar, Literal
 
 from xdsl.context import Context
-from xdsl.dialects import scf
+from xdsl.dialects import cf, scf
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, ModuleOp, NoneAttr, TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -526,8 +526,8 @@ class RejectOtherUsers(RewritePattern):
             return
         if isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), (scf.ForOp, scf.IfOp)):
             return
-        if op.name in ("scf.while", "scf.condition", "scf.yield", "cf.br", "cf.cond_br"):
-            owner = op.parent_op() if op.name in ("scf.condition", "scf.yield") else op
+        if isinstance(op, (scf.WhileOp, scf.ConditionOp, scf.YieldOp, cf.BranchOp, cf.ConditionalBranchOp)):
+            owner = op.parent_op() if isinstance(op, (scf.ConditionOp, scf.YieldOp)) else op
             raise PassFailure(owner, bp.unsupported_flow_message(owner))
         raise PassFailure(op, f"'{op.name}' uses a block pointer that is being rewritten; only tt.advance, "
                           "tt.load, tt.store, scf.for, scf.if and scf.yield can")

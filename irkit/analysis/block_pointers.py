@@ -16,13 +16,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import scf
+from xdsl.dialects import cf, scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from irkit.diagnostics import PassFailure
+from irkit.dialects.arith import CAST_OPS, ConstantOp, ExtSIOp
 from irkit.dialects.builtin_extras import float_bits
 from irkit.dialects.encodings import DotOperandEncodingAttr, DpasEncodingAttr
+from irkit.dialects.tt import AdvanceOp, FuncOp, MakeTensorPtrOp
 from irkit.dialects.types import is_block_pointer
 
 # Module attribute set by Intel's annotate_module when the device has 2D block IO (both spellings).
@@ -43,7 +45,10 @@ def pointee_tensor(ptr_type: Attribute) -> TensorType:
     return ptr_type.pointee  # type: ignore[attr-defined]
 
 
-_FOLDABLE_CASTS = ("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast", "arith.index_castui")
+# integer casts MLIR folds when their operand is constant
+_FOLDABLE_CASTS = tuple(CAST_OPS[n] for n in ("extsi", "extui", "trunci", "index_cast", "index_castui"))
+# control flow a block pointer cannot be followed through
+_UNSUPPORTED_FLOW = (scf.WhileOp, scf.ConditionOp, cf.BranchOp, cf.ConditionalBranchOp)
 
 
 def folded_int(value: SSAValue) -> int | None:
@@ -52,12 +57,12 @@ def folded_int(value: SSAValue) -> int | None:
     owner = value.owner
     if not isinstance(owner, Operation):
         return None
-    if owner.name == "arith.constant":
-        attr = owner.properties.get("value")
+    if isinstance(owner, ConstantOp):
+        attr = owner.value
         if isinstance(attr, IntegerAttr) and isinstance(attr.type, IntegerType):
             return attr.value.data
         return None
-    if owner.name in _FOLDABLE_CASTS:
+    if isinstance(owner, _FOLDABLE_CASTS):
         return folded_int(owner.operands[0])
     return None
 
@@ -73,7 +78,7 @@ def is_divisible(value: SSAValue, divisor: int) -> bool:
         return False
     if isinstance(value, BlockArgument):
         func = value.block.parent_op()
-        if func is None or func.name != "tt.func" or value.block is not func.regions[0].blocks.first:
+        if not isinstance(func, FuncOp) or value.block is not func.regions[0].blocks.first:
             return False
         arg_attrs = func.properties.get("arg_attrs")
         if arg_attrs is None or value.index >= len(arg_attrs.data):
@@ -81,10 +86,10 @@ def is_divisible(value: SSAValue, divisor: int) -> bool:
         div = arg_attrs.data[value.index].data.get("tt.divisibility")
         return isinstance(div, IntegerAttr) and div.value.data % divisor == 0
     owner = value.owner
-    if owner.name == "arith.constant":
-        attr = owner.properties.get("value")
+    if isinstance(owner, ConstantOp):
+        attr = owner.value
         return isinstance(attr, IntegerAttr) and attr.value.data % divisor == 0
-    if owner.name == "arith.extsi":
+    if isinstance(owner, ExtSIOp):
         return is_divisible(owner.operands[0], divisor)
     return False
 
@@ -143,9 +148,9 @@ def make_tensor_ptr_of(value: SSAValue) -> Operation:
                 raise UnsupportedBlockPointerFlow(branch, unsupported_flow_message(branch))
             raise UnsupportedBlockPointerFlow(owner, unsupported_flow_message(owner))
         op = value.owner
-        if op.name == "tt.make_tensor_ptr":
+        if isinstance(op, MakeTensorPtrOp):
             return op
-        if op.name == "tt.advance":
+        if isinstance(op, AdvanceOp):
             value = op.operands[0]
             continue
         if isinstance(op, (scf.ForOp, scf.IfOp)):
@@ -157,10 +162,10 @@ def make_tensor_ptr_of(value: SSAValue) -> Operation:
 
 def unsupported_flow_message(op: Operation | None) -> str:
     name = op.name if op is not None else "a function argument"
-    if op is not None and op.name in ("scf.while", "scf.condition", "cf.br", "cf.cond_br"):
+    if isinstance(op, _UNSUPPORTED_FLOW):
         return (f"block pointer carried through '{name}' is not supported: block pointers may only flow "
                 "through scf.for and scf.if (Triton's RewriteTensorPointer hits llvm_unreachable here)")
-    if op is not None and op.name in ("tt.func",):
+    if isinstance(op, FuncOp):
         return "block pointer passed as a function argument: cannot find its tt.make_tensor_ptr"
     return f"cannot trace a block pointer back to its tt.make_tensor_ptr through '{name}'"
 
