@@ -81,18 +81,21 @@ def main() -> None:
         "",
         "```sh",
         "irkit-check -p propagate-mma --max-seconds 2 --json h100_addmm_model.json -- python3 examples/gpu/addmm.py",
-        "irkit-check -p 'propagate-mma{profit=always}' --max-seconds 2 --json h100_addmm_always.json -- python3 examples/gpu/addmm.py",
+        "irkit-check -p 'propagate-mma{profit=always}' --max-seconds 2 --json h100_addmm_always.json \\",
+        "    -- python3 examples/gpu/addmm.py",
         "irkit-check -p propagate-mma --max-seconds 2 -- python3 bench/propagate_mma_shapes.py",
-        "irkit-check -p 'propagate-mma{profit=always}' --max-seconds 2 --json h100_shapes_always.json -- python3 bench/propagate_mma_shapes.py",
+        "irkit-check -p 'propagate-mma{profit=always}' --max-seconds 2 --json h100_shapes_always.json \\",
+        "    -- python3 bench/propagate_mma_shapes.py",
         "```",
         "",
-        "(`.profit_run/run.sh`-style driver: the xDSL wheels carried, `WHAT='addmm shapes' SECS=2`; the full",
-        "terminal output is `docs/propagate-mma-results/h100_run.txt`.)  *time ratio* is after/before (below 1 is",
+        "(through `OUT=... WHAT='addmm shapes' SECS=2 bash tools/propagate_mma_gpu_run.sh`, at commit 15b8535; the",
+        "full terminal output is `docs/propagate-mma-results/h100_run.txt`.)  *time ratio* is after/before (below 1 is",
         "faster), the median of interleaved pairs with its 95% interval; *sign* is the `profit=always` run's,",
         "beyond 1% and its interval; the model's verdict per conversion is in estimated cycles per CTA (positive:",
         "remove).  A kept kernel runs the original code (ratio 1).",
         "",
-        "| size | config | ADD | model per conversion | verdict | always: time ratio [95%] | sign | model: time ratio | agree | TFLOP/s before / always / model |",
+        "| size | config | ADD | model per conversion | verdict | always: time ratio [95%] | sign | model: time ratio "
+        "| agree | TFLOP/s before / always / model |",
         "|---|---|---:|---|---|---|---|---|---|---|",
     ]
     for size, cfg, add, numbers, verdict, t, sign, mr, agree, tb, ta, tm in rows:
@@ -113,7 +116,7 @@ def main() -> None:
         )
     lines += ["", "## Tuned optimum (fastest config of each family)", ""]
     fams: dict = {}
-    for size, cfg, add, _n, _v, t, _s, mr, _a, tb, ta, tm in rows:
+    for size, cfg, add, _n, _v, _t, _s, _mr, _a, tb, ta, tm in rows:
         f = fams.setdefault(("x".join(map(str, size)), add), [])
         f.append((cfg, tb, ta, tm))
     lines += ["| family | before | profit=always | default (model) |", "|---|---|---|---|"]
