@@ -1,4 +1,4 @@
-"""`coalesce`: Triton 3.1's `tritongpu-coalesce` (lib/Dialect/TritonGPU/Transforms/Coalesce.cpp).
+"""`coalesce`: Triton's `tritongpu-coalesce` (lib/Dialect/TritonGPU/Transforms/Coalesce.cpp), 3.1 and 3.9 rules.
 
 Every global memory access through a tensor of pointers (tt.load, tt.store, tt.atomic_rmw, tt.atomic_cas,
 ttg.async_copy_global_to_local) gets the #blocked layout under which consecutive threads touch consecutive
@@ -14,6 +14,9 @@ addresses, each thread as many contiguous elements as the pointers' alignment al
 The access is then rewritten: every tensor operand (not in shared memory) goes through a
 `ttg.convert_layout` to the new layout, the op is re-created with re-encoded result types, and its
 results are converted back.  Block pointers (`!tt.ptr<tensor<...>>`) and scalar pointers are left alone.
+
+Triton 3.9 (`RULES_39`) breaks order ties row-major, caps atomics to the width their lowering writes,
+lays out tensor-descriptor loads/stores too, and its AxisInfo knows `tt.reshape` (docs/passes/coalesce.md).
 """
 
 from __future__ import annotations
@@ -36,11 +39,27 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from irkit.analysis.axis_info import AxisInfo, AxisInfoAnalysis, info_rank, pointee_bit_width
+from irkit.analysis.axis_info import (
+    AxisInfo,
+    AxisInfoAnalysis,
+    info_rank,
+    pointee_bit_width,
+)
 from irkit.analysis.slice import multi_root_slice
 from irkit.diagnostics import PassFailure
 from irkit.dialects.encodings import BlockedEncodingAttr
-from irkit.dialects.module_attrs import module_int
+from irkit.dialects.module_attrs import module_int, module_target
+from irkit.dialects.tt import (
+    RMW_OP,
+    AtomicCASOp,
+    AtomicRMWOp,
+    DescriptorGatherOp,
+    DescriptorLoadOp,
+    DescriptorReduceOp,
+    DescriptorScatterOp,
+    DescriptorStoreOp,
+    LoadOp,
+)
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.dialects.types import is_tensor_of_pointers
 from irkit.layout import algebra
@@ -78,9 +97,40 @@ def module_threads_per_warp(module: ModuleOp) -> int:
 # -- the layout choice (pure) ----------------------------------------------------------------------
 
 
+# -- the rules of each Triton version -----------------------------------------------------------------
+#
+# "3.1": Coalesce.cpp as in Triton 3.1 (docs/triton-passes.md §4).  "3.9": the pass of Triton 3.9.0, which
+# differs in three rules: the contiguity order breaks ties row-major (Triton #7143), atomics are capped to
+# the width their lowering writes (#10059), and tensor-descriptor loads/stores get a layout too (#8208).
+RULES_31, RULES_39 = "3.1", "3.9"
+
+
+def coalesce_rules(module: ModuleOp, version: str | float | None = None) -> str:
+    """Which rule set applies: from `version` ("3.1", "3.3.1", ...: below 3.4 the 3.1 rules), else from the
+    module's spelling (`triton_gpu.*` attributes: 3.1; `ttg.*`: 3.9)."""
+    if version not in (None, ""):
+        parts = str(version).split(".")
+        try:
+            major_minor = (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0)
+        except ValueError:
+            raise PassFailure(module, f"coalesce: bad Triton version '{version}'") from None
+        return RULES_31 if major_minor < (3, 4) else RULES_39
+    legacy = any(key.startswith("triton_gpu.") for key in module.attributes)
+    return RULES_31 if legacy else RULES_39
+
+
 def arg_sort(values: Sequence[int]) -> tuple[int, ...]:
-    """Triton's argSort: indices by value, largest first; a stable sort, so ties keep index order."""
+    """Triton 3.1's argSort: indices by value, largest first; a stable sort, so ties keep index order."""
     return tuple(sorted(range(len(values)), key=lambda i: -values[i]))
+
+
+def order_from_contiguity(values: Sequence[int], rules: str) -> tuple[int, ...]:
+    """The access order: dims by contiguity, largest first.  Ties keep index order in 3.1 (argSort) and
+    are row-major, last dim first, in 3.9 (getOrderFromContiguity)."""
+    if rules == RULES_31:
+        return arg_sort(values)
+    last_first = list(range(len(values)))[::-1]  # the stable sort keeps this order among ties
+    return tuple(sorted(last_first, key=lambda i: -values[i]))
 
 
 def element_bit_width(ptr_type: TensorType) -> int:
@@ -93,10 +143,52 @@ def _axis_info(axis: AxisInfoAnalysis, value: SSAValue) -> AxisInfo:
     return info if info is not None else AxisInfo.pessimistic(info_rank(value.type))
 
 
-def num_elements_per_thread(op: Operation, order: Sequence[int], axis: AxisInfoAnalysis) -> int:
+def _compute_capability(target: str | None) -> int | None:
+    if target is None or not target.startswith("cuda:"):
+        return None
+    try:
+        return int(target.split(":", 1)[1])
+    except ValueError:
+        return None
+
+
+RMW_FADD = RMW_OP.base + RMW_OP.keywords.index("fadd")  # RMWOp::FADD
+
+
+def atomic_width_cap(op: Operation, target: str | None) -> int | None:
+    """getAtomicWriteElementsPerThreadCap (3.9): the elements per thread an atomic's lowering writes at
+    once, when narrower than a 128-bit store: CAS and integer/f64 RMW one; other RMWs on AMD 32 bits; an
+    `fadd` on NVIDIA before sm90 one for f32/bf16, two for f16."""
+    if isinstance(op, AtomicCASOp):
+        return 1
+    if not isinstance(op, AtomicRMWOp):
+        return None
+    elem = op.val.type.element_type if isinstance(op.val.type, TensorType) else op.val.type
+    name = getattr(elem, "name", "")
+    if type(elem).__name__ == "IntegerType" or name == "f64" or type(elem).__name__ == "Float64Type":
+        return 1
+    if target is not None and target.startswith("hip:"):
+        return max(1, 32 // algebra.elem_bits(op.val.type))  # AMD: at most 32 bits per atomic (#10093)
+    kind = op.atomic_rmw_op
+    if not isinstance(kind, IntegerAttr) or kind.value.data != RMW_FADD:
+        return None
+    capability = _compute_capability(target)
+    if capability is None or capability >= 90:
+        return None
+    bits = algebra.elem_bits(op.val.type)
+    if bits == 32 or type(elem).__name__ == "BFloat16Type":
+        return 1
+    if bits == 16:
+        return 2
+    return None
+
+
+def num_elements_per_thread(
+    op: Operation, order: Sequence[int], axis: AxisInfoAnalysis, rules: str = RULES_31, target: str | None = None
+) -> int:
     """getNumElementsPerThread: how many elements along order[0] one thread can access as one vector —
     bounded by the pointer alignment (divisibility is in bytes), the contiguity (at most the extent
-    per CTA), and 128 bits."""
+    per CTA), and 128 bits (3.9: and the width an atomic's lowering writes)."""
     ptr = mem_access_ptr(op)
     ptr_type = ptr.type
     shape = algebra.shape_per_cta(ptr_type.encoding, ptr_type.get_shape())
@@ -106,10 +198,17 @@ def num_elements_per_thread(op: Operation, order: Sequence[int], axis: AxisInfoA
     max_multiple = max(info.divisibility[order[0]] // elem_bytes, 1)
     max_contig = min(info.contiguity[order[0]], shape[order[0]])
     alignment = min(max_multiple, max_contig)
-    return min(alignment, 128 // bits)
+    widest = 128 // bits
+    if rules == RULES_39:
+        cap = atomic_width_cap(op, target)
+        if cap is not None:
+            widest = min(widest, cap)
+    return min(alignment, widest)
 
 
-def same_order_accesses(op: Operation, order: Sequence[int], axis: AxisInfoAnalysis) -> list[Operation]:
+def same_order_accesses(
+    op: Operation, order: Sequence[int], axis: AxisInfoAnalysis, rules: str = RULES_31
+) -> list[Operation]:
     """The memory accesses whose vector width `op` shares: `op`, and (if its pointer is defined by an op)
     every access in its multi-root slice whose pointer is a tensor of the same shape with the same
     contiguity order."""
@@ -126,7 +225,7 @@ def same_order_accesses(op: Operation, order: Sequence[int], axis: AxisInfoAnaly
             continue
         if tuple(other_ptr.type.get_shape()) != shape:
             continue
-        if arg_sort(_axis_info(axis, other_ptr).contiguity) == tuple(order):
+        if order_from_contiguity(_axis_info(axis, other_ptr).contiguity, rules) == tuple(order):
             found.append(other)
     return found
 
@@ -154,27 +253,60 @@ def _cta_fields(enc: Attribute | None) -> dict | None:
 
 
 def coalesced_layout(
-    op: Operation, axis: AxisInfoAnalysis, num_warps: int, threads_per_warp: int
+    op: Operation,
+    axis: AxisInfoAnalysis,
+    num_warps: int,
+    threads_per_warp: int,
+    rules: str = RULES_31,
+    target: str | None = None,
 ) -> BlockedEncodingAttr:
-    """setCoalescedEncoding: the #blocked layout Triton 3.1 gives the pointer of `op`."""
+    """setCoalescedEncoding / buildCoalescedEncoding: the #blocked layout Triton gives the pointer of `op`."""
     ptr = mem_access_ptr(op)
     ptr_type: TensorType = ptr.type
-    order = arg_sort(_axis_info(axis, ptr).contiguity)
+    order = order_from_contiguity(_axis_info(axis, ptr).contiguity, rules)
     shape = tuple(ptr_type.get_shape())
     num_elems = prod(algebra.shape_per_cta(ptr_type.encoding, shape))
     num_threads = num_warps * threads_per_warp
 
-    per_thread = max(num_elements_per_thread(o, order, axis) for o in same_order_accesses(op, order, axis))
+    per_thread = max(
+        num_elements_per_thread(o, order, axis, rules, target) for o in same_order_accesses(op, order, axis, rules)
+    )
     per_thread = min(per_thread, max(num_elems // num_threads, 1))
-    if op.name != "tt.load":
+    if not isinstance(op, LoadOp):
         # writes stay within one 128-bit store per thread, or the warp's writes would have gaps
-        per_thread = min(per_thread, num_elements_per_thread(op, order, axis))
+        per_thread = min(per_thread, num_elements_per_thread(op, order, axis, rules, target))
 
     size_per_thread = [1] * len(shape)
     size_per_thread[order[0]] = per_thread
     return algebra.blocked_layout(
         shape, size_per_thread, order, num_warps, threads_per_warp, _cta_fields(ptr_type.encoding)
     )
+
+
+DESCRIPTOR_LOADS = (DescriptorLoadOp, DescriptorGatherOp)  # DescriptorOpInterface with one result
+DESCRIPTOR_STORES = (DescriptorStoreOp, DescriptorReduceOp, DescriptorScatterOp)  # DescriptorStoreLikeOpInterface
+
+
+def descriptor_tensor(op: Operation) -> TensorType | None:
+    """The tensor a descriptor op moves: the loaded result, or the stored `src`."""
+    if isinstance(op, DESCRIPTOR_LOADS) and len(op.results) == 1:
+        return op.results[0].type if isinstance(op.results[0].type, TensorType) else None
+    if isinstance(op, DESCRIPTOR_STORES):
+        return op.src.type if isinstance(op.src.type, TensorType) else None
+    return None
+
+
+def descriptor_layout(t: TensorType, num_warps: int, threads_per_warp: int) -> BlockedEncodingAttr:
+    """pickDescriptorLoadStoreLayout (3.9): TMA needs no L1 coalescing, but the register layout still
+    decides the shared-memory accesses: row-major, as many elements per thread along the last dim as one
+    128-bit vector holds (at most the elements per thread)."""
+    shape = tuple(t.get_shape())
+    num_elems = prod(algebra.shape_per_cta(t.encoding, shape))
+    per_thread = max(num_elems // (num_warps * threads_per_warp), 1)
+    size_per_thread = [1] * len(shape)
+    size_per_thread[-1] = min(per_thread, 128 // algebra.elem_bits(t))
+    order = tuple(reversed(range(len(shape))))
+    return algebra.blocked_layout(shape, size_per_thread, order, num_warps, threads_per_warp, _cta_fields(t.encoding))
 
 
 # -- the rewrite -----------------------------------------------------------------------------------
@@ -195,9 +327,11 @@ def coalesce_op(op: Operation, layout: Attribute) -> Operation:
     """coalesceOp: re-create `op` with its tensor operands converted to `layout` and its results
     re-encoded (the async copy's token excepted), converting the results back for the old users."""
     operands = []
+    # the row offsets of a descriptor gather/scatter keep their 1-D layout (skipOperand)
+    keep = op.x_offsets if isinstance(op, (DescriptorGatherOp, DescriptorScatterOp)) else None
     for v in op.operands:
         t = v.type
-        if isinstance(t, TensorType) and not algebra.is_shared(t.encoding):
+        if v is not keep and isinstance(t, TensorType) and not algebra.is_shared(t.encoding):
             operands.append(_convert(v, _with_encoding(t, layout), op))
         else:
             operands.append(v)
@@ -249,36 +383,48 @@ def _write_callee_hints(axis: AxisInfoAnalysis) -> None:
 
 @dataclass(frozen=True)
 class CoalescePass(ModulePass):
-    """Give global loads/stores/atomics the #blocked layout that coalesces them (tritongpu-coalesce, Triton 3.1).
+    """Give global loads/stores/atomics the #blocked layout that coalesces them (tritongpu-coalesce, Triton 3.1 / 3.9).
 
     Options:
-      skip-unchanged: leave an access alone when it already has the chosen layout (Triton 3.1 wraps it in
+      skip-unchanged: leave an access alone when it already has the chosen layout (Triton wraps it in
                       identity ttg.convert_layouts, which canonicalization later removes).
+      version:        the Triton whose rules apply: 3.1 (below 3.4) or 3.9 (3.4 and newer: row-major ties,
+                      atomic width caps, tensor-descriptor layouts); default from the module's spelling
+                      (triton_gpu.* is 3.1, ttg.* is 3.9).
     """
 
     name = "coalesce"
     upstream_names: ClassVar[dict[str, str]] = {"tritongpu-coalesce": ""}
 
     skip_unchanged: bool = False
+    # the pipeline reads `version=3.9` as a number
+    version: str | float = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         num_warps = module_num_warps(op)
         threads_per_warp = module_threads_per_warp(op)
+        rules = coalesce_rules(op, self.version)
         try:
-            axis = AxisInfoAnalysis(op)
+            axis = AxisInfoAnalysis(op, rules)
         except ValueError as e:  # a pointee type without a bit width
             raise PassFailure(op, f"coalesce: {e}") from e
         _write_callee_hints(axis)
 
+        target = module_target(op)
         layouts: list[tuple[Operation, BlockedEncodingAttr]] = []
         for access in op.walk():
             ptr = mem_access_ptr(access)
             if ptr is None or not is_tensor_of_pointers(ptr.type):
                 continue
             try:
-                layouts.append((access, coalesced_layout(access, axis, num_warps, threads_per_warp)))
+                layouts.append((access, coalesced_layout(access, axis, num_warps, threads_per_warp, rules, target)))
             except ValueError as e:
                 raise PassFailure(access, f"coalesce: {e}") from e
+        if rules == RULES_39:  # then the descriptor loads/stores, in walk order
+            for access in op.walk():
+                t = descriptor_tensor(access)
+                if t is not None:
+                    layouts.append((access, descriptor_layout(t, num_warps, threads_per_warp)))
 
         for access, layout in layouts:
             if self.skip_unchanged and already_in_layout(access, layout):

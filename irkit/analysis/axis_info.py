@@ -704,6 +704,67 @@ VISITORS: dict[str, Visitor] = {
 """The ops with a rule, by canonical name; every other op's results are `pessimistic` (or its hints)."""
 
 
+def _suffix_products(shape: Sequence[int]) -> list[int]:
+    """out[d + 1] is the row-major stride of dim d."""
+    out = [1] * (len(shape) + 1)
+    for d in range(len(shape) - 1, -1, -1):
+        out[d] = out[d + 1] * shape[d]
+    return out
+
+
+def _visit_reshape(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
+    """ReshapeOpAxisInfoVisitor (Triton #9670, in 3.9): each destination dim inherits from the source dim
+    whose row-major stride range holds its stride; contiguity survives only on that dim's low boundary,
+    constancy as far as the constant block reaches (merging whole constant dims above it)."""
+    src = ins[0]
+    src_shape = tensor_shape(op.operands[0].type)
+    dst_shape = tensor_shape(op.results[0].type)
+    rank = len(dst_shape)
+    if src.constant is not None:
+        return AxisInfo((1,) * rank, (highest_pow2_divisor(src.constant),) * rank, tuple(dst_shape), src.constant)
+    src_sp, dst_sp = _suffix_products(src_shape), _suffix_products(dst_shape)
+    contiguity, divisibility, constancy = [1] * rank, [1] * rank, [1] * rank
+    for dd in range(rank):
+        dst_stride = dst_sp[dd + 1]
+        sd = next((i for i in range(len(src_shape)) if src_sp[i + 1] <= dst_stride < src_sp[i]), 0)
+        src_stride = src_sp[sd + 1]
+        src_contig, src_div, src_const = src.contiguity[sd], src.divisibility[sd], src.constancy[sd]
+        if src_contig > 1:
+            if dst_stride == src_stride:
+                contiguity[dd] = min(src_contig, dst_shape[dd])
+                divisibility[dd] = src_div if contiguity[dd] == src_contig else min(src_div, contiguity[dd])
+            continue
+        constancy_end = src_stride * src_const
+        if dst_stride <= constancy_end:
+            dst_const = min(dst_shape[dd], constancy_end // dst_stride)
+            remaining = dst_shape[dd] // dst_const
+            dim = sd - 1
+            while src_const == src_shape[sd] and dim >= 0 and remaining > 1:
+                piece = min(src_shape[dim], remaining)
+                piece_const = min(src.constancy[dim], piece)
+                dst_const *= piece_const
+                if piece_const < piece:
+                    break
+                remaining //= piece
+                dim -= 1
+            constancy[dd] = dst_const
+        divisibility[dd] = src_div
+    return AxisInfo(tuple(contiguity), tuple(divisibility), tuple(constancy), src.constant)
+
+
+VISITORS_39: dict[str, Visitor] = {**VISITORS, "tt.reshape": _visit_reshape}
+"""Triton 3.9's rules: 3.1's and `tt.reshape` (the other 3.2-3.9 changes to AxisInfo are not modelled)."""
+
+
+def visitors_for(version: str | None) -> dict[str, Visitor]:
+    """The rule table of a Triton version: "3.1" (default; below 3.4) or "3.9"."""
+    if version is None:
+        return VISITORS
+    parts = str(version).split(".")
+    major_minor = (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0)
+    return VISITORS if major_minor < (3, 4) else VISITORS_39
+
+
 # ---------------------------------------------------------------------------------------------
 # Control flow
 # ---------------------------------------------------------------------------------------------
@@ -735,7 +796,10 @@ class _FunctionSolver:
     Every lattice only ever grows by join, as in MLIR's sparse forward analysis, so re-evaluating a loop
     body joins its new values into the old ones."""
 
-    def __init__(self, func: Operation, arg_overrides: dict[int, dict[str, int]]):
+    def __init__(
+        self, func: Operation, arg_overrides: dict[int, dict[str, int]], visitors: dict[str, Visitor] | None = None
+    ):
+        self.visitors = VISITORS if visitors is None else visitors
         self.func = func
         self.arg_overrides = arg_overrides
         self.lattice: dict[SSAValue, AxisInfo] = {}
@@ -816,7 +880,7 @@ class _FunctionSolver:
     def plain_op(self, op: Operation) -> None:
         if op.results:
             ins = [self.get(v) for v in op.operands]
-            visitor = VISITORS.get(op.name)
+            visitor = self.visitors.get(op.name)
             info = visitor(op, ins) if visitor is not None else None
             if info is None or info.rank == 0:
                 for r in op.results:
@@ -941,20 +1005,22 @@ def _callers_first(module: ModuleOp) -> list[Operation]:
 
 
 class AxisInfoAnalysis:
-    """AxisInfo of every value of a module (ModuleAxisInfoAnalysis, Triton 3.1).
+    """AxisInfo of every value of a module (ModuleAxisInfoAnalysis, Triton 3.1; `version="3.9"` adds the
+    3.9 `tt.reshape` rule).
 
     `analysis[value]` / `analysis.get(value)` give the AxisInfo of an SSA value (None for values in
     functions that cannot be reached from a root of the call graph).  `callee_arg_hints` gives, for every
     function called with `tt.call`, the tt.contiguity / tt.divisibility / tt.constancy values that the
     C++ analysis would write onto its arguments (gcd over all call sites)."""
 
-    def __init__(self, module: ModuleOp):
+    def __init__(self, module: ModuleOp, version: str | None = None):
         self.module = module
+        self.visitors = visitors_for(version)  # None: Triton 3.1's rules
         self._values: dict[SSAValue, AxisInfo] = {}
         self.callee_arg_hints: dict[Operation, dict[int, dict[str, int]]] = {}
         by_name = {f.properties["sym_name"].data: f for f in _functions(module)}
         for func in _callers_first(module):
-            lattice = _FunctionSolver(func, self.callee_arg_hints.get(func, {})).run()
+            lattice = _FunctionSolver(func, self.callee_arg_hints.get(func, {}), self.visitors).run()
             self._values.update(lattice)
             for call in _calls(func):
                 callee = by_name.get(_callee_name(call) or "")

@@ -1,8 +1,9 @@
-// RUN: irkit-opt %s --split-input-file --coalesce --verify-diagnostics | FileCheck %s
-// RUN: irkit-opt %s --split-input-file --coalesce='skip-unchanged=true' --verify-diagnostics | FileCheck %s --check-prefix=SKIP
+// RUN: irkit-opt %s --split-input-file --coalesce=version=3.1 --verify-diagnostics | FileCheck %s
+// RUN: irkit-opt %s --split-input-file --coalesce='skip-unchanged=true version=3.1' --verify-diagnostics | FileCheck %s --check-prefix=SKIP
+// RUN: irkit-opt %s --split-input-file --coalesce --verify-diagnostics | FileCheck %s --check-prefix=V39
 
-// tritongpu-coalesce (Triton 3.1).  Every expected layout below is the one the real Triton 3.1.0 pass
-// picks for the same input.
+// tritongpu-coalesce (Triton 3.1, and 3.9 at the end: V39, the default for a ttg.* module).  Every
+// expected layout below is the one the real Triton 3.1.0 (3.9.0) pass picks for the same input.
 
 // 1-D vector add: 16-byte aligned f32 pointers, contiguous offsets -> 4 elements (128 bits) per thread.
 // CHECK: #[[$V4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -324,6 +325,76 @@ module attributes {"triton_gpu.num-ctas" = 4 : i32, "triton_gpu.num-warps" = 4 :
     %ps = tt.splat %p : !tt.ptr<f16> -> tensor<16x128x!tt.ptr<f16>, #b>
     %a = tt.addptr %ps, %bb : tensor<16x128x!tt.ptr<f16>, #b>, tensor<16x128xi32, #b>
     %v = tt.load %a : tensor<16x128x!tt.ptr<f16>, #b>
+    tt.return
+  }
+}
+
+// -----
+
+// Triton 3.9: a 2-D pointer with no known contiguity (a splat) breaks the tie row-major: order [1, 0]
+// (3.1: [0, 1]).  (Each V39 alias check sits between the labels of two functions, so that it matches the
+// aliases printed before its own module.)
+// V39-LABEL: tt.func public @multi_cta
+// V39: #[[$ROW:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// V39-LABEL: tt.func public @broadcast_pointer
+// V39: tt.load %{{.*}} : tensor<32x32x!tt.ptr<f32>, #[[$ROW]]>
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @broadcast_pointer(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) -> tensor<32x32xf32, #blocked> {
+    %ptrs = tt.splat %p : !tt.ptr<f32> -> tensor<32x32x!tt.ptr<f32>, #blocked>
+    %v = tt.load %ptrs : tensor<32x32x!tt.ptr<f32>, #blocked>
+    tt.return %v : tensor<32x32xf32, #blocked>
+  }
+}
+
+// -----
+
+// Triton 3.9 on sm80: atomics write no wider than their lowering (#10059): f32 fadd one element per
+// thread, f16 fadd two, integer atomics one (3.1 and sm90 f32: four, 128 bits).
+// V39: #[[$ONE:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// V39: #[[$TWO:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// V39-LABEL: tt.func public @atomics_sm80
+// V39: tt.atomic_rmw fadd, relaxed, gpu, %{{.*}}, %{{.*}} : (tensor<1024x!tt.ptr<f32>, #[[$ONE]]>
+// V39: tt.atomic_rmw fadd, relaxed, gpu, %{{.*}}, %{{.*}} : (tensor<1024x!tt.ptr<f16>, #[[$TWO]]>
+// V39: tt.atomic_rmw add, relaxed, gpu, %{{.*}}, %{{.*}} : (tensor<1024x!tt.ptr<i32>, #[[$ONE]]>
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @atomics_sm80(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %h: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %i: !tt.ptr<i32> {tt.divisibility = 16 : i32}) {
+    %offs = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %pa = tt.addptr %ps, %offs : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %one = arith.constant dense<1.000000e+00> : tensor<1024xf32, #blocked>
+    %r = tt.atomic_rmw fadd, relaxed, gpu, %pa, %one : (tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xf32, #blocked>) -> tensor<1024xf32, #blocked>
+    %hs = tt.splat %h : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>, #blocked>
+    %ha = tt.addptr %hs, %offs : tensor<1024x!tt.ptr<f16>, #blocked>, tensor<1024xi32, #blocked>
+    %hone = arith.constant dense<1.000000e+00> : tensor<1024xf16, #blocked>
+    %hr = tt.atomic_rmw fadd, relaxed, gpu, %ha, %hone : (tensor<1024x!tt.ptr<f16>, #blocked>, tensor<1024xf16, #blocked>) -> tensor<1024xf16, #blocked>
+    %is = tt.splat %i : !tt.ptr<i32> -> tensor<1024x!tt.ptr<i32>, #blocked>
+    %ia = tt.addptr %is, %offs : tensor<1024x!tt.ptr<i32>, #blocked>, tensor<1024xi32, #blocked>
+    %ione = arith.constant dense<1> : tensor<1024xi32, #blocked>
+    %ir = tt.atomic_rmw add, relaxed, gpu, %ia, %ione : (tensor<1024x!tt.ptr<i32>, #blocked>, tensor<1024xi32, #blocked>) -> tensor<1024xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// Triton 3.9: tensor-descriptor loads and stores get a row-major layout with one 128-bit vector per
+// thread along the last dim (#8208): 128x64 f16 on 4 warps: 8 elements.
+// V39: #[[$DESC:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// V39-LABEL: tt.func public @descriptor_copy
+// V39: %[[L:.*]] = tt.descriptor_load %desc[%i, %i] : !tt.tensordesc<128x64xf16> -> tensor<128x64xf16, #[[$DESC]]>
+// V39-NEXT: %tile = ttg.convert_layout %[[L]]
+// V39-NEXT: %[[S:.*]] = ttg.convert_layout %tile : {{.*}} -> tensor<128x64xf16, #[[$DESC]]>
+// V39-NEXT: tt.descriptor_store %desc[%i, %i], %[[S]] : !tt.tensordesc<128x64xf16>, tensor<128x64xf16, #[[$DESC]]>
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @descriptor_copy(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %m: i32, %k: i32, %i: i32) {
+    %c1 = arith.constant 1 : i64
+    %s = arith.extsi %k : i32 to i64
+    %desc = tt.make_tensor_descriptor %a, [%m, %k], [%s, %c1] : <f16>, <128x64xf16>
+    %tile = tt.descriptor_load %desc[%i, %i] : !tt.tensordesc<128x64xf16> -> tensor<128x64xf16, #blocked>
+    tt.descriptor_store %desc[%i, %i], %tile : !tt.tensordesc<128x64xf16>, tensor<128x64xf16, #blocked>
     tt.return
   }
 }

@@ -1,4 +1,4 @@
-// RUN: irkit-opt %s --split-input-file --test-print-alignment -o %t 2>&1 | filecheck %s
+// RUN: irkit-opt %s --split-input-file --test-print-alignment -o %t 2>&1 | FileCheck %s
 // RUN: irkit-opt %s --split-input-file --test-print-alignment=remarks=true --verify-diagnostics -o %t
 
 // test-print-alignment: Triton's TestAxisInfo report, one line per op result: the op, then its AxisInfo

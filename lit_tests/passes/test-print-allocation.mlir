@@ -1,5 +1,5 @@
-// RUN: irkit-opt %s --split-input-file --test-print-allocation -o %t 2>&1 | filecheck %s
-// RUN: irkit-opt %s --split-input-file --test-print-allocation=version=3.3 -o %t 2>&1 | filecheck %s --check-prefix=V33
+// RUN: irkit-opt %s --split-input-file --test-print-allocation -o %t 2>&1 | FileCheck %s
+// RUN: irkit-opt %s --split-input-file --test-print-allocation=version=3.3 -o %t 2>&1 | FileCheck %s --check-prefix=V33
 
 // test-print-allocation: Triton's TestAllocation report (offsets, sizes, totals) from irkit's allocation
 // model, under the rules of the module's Triton version.  Every offset and total below is what the real
