@@ -6,6 +6,7 @@
   3.1.0 does without shared memory for 8/16-bit elements whatever the dot operand's kWidth (a Hopper
   dot_op has none in 3.1: `matchMmaV3AndDotOperandLayout` before Triton #4125).  irkit predicted 8,704 B of
   scratch for it and over-predicted these kernels by up to 33,790 B before that rule.
+* Intel PVC, triton-xpu 3.3.0b1: see the section below.
 """
 
 from __future__ import annotations
@@ -17,8 +18,14 @@ import pytest
 from xdsl.dialects.builtin import Float16Type, Float32Type, TensorType
 
 from irkit.analysis import shared_memory as SM
-from irkit.dialects.encodings import DotOperandEncodingAttr, NvidiaMmaEncodingAttr
+from irkit.dialects.encodings import (
+    BlockedEncodingAttr,
+    DotOperandEncodingAttr,
+    DpasEncodingAttr,
+    NvidiaMmaEncodingAttr,
+)
 from irkit.frontend.parser import Parser
+from irkit.layout import algebra as A
 from irkit.layout import linear as L
 
 DATA = Path(__file__).parent / "data" / "shared_held_out"
@@ -88,3 +95,39 @@ def test_attention_31_hopper_exact(case):
     report = SM.analyze_shared_memory(parsed)
     assert report.version == "3.1"
     assert report.total_bytes == case["shared"]
+
+
+# -- Intel PVC (triton-xpu 3.3.0b1) --------------------------------------------------------------------
+#
+# tests/data/intel-shared/ (tools/refgen/intel_shared.py): the block-pointer GEMM + add-matrix compiled by the
+# real Intel XPU compiler for PVC, 128/256 x 128/256 tiles, 16 and 32 warps.  The D tile's #blocked -> #dpas
+# convert dominates; Triton 3.3's padded scratch takes its order from the DPAS linear encoding, M first (a
+# work-item holds a column of rows), so the pad goes on dim 0: 256x128 w32 pads to 257 x 128 f32 = 131,584 B
+# where the layout's own order [1, 0] would give 256 x 129 = 132,096 B.
+
+INTEL = Path(__file__).parent / "data" / "intel-shared"
+
+
+def intel_cases():
+    return json.loads((INTEL / "index.json").read_text())["cases"]
+
+
+@pytest.mark.parametrize("case", intel_cases(), ids=lambda c: c["name"])
+@pytest.mark.parametrize("version", ["3.3", None])
+def test_intel_pvc_addmm_exact(case, version):
+    """Exact with the 3.3 rules (the compiler's) and with the default for a ttg.* module (3.9 rules, whose
+    swizzled scratch needs a linear layout: DPAS falls back to the same padded formula)."""
+    path = INTEL / case["ttgir"]
+    parsed = Parser(path.read_text(), path.name).parse()
+    assert SM.analyze_shared_memory(parsed, version=version, target="xpu").total_bytes == case["shared"]
+
+
+def test_dpas_scratch_pads_dim_0():
+    """#blocked (2x8 warps) -> #dpas (8x2 warps, repCluster [4, 2]) on 256x128 f32: rep 256 x 128, pad 1 on
+    dim 0, as the real compiler allocates it (131,584 B)."""
+    dpas = DpasEncodingAttr.build(8, 8, 16, 2, 16, (8, 2), (4, 2))
+    assert A.dpas_linear_order(dpas) == (0, 1) and A.get_order(dpas) == (1, 0)
+    blocked = BlockedEncodingAttr.from_values(sizePerThread=(1, 1), threadsPerWarp=(1, 16), warpsPerCTA=(2, 8), order=(1, 0))
+    src, dst = TensorType(Float32Type(), (256, 128), blocked), TensorType(Float32Type(), (256, 128), dpas)
+    assert SM.padded_rep_shape_33(src, dst) == ([257, 128], 1, 1)
+    assert SM.cvt_scratch_bytes(src, dst, "3.3")[0] == 131584

@@ -330,7 +330,8 @@ def _linear_view(enc: Attribute, shape: Sequence[int]):
     answers for a layout with no linear form."""
     ll = L.to_linear_layout(enc, shape, keep_broadcast_registers=True)
     if ll is None:
-        return A.get_order(enc), A.unique_contig_per_thread(enc, shape), A.shape_per_cta_tile(enc, shape)
+        order = A.dpas_linear_order(enc) if A.is_dpas(enc) else A.get_order(enc)
+        return order, A.unique_contig_per_thread(enc, shape), A.shape_per_cta_tile(enc, shape)
     split = A.cta_split_num(enc)
     return L.ll_order(ll), L.ll_contig_per_thread(ll), L.ll_shape_per_cta_tile(ll, split)
 

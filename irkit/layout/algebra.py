@@ -289,6 +289,19 @@ def _dpas_b(enc: Attribute) -> tuple[int, int]:
     return enc.get("systolicDepth") * enc.get("opsPerChan"), enc.get("executionSize") * rc[-1]
 
 
+def dpas_linear_order(enc: Attribute) -> tuple[int, ...]:
+    """LinearEncodingAttr::getOrder of an Intel DPAS accumulator (the order Triton 3.3's convert scratch
+    takes from `toLinearEncoding`): dims by their first register basis.  A work-item's registers walk the
+    `repeatCount` rows of one instruction, then the `repCluster` rows, then columns, so dim M comes first
+    whenever it holds more than one row (measured on triton-xpu 3.3.0b1: the scratch pads dim 0); the
+    getOrder of the layout itself says [1, 0]."""
+    rank = rank_of(enc)
+    rows, _ = _dpas_c(enc)
+    if rows > 1:
+        return (rank - 2, rank - 1) + tuple(range(rank - 3, -1, -1))
+    return _rev_order(rank)
+
+
 def warps_per_cta(enc: Attribute) -> tuple[int, ...]:
     """getWarpsPerCTA (3.1).  Slices fold the sliced dim's warps into the others; dot operands report the
     parent's warps (Triton 3.1 returns the parent's warpsPerCTA unchanged)."""
