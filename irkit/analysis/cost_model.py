@@ -131,7 +131,9 @@ class AccessCost:
 
     @property
     def width(self) -> str:
-        return f"v{self.vector}" if self.vector > 1 else "scalar"
+        """As PTX spells the access: `v4` / `v2` (of 32-bit words), `b32`, `b16`, `b8`."""
+        bits = self.vector * self.elem_bits
+        return f"v{bits // 32}" if bits >= 64 else f"b{bits}"
 
 
 def vector_elements(enc: Attribute, shape: Sequence[int], elem_bits: int, contiguity: Sequence[int] | None = None,
