@@ -149,9 +149,11 @@ def assess_module(module: Operation, version: str | None = None) -> list[Convers
     facts = ModuleFacts(module, version)
     out = []
     for op in module.walk():
-        if op.name != S.CONVERT:
+        if op.name != S.CONVERT and not S.is_dot_operand_round_trip(op):
             continue
         candidate, why_not = S.classify_conversion(op, dot_operands=None)
+        if candidate is None and op.name != S.CONVERT:
+            continue  # a shared-memory round trip of a dot operand that is not a seed here
         if candidate is None:
             out.append(ConversionAssessment(op, "-", why_not or "not between an mma and a blocked layout"))
             continue

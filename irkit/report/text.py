@@ -64,7 +64,7 @@ def module_text(r: ModuleReport) -> str:
             if v.verdict == "-":
                 continue
             record = by_line.get(v.line)
-            which = f"#{r.converts.index(record) + 1} {record.value}" if record else f"line {v.line}"
+            which = f"#{r.converts.index(record) + 1} {record.value}" if record else f"line {v.line} (local_load)"
             lines.append(f"  {which}: {v.verdict}: {v.why}")
     if r.chains:
         lines.append("")
