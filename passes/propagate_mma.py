@@ -6,7 +6,10 @@ For each `ttg.convert_layout` between an accumulator layout (`#nvidia_mma` v2/v3
 computes the slice of values that must change layout (elementwise ops, broadcasts, the
 splat/make_range/expand_dims index arithmetic rebuilt with `#slice` of the mma layout, scf.for/scf.if,
 tensor-of-pointer and block-pointer loads, stores), and this pass applies the plan when it removes
-more conversions than it adds.  Only layouts change: every value keeps its shape and element type.
+more conversions than it adds and, with `profit=model`, when the cost model
+(`irkit.analysis.mma_profit`) estimates it faster or it brings shared memory under the device limit.  With
+`dot-operands` the conversions into tt.dot's `#dot_op` operands (and their local_alloc/local_load round
+trips) are seeds too.  Only layouts change: every value keeps its shape and element type.
 
 It mirrors the backward rematerialisation of Triton's `tritongpu-remove-layout-conversions`, minus the
 rule that makes a large load an anchor (docs/passes/propagate-mma.md).
@@ -35,7 +38,7 @@ from irkit.names import exact_name, set_exact_name
 
 @dataclass(frozen=True)
 class PropagateMmaPass(ModulePass):
-    """Remove mma<->blocked conversions by retyping epilogue loads, stores and index arithmetic in the mma layout
+    """Remove mma<->blocked conversions (where the cost model says it pays) by retyping epilogue loads and stores in the mma layout
 
     Options: `profit` (`model`: apply a plan only when the cost model says it is faster or it brings
     shared memory under the device limit; `always`: every plan that removes more conversions than it
