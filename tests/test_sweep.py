@@ -155,6 +155,53 @@ def test_failures_are_rows_and_the_sweep_goes_on(tmp_path):
     assert "parse 1, read 1" in proc.stdout  # the summary's failures by kind
 
 
+def _dies_on_doomed(task, options):
+    """A worker's work that kills its process on one kernel, as a segfault or the OOM killer would."""
+    from irkit.sweep.kernel import run_task
+
+    if task.path.endswith("doomed.ttgir"):
+        os._exit(1)
+    return run_task(task, options)
+
+
+def test_a_worker_that_dies_costs_one_row(tmp_path):
+    from irkit.sweep.engines import run_local
+    from irkit.sweep.kernel import SweepOptions
+
+    d = _kernel_copies(tmp_path / "k", SMALL[:4])
+    shutil.copy(ADDMM, d / "doomed.ttgir")
+    tasks = discover([str(d)])
+    rows = {Path(r["path"]).name: r for r, _ in run_local(tasks, SweepOptions("propagate-mma"), 2, work=_dies_on_doomed)}
+    assert len(rows) == 5
+    assert rows["doomed.ttgir"]["status"] == "error" and rows["doomed.ttgir"]["error_kind"] == "worker-died"
+    assert all(r["status"] == "ok" for name, r in rows.items() if name != "doomed.ttgir")
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path):
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    d = _kernel_copies(tmp_path / "k", SMALL[:3])
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))  # a terminal 120 columns wide
+    proc = subprocess.Popen(SWEEP + ["-p", "propagate-mma", str(d), "-o", str(tmp_path / "r.jsonl"), "--workers", "1"],
+                            stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the terminal closed with the process
+            break
+        if not chunk:
+            break
+        shown += chunk
+    assert proc.wait() == 0
+    assert b"3/3" in shown and b"kernel/s" in shown  # kernels done, rate; tqdm adds the time left
+
+
 def test_bad_usage_is_one_line_and_exit_1(tmp_path):
     cases = [
         (["-p", "no-such-pass", str(ADDMM), "-o", str(tmp_path / "r.jsonl")], "unknown pass 'no-such-pass'"),

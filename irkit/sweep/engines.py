@@ -89,8 +89,8 @@ def _pool(workers: int, max_tasks: int) -> ProcessPoolExecutor:
 
 
 def run_local(tasks: Iterable[KernelTask], options: SweepOptions, workers: int,
-              max_tasks: int = DEFAULT_MAX_TASKS) -> Iterator[tuple[dict, dict]]:
-    """Rows from a process pool of ``workers``.
+              max_tasks: int = DEFAULT_MAX_TASKS, work=run_task) -> Iterator[tuple[dict, dict]]:
+    """Rows from a process pool of ``workers``, each ``work(task, options)`` (an importable function).
 
     A worker that dies (killed for memory, a crash in a C extension) breaks the pool; the kernels
     that were in flight are then run again one at a time in a fresh pool, and the one that kills
@@ -103,7 +103,7 @@ def run_local(tasks: Iterable[KernelTask], options: SweepOptions, workers: int,
     try:
         in_flight: dict = {}
         while True:
-            _top_up(in_flight, pending, window, lambda task, pool=pool: pool.submit(run_task, task, options))
+            _top_up(in_flight, pending, window, lambda task, pool=pool: pool.submit(work, task, options))
             if not in_flight:
                 break
             done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
@@ -120,17 +120,17 @@ def run_local(tasks: Iterable[KernelTask], options: SweepOptions, workers: int,
                 in_flight.clear()
                 pool.shutdown(wait=True, cancel_futures=True)
                 for task in suspects:
-                    yield from _run_alone(task, options)
+                    yield from _run_alone(task, options, work)
                 suspects.clear()
                 pool = _pool(workers, max_tasks)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _run_alone(task: KernelTask, options: SweepOptions) -> Iterator[tuple[dict, dict]]:
+def _run_alone(task: KernelTask, options: SweepOptions, work) -> Iterator[tuple[dict, dict]]:
     pool = _pool(1, 1)
     try:
-        yield pool.submit(run_task, task, options).result()
+        yield pool.submit(work, task, options).result()
     except BrokenProcessPool:
         yield died_row(task, options, "the worker process died while analysing this kernel"), {}
     finally:
