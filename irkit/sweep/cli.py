@@ -56,9 +56,26 @@ def build_arg_parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _sweep(args, max_tasks: int, tritons):
+    from irkit.sweep.run import run_sweep
+
+    return run_sweep(
+        args.inputs,
+        args.output,
+        args.pipeline,
+        workers=args.workers,
+        use_ray=args.ray is not None,
+        ray_address=args.ray,
+        resume=args.resume,
+        max_tasks=max_tasks,
+        compile_with=tritons,
+        all_stages=args.all_stages,
+        progress=not args.no_progress,
+    )
+
+
 def run(argv: list[str]) -> int:
     from irkit.sweep import engines
-    from irkit.sweep.run import run_sweep
     from irkit.sweep.summary import render, summarise
 
     args = build_arg_parser().parse_args(argv)
@@ -72,19 +89,12 @@ def run(argv: list[str]) -> int:
 
         tritons = probe(args.triton_python)
     max_tasks = args.max_tasks_per_worker or engines.DEFAULT_MAX_TASKS
-    result = run_sweep(
-        args.inputs,
-        args.output,
-        args.pipeline,
-        workers=args.workers,
-        use_ray=args.ray is not None,
-        ray_address=args.ray,
-        resume=args.resume,
-        max_tasks=max_tasks,
-        compile_with=tritons,
-        all_stages=args.all_stages,
-        progress=not args.no_progress,
-    )
+    try:
+        result = _sweep(args, max_tasks, tritons)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"irkit-sweep: interrupted; the kernels done are in {args.output}: "
+                         "the same command with --resume runs the rest\n")
+        return 130
     groups = summarise(result.rows)
     kept = f", {result.kept:,} kept from the file" if result.kept else ""
     sys.stdout.write(f"irkit-sweep: {len(result.rows):,} kernel(s) in {args.output} ({result.ran:,} run{kept})\n")
