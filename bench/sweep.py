@@ -9,9 +9,11 @@ names into a temporary folder until there are --kernels of them; each copy ends 
 its number, so every file is distinct (its own content hash, its own row) and costs what its original
 costs.  Metadata JSON beside a file is copied with it.
 
-Then, in this one run and in this order, the same sweep (-p propagate-mma, JSONL results) with a local
-pool of 1 worker, a local pool of 2 workers, and a local Ray (ray.init(num_cpus=2); its start-up time is
-reported apart, since a cluster is started once and used for many sweeps).  Reported: wall time,
+Then, in this one run, the same sweep (-p propagate-mma, JSONL results) with a local pool of 1 worker, a
+local pool of 2 workers, and a local Ray (ray.init(num_cpus=2); its start-up time is reported apart, since
+a cluster is started once and used for many sweeps).  The kernels are cut into --slices slices and the
+three ways take turns slice by slice (each resuming its own results file), so load from others on the
+machine falls on all three alike.  Reported: wall time,
 kernels/s, 2 workers over 1, Ray's overhead over the 2-worker pool, each worker's resident memory over
 the sweep (sampled after every kernel), the machine's load while each ran, and whether the three
 results files hold the same rows.  The cost per kernel and the projection for 30,000 kernels on 1, 8
@@ -106,43 +108,64 @@ def memory_figures(samples: list[dict]) -> dict:
     }
 
 
-def one_run(label: str, kernels: Path, out: Path, tasks, **kw) -> dict:
-    busy0, total0 = _cpu_times()
-    own0 = os.times()
-    load0 = os.getloadavg()[0]
-    start = time.perf_counter()
-    result = run_sweep([str(kernels)], str(out), PIPELINE, tasks=tasks, progress=False, **kw)
-    wall = time.perf_counter() - start
-    busy1, total1 = _cpu_times()
-    cores = os.cpu_count() or 1
-    machine_busy = (busy1 - busy0) / (total1 - total0) * cores  # cores busy on average, everyone
-    n = len(result.rows)
-    last_cpu: dict[int, float] = {}
-    for m in result.memory:
-        last_cpu[m["pid"]] = m["cpu_s"]
-    workers_cpu = sum(last_cpu.values())
-    row = {
-        "run": label,
-        "kernels": n,
-        "wall_s": round(wall, 1),
-        "kernels_per_s": round(n / wall, 2),
-        "ms_per_kernel_wall": round(1000 * wall / n, 1),
-        "ms_per_kernel_in_worker_median": round(1000 * statistics.median(r["seconds"] for r in result.rows), 1),
-        "machine_cores_busy_avg": round(machine_busy, 2),
-        "load_avg_1min_start": round(load0, 2),
-        "load_avg_1min_end": round(os.getloadavg()[0], 2),
-        "driver_cpu_s": round(sum(os.times()[:2]) - sum(own0[:2]), 1),
-        # CPU seconds the workers spent (each worker's last report; recycled workers all counted):
-        # what a kernel costs whatever else the machine is doing
-        "workers_cpu_s": round(workers_cpu, 1),
-        "cpu_ms_per_kernel": round(1000 * workers_cpu / n, 1),
-        "errors": sum(r["status"] != "ok" for r in result.rows),
-        "memory": memory_figures(result.memory),
-    }
-    print(f"  {label:<12} {n:,} kernels in {wall:7.1f} s = {n / wall:6.2f} kernels/s   "
-          f"(machine: {machine_busy:.2f} of {cores} cores busy on average, load {load0:.1f} -> {row['load_avg_1min_end']:.1f}); "
-          f"{row['cpu_ms_per_kernel']} CPU ms/kernel; worker RSS peak {row['memory']['rss_peak_mib_max']} MiB", flush=True)
-    return row
+class Measure:
+    """One way of running the sweep, measured over the slices it is given (round-robin with the others)."""
+
+    def __init__(self, label: str, out: Path, **kw):
+        self.label, self.out, self.kw = label, out, kw
+        self.wall = self.busy = self.jiffies = self.driver_cpu = 0.0
+        self.kernels = 0
+        self.loads: list[float] = []
+        self.cpu: dict[tuple[int, int], float] = {}  # (slice, pid) -> the worker's CPU seconds
+        self.samples: list[dict] = []
+        self.rows: list[dict] = []
+
+    def run(self, kernels: Path, tasks, slice_no: int) -> None:
+        busy0, total0 = _cpu_times()
+        own0 = os.times()
+        self.loads.append(os.getloadavg()[0])
+        start = time.perf_counter()
+        result = run_sweep([str(kernels)], str(self.out), PIPELINE, tasks=tasks, resume=True, progress=False, **self.kw)
+        self.wall += time.perf_counter() - start
+        busy1, total1 = _cpu_times()
+        own1 = os.times()
+        self.driver_cpu += own1.user + own1.system - own0.user - own0.system
+        self.busy += busy1 - busy0
+        self.jiffies += total1 - total0
+        for m in result.memory:
+            self.cpu[(slice_no, m["pid"])] = m["cpu_s"]
+            self.samples.append(dict(m, done=self.kernels + m["done"]))
+        self.kernels += result.ran
+        self.rows = result.rows
+
+    def figures(self) -> dict:
+        n, wall = self.kernels, self.wall
+        cores = os.cpu_count() or 1
+        workers_cpu = sum(self.cpu.values())
+        row = {
+            "run": self.label,
+            "kernels": n,
+            "wall_s": round(wall, 1),
+            "kernels_per_s": round(n / wall, 2),
+            "ms_per_kernel_wall": round(1000 * wall / n, 1),
+            "ms_per_kernel_in_worker_median": round(1000 * statistics.median(r["seconds"] for r in self.rows), 1),
+            # cores busy on average while this ran, counting every process on the machine
+            "machine_cores_busy_avg": round(self.busy / self.jiffies * cores, 2),
+            "load_avg_1min_at_slice_starts": [round(x, 1) for x in self.loads],
+            # CPU seconds the workers spent (each worker's last report, recycled workers included):
+            # what a kernel costs whatever else the machine is doing
+            "workers_cpu_s": round(workers_cpu, 1),
+            "cpu_ms_per_kernel": round(1000 * workers_cpu / n, 1),
+            # the sweep's own process: discovery, resume, writing rows, the pool or Ray driver
+            "driver_cpu_ms_per_kernel": round(1000 * self.driver_cpu / n, 2),
+            "errors": sum(r["status"] != "ok" for r in self.rows),
+            "memory": memory_figures(self.samples),
+        }
+        print(f"  {self.label:<12} {n:,} kernels in {wall:7.1f} s = {n / wall:6.2f} kernels/s   "
+              f"(machine: {row['machine_cores_busy_avg']:.2f} of {cores} cores busy on average); "
+              f"{row['cpu_ms_per_kernel']} CPU ms/kernel; worker RSS peak {row['memory']['rss_peak_mib_max']} MiB",
+              flush=True)
+        return row
 
 
 def comparable(path: Path) -> list[dict]:
@@ -155,6 +178,7 @@ def main() -> None:
     ap.add_argument("--extra", action="append", default=[], type=Path, metavar="DIR",
                     help="another folder of real .ttir/.ttgir files to copy from (repeatable)")
     ap.add_argument("--no-ray", action="store_true", help="skip the Ray run")
+    ap.add_argument("--slices", type=int, default=5, help="run the three ways round-robin over this many slices (default 5)")
     ap.add_argument("--json", type=Path, default=None, help="write the figures as JSON")
     ap.add_argument("--keep", type=Path, default=None, help="make the kernels and results here (kept) instead of a temporary folder")
     args = ap.parse_args()
@@ -171,8 +195,7 @@ def main() -> None:
         tasks = discover([str(kernels)])
         print(f"irkit-sweep bench: {len(tasks):,} kernel files (copies of {len(sources)} real files) in {kernels}; "
               f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
-        runs = [one_run("1 worker", kernels, work / "w1.jsonl", tasks, workers=1),
-                one_run("2 workers", kernels, work / "w2.jsonl", tasks, workers=2)]
+        measures = [Measure("1 worker", work / "w1.jsonl", workers=1), Measure("2 workers", work / "w2.jsonl", workers=2)]
         ray_start_s = None
         if not args.no_ray:
             import ray
@@ -181,8 +204,19 @@ def main() -> None:
             t = time.perf_counter()
             ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
             ray_start_s = round(time.perf_counter() - t, 1)
-            runs.append(one_run("Ray, 2 CPUs", kernels, work / "ray.jsonl", tasks, use_ray=True))
+            measures.append(Measure("Ray, 2 CPUs", work / "ray.jsonl", use_ray=True))
+        for f in ("w1.jsonl", "w2.jsonl", "ray.jsonl"):
+            (work / f).unlink(missing_ok=True)
+        # round-robin over slices, so load from others on the machine falls on every way alike
+        size = -(-len(tasks) // args.slices)
+        for k in range(args.slices):
+            part = tasks[k * size:(k + 1) * size]
+            for m in measures:
+                m.run(kernels, part, k)
+            print(f"  slice {k + 1}/{args.slices} done", flush=True)
+        if not args.no_ray:
             ray.shutdown()
+        runs = [m.figures() for m in measures]
         same = all(comparable(work / f) == comparable(work / "w1.jsonl") for f in ("w2.jsonl", "ray.jsonl")[: len(runs) - 1])
         w1, w2 = runs[0], runs[1]
         speedup = w1["wall_s"] / w2["wall_s"]
@@ -199,18 +233,21 @@ def main() -> None:
         }
         if len(runs) > 2:
             figures["ray_overhead_over_2_workers"] = round(runs[2]["wall_s"] / w2["wall_s"] - 1, 3)
-        cost = w1["wall_s"] / w1["kernels"]
-        efficiency = speedup / 2
+        # the projection: the CPU a kernel costs one worker (what a quiet core would take), divided over
+        # the cores at the parallel efficiency measured at 2 workers
+        cost = w1["cpu_ms_per_kernel"] / 1000
+        efficiency = min(1.0, speedup / 2)
         figures["sizing"] = {
-            "s_per_kernel_1_worker": round(cost, 4),
-            "parallel_efficiency_at_2": round(efficiency, 2),
-            "projected_wall_for_30000_kernels_s": {str(c): round(30000 * cost / (c * min(1.0, efficiency) if c > 1 else 1), 0)
+            "cpu_s_per_kernel": round(cost, 4),
+            "wall_s_per_kernel_1_worker": round(w1["wall_s"] / w1["kernels"], 4),
+            "parallel_efficiency_at_2": round(speedup / 2, 2),
+            "projected_wall_for_30000_kernels_s": {str(c): round(30000 * cost / (c * (efficiency if c > 1 else 1.0)))
                                                    for c in (1, 8, 64)},
         }
         print(f"  2 workers / 1 worker: {speedup:.2f}x" + (
             f"; Ray over the 2-worker pool: {100 * figures['ray_overhead_over_2_workers']:+.1f}% (Ray started in {ray_start_s} s)"
             if len(runs) > 2 else "") + f"; same rows in every run: {same}")
-        print(f"  {1000 * cost:.0f} ms per kernel on one worker; 30,000 kernels: " + ", ".join(
+        print(f"  {1000 * cost:.0f} CPU ms per kernel; 30,000 kernels: " + ", ".join(
             f"{c} core(s) {v / 60:.0f} min" for c, v in figures["sizing"]["projected_wall_for_30000_kernels_s"].items()))
         if args.json:
             args.json.write_text(json.dumps(figures, indent=1) + "\n")
