@@ -168,6 +168,21 @@ class Measure:
         return row
 
 
+def memory_probe(kernels: Path, tasks, work: Path) -> dict:
+    """One worker that is never recycled, over every kernel: its resident set, per tenth of the sweep."""
+    result = run_sweep([str(kernels)], str(work / "probe.jsonl"), PIPELINE, tasks=tasks, workers=1,
+                       max_tasks=10**9, progress=False)
+    samples = result.memory
+    step = max(1, len(samples) // 10)
+    tenths = [{"kernels_done": seg[-1]["done"],
+               "rss_mib_median": round(statistics.median(x["rss_kib"] for x in seg) / 1024, 1),
+               "rss_mib_max": round(max(x["rss_kib"] for x in seg) / 1024, 1)}
+              for seg in (samples[i:i + step] for i in range(0, len(samples), step))]
+    for t in tenths:
+        print(f"  one worker, never recycled: after {t['kernels_done']:5,} kernels RSS {t['rss_mib_max']} MiB", flush=True)
+    return {"kernels": len(samples), "workers": len({x["pid"] for x in samples}), "tenths": tenths}
+
+
 def comparable(path: Path) -> list[dict]:
     return sorted(({k: v for k, v in r.items() if k != "seconds"} for r in read_rows(str(path))), key=lambda r: r["key"])
 
@@ -180,6 +195,8 @@ def main() -> None:
     ap.add_argument("--no-ray", action="store_true", help="skip the Ray run")
     ap.add_argument("--slices", type=int, default=5, help="run the three ways round-robin over this many slices (default 5)")
     ap.add_argument("--json", type=Path, default=None, help="write the figures as JSON")
+    ap.add_argument("--memory-probe", action="store_true",
+                    help="instead: one worker never recycled over all the kernels, its memory per tenth of the sweep")
     ap.add_argument("--keep", type=Path, default=None, help="make the kernels and results here (kept) instead of a temporary folder")
     args = ap.parse_args()
 
@@ -195,6 +212,12 @@ def main() -> None:
         tasks = discover([str(kernels)])
         print(f"irkit-sweep bench: {len(tasks):,} kernel files (copies of {len(sources)} real files) in {kernels}; "
               f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
+        if args.memory_probe:
+            figures = {"command": "python bench/sweep.py " + " ".join(sys.argv[1:]), "pipeline": PIPELINE,
+                       "memory_probe": memory_probe(kernels, tasks, work)}
+            if args.json:
+                args.json.write_text(json.dumps(figures, indent=1) + "\n")
+            return
         measures = [Measure("1 worker", work / "w1.jsonl", workers=1), Measure("2 workers", work / "w2.jsonl", workers=2)]
         ray_start_s = None
         if not args.no_ray:
