@@ -207,7 +207,9 @@ def test_new_layouts_get_fresh_triton_style_names():
     mma = pm.module.body.block.first_op.regions[0].blocks[0].args[0].type.encoding
     fresh_mma = mma.replace(warpsPerCTA=(4, 1))
     arg = pm.module.body.block.first_op.regions[0].blocks[0].args[0]
-    _convert_after(conv2, TensorType(arg.type.element_type, [32, 32], fresh_mma))
+    conv3 = ConvertLayoutOp(arg, TensorType(arg.type.element_type, [32, 32], fresh_mma))  # %m, 32x32, to #mma1
+    conv3.location = conv2.location
+    Rewriter.insert_op(conv3, InsertPoint.after(conv2))
     assert verify_module(pm.module) == []
     out = print_module(pm)
     aliases = dict(re.findall(r"^#(\w+) = (.*)$", out, re.MULTILINE))
