@@ -22,9 +22,9 @@ def verify_module(root: Operation) -> list[tuple[Operation, str]]:
 
 def _verify_module(root: Operation) -> list[tuple[Operation, str]]:
     errors: list[tuple[Operation, str]] = []
-    order = _BlockOrder()
-    for op in root.walk():
-        message = _dominance_error(op, order) or _region_type_error(op)
+    tree = _Tree(root)
+    for op in tree.ops:
+        message = _dominance_error(op, tree) or _region_type_error(op)
         if message is not None:
             errors.append((op, f"'{op.name}' op {message}"))
             if len(errors) >= 20:
@@ -44,27 +44,40 @@ def _verify_module(root: Operation) -> list[tuple[Operation, str]]:
     return errors
 
 
-class _BlockOrder:
-    """Position of each op in its block, computed once per block."""
+class _Tree:
+    """Every op under `root` in pre-order, and each op's and block's pre-order interval
+    [first, last]: "x lies inside y" is then two comparisons, whatever the nesting depth
+    (walking up the parents per operand, or xDSL's recursive walk, is quadratic in it)."""
 
-    def __init__(self) -> None:
-        self.index: dict[Operation, int] = {}
-        self.done: set[Block] = set()
+    def __init__(self, root: Operation) -> None:
+        self.ops: list[Operation] = []
+        self.first: dict[Operation | Block, int] = {}
+        self.last: dict[Operation | Block, int] = {}
+        counter = 0
+        stack: list[tuple[Operation | Block, bool]] = [(root, False)]
+        while stack:
+            node, leaving = stack.pop()
+            if leaving:
+                self.last[node] = counter
+                continue
+            counter += 1
+            self.first[node] = counter
+            stack.append((node, True))
+            if isinstance(node, Operation):
+                self.ops.append(node)
+                children: list = [block for region in node.regions for block in region.blocks]
+            else:
+                children = list(node.ops)
+            stack.extend((child, False) for child in reversed(children))
 
-    def of(self, op: Operation) -> int:
-        block = op.parent_block()
-        if block is not None and block not in self.done:
-            self.done.add(block)
-            for i, o in enumerate(block.ops):
-                self.index[o] = i
-        return self.index.get(op, -1)
+    def inside(self, node: Operation, container: Operation | Block | None) -> bool:
+        first = self.first.get(container) if container is not None else None
+        return first is not None and first <= self.first[node] <= self.last[container]
 
-
-def _ancestor_in(op: Operation, block: Block | None) -> Operation | None:
-    """`op` or the enclosing op of `op` that sits in `block`."""
-    while op is not None and op.parent_block() is not block:
-        op = op.parent_op()
-    return op
+    def before(self, definer: Operation, user: Operation) -> bool:
+        """`definer`'s whole subtree precedes `user` (given both under one block)."""
+        last = self.last.get(definer)
+        return last is not None and last < self.first[user]
 
 
 def _in_other_block_of_same_region(op: Operation, block: Block | None) -> bool:
@@ -80,19 +93,18 @@ def _in_other_block_of_same_region(op: Operation, block: Block | None) -> bool:
     return False
 
 
-def _dominance_error(op: Operation, order: _BlockOrder) -> str | None:
+def _dominance_error(op: Operation, tree: _Tree) -> str | None:
     for i, value in enumerate(op.operands):
         if isinstance(value, OpResult):
             block = value.op.parent_block()
-            user = _ancestor_in(op, block)
-            if user is None:
+            if not tree.inside(op, block):
                 if _in_other_block_of_same_region(op, block):
                     continue
                 return f"operand #{i} does not dominate this use (defined outside the enclosing regions)"
-            if user is value.op or order.of(value.op) > order.of(user):
+            if not tree.before(value.op, op):
                 return f"operand #{i} does not dominate this use"
         elif isinstance(value, BlockArgument):
-            if _ancestor_in(op, value.block) is None and not _in_other_block_of_same_region(op, value.block):
+            if not tree.inside(op, value.block) and not _in_other_block_of_same_region(op, value.block):
                 return f"operand #{i} does not dominate this use (a block argument of a block that does not enclose it)"
         elif not isinstance(value, SSAValue):  # pragma: no cover - xDSL keeps operands SSA values
             return f"operand #{i} is not an SSA value"

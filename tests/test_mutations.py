@@ -713,3 +713,35 @@ def test_bad_manifests_are_one_line(tmp_path, content):
     code, err = _report(["--screen", "--manifest", str(manifest)])
     assert code == 1, err
     assert len(err.strip().splitlines()) == 1 and err.startswith("irkit-report: error: manifest "), err
+
+
+# -- deep nesting ----------------------------------------------------------------------------------------------------
+
+
+def nested_ifs(depth: int) -> str:
+    """A valid function whose body nests `depth` scf.if regions (generated IR nests far deeper than kernels)."""
+    return "\n".join(["module {", "  tt.func @deep(%c: i1) {", *(["    scf.if %c {"] * depth),
+                      "    %x = arith.constant 0 : i32", *(["    }"] * depth), "    tt.return", "  }", "}", ""])
+
+
+def test_deep_nesting_parses_verifies_and_prints(tmp_path):
+    """3,000 levels here (10,000 in tools/fuzz_mutations.py, which takes longer); 250 failed before."""
+    path = tmp_path / "deep.mlir"
+    path.write_text(nested_ifs(3000))
+    code, out, err = run_in_process([str(path)])
+    assert code == 0, err[:500]
+    assert out.count("scf.if %c {") == 3000 and "arith.constant 0 : i32" in out
+
+
+def test_nesting_past_the_limit_points_at_the_place(tmp_path, monkeypatch):
+    from irkit import deep
+
+    monkeypatch.setattr(deep, "RECURSION_LIMIT", 3000)
+    monkeypatch.setattr(sys, "getrecursionlimit", lambda: 1000)  # so run_deep does not keep a higher one
+    path = tmp_path / "deeper.mlir"
+    path.write_text(nested_ifs(2000))
+    code, out, err = run_in_process([str(path)])
+    assert code == 1 and out == ""
+    m = DIAGNOSTIC.match(err)
+    assert m and "input nests too deeply to parse" in err, err[:300]
+    assert int(m.group("line")) > 100  # where the parser was, not 1:1

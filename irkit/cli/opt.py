@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from irkit.cli.entry import CliError, InternalError, run_command
+from irkit.deep import run_deep
 from irkit.cli.pipeline import parse_textual_pipeline, split_command_line
 
 # irkit.diagnostics and xDSL are imported where used, so `--help` stays fast
@@ -366,15 +367,17 @@ def process_chunk(args, chunk: InputText, pipeline, out_err, run_ctx: RunContext
     run_ctx = run_ctx or RunContext()
     timed = run_ctx.timing.phase if run_ctx.timing is not None else (lambda *a, **k: nullcontext())
     diags: list[Diagnostic] = []
+    parser = Parser(chunk.text, chunk.name, allow_unregistered=args.allow_unregistered_dialect)
     try:
         with timed("Parser"):
-            parsed = Parser(chunk.text, chunk.name, allow_unregistered=args.allow_unregistered_dialect).parse()
+            parsed = parser.parse()
     except ParseError as e:
         line, col, src = position(chunk.text, e.pos, chunk.line_offset)
         diags.append(Diagnostic("error", e.message, chunk.name, line, col, src))
         return ChunkResult(None, diags)
-    except RecursionError:
-        diags.append(Diagnostic("error", "input nests too deeply to parse", chunk.name, 1, 1))
+    except RecursionError:  # past irkit.deep's limit: point at where the parser was
+        line, col, src = position(chunk.text, parser.cur.pos, chunk.line_offset)
+        diags.append(Diagnostic("error", "input nests too deeply to parse", chunk.name, line, col, src))
         return ChunkResult(None, diags)
     parsed.line_offset = chunk.line_offset
 
@@ -522,7 +525,7 @@ def run(argv: list[str]) -> int:
     problems: list[str] = []
     only_expected = args.verify_diagnostics_mode == "only-expected"
     for chunk in split_chunks(inp, args.split_input_file):
-        result = process_chunk(args, chunk, pipeline, sys.stderr, run_ctx)
+        result = run_deep(process_chunk, args, chunk, pipeline, sys.stderr, run_ctx)  # deep nesting: big stack
         if args.verify_diagnostics:
             problems.extend(check_expected(chunk, result.diagnostics, only_expected))
             for d in result.diagnostics:

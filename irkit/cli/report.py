@@ -24,6 +24,7 @@ from types import SimpleNamespace
 
 from irkit.cli import opt as driver
 from irkit.cli.entry import CliError, run_command
+from irkit.deep import run_deep
 from irkit.cli.opt import InputText
 from irkit.progress import progress_bar
 
@@ -108,13 +109,15 @@ def parse(chunk: InputText):
     from irkit.frontend.lexer import ParseError
     from irkit.frontend.parser import Parser
 
+    parser = Parser(chunk.text, chunk.name)
     try:
-        parsed = Parser(chunk.text, chunk.name).parse()
+        parsed = run_deep(parser.parse)
     except ParseError as e:
         line, col, src = position(chunk.text, e.pos, chunk.line_offset)
         raise ReportFailed(Diagnostic("error", e.message, chunk.name, line, col, src).render()) from None
     except RecursionError:
-        raise ReportFailed(f"{chunk.name}:1:1: error: input nests too deeply to parse") from None
+        line, col, src = position(chunk.text, parser.cur.pos, chunk.line_offset)
+        raise ReportFailed(Diagnostic("error", "input nests too deeply to parse", chunk.name, line, col, src).render()) from None
     parsed.line_offset = chunk.line_offset
     return parsed
 
@@ -145,7 +148,7 @@ def run_pipeline(chunk: InputText, pipeline) -> InputText:
         mlir_print_debuginfo=True,
         mlir_print_op_generic=False,
     )
-    result = driver.process_chunk(ns, chunk, pipeline, sys.stderr)
+    result = run_deep(driver.process_chunk, ns, chunk, pipeline, sys.stderr)
     errors = []
     for d in result.diagnostics:
         if d.severity == "remark":
