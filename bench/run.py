@@ -110,14 +110,14 @@ def report_vs_opt(inputs: list[dict], reps: int) -> list[dict]:
         if inp["kind"] != "big" or not opt or not report:
             continue
         path = inp["files"][0]
-        row = {"input": inp["name"], "size": inp["size"], "file": path}
+        row = {"input": inp["name"], "size": inp["size"], "file": os.path.relpath(path, ROOT)}
         for tool, cmd in (("irkit-opt", [opt, path, "-o", str(work / "opt_out.ttgir")]),
                           ("irkit-report", [report, path, "-o", str(work / "report_out.txt")])):
             runs = [child_cpu(cmd) for _ in range(reps)]
             if any(r[2] != 0 for r in runs):
                 raise RuntimeError(f"{' '.join(cmd)} failed")
             row[tool] = {"cpu_s": min(r[0] for r in runs), "rss_peak_mb": max(r[1] for r in runs),
-                         "command": " ".join(Path(c).name if c in (opt, report) else c for c in cmd)}
+                         "command": " ".join(Path(c).name if c in (opt, report) else os.path.relpath(c, ROOT) for c in cmd)}
         row["report_over_opt"] = row["irkit-report"]["cpu_s"] / row["irkit-opt"]["cpu_s"]
         out.append(row)
     return out

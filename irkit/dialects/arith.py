@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType
+from xdsl.dialects.builtin import FunctionType, IntegerAttr, IntegerType, NoneType, TensorType
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import (
     operand_def,
@@ -237,6 +237,10 @@ class _Cast(TritonOp):
         super().__init__(operands=[input], result_types=[result_type])
 
     def verify_(self) -> None:
+        for what, t in (("operand", self.input.type), ("result", self.result.type)):
+            element = t.element_type if isinstance(t, TensorType) else t
+            if isinstance(element, (FunctionType, TensorType, NoneType)) or element.name.startswith(("tt.", "ttg.")):
+                raise VerifyException(f"'{self.name}' {what} must be a number or a tensor of numbers, got {t}")
         if _shape_and_layout(self.input.type) != _shape_and_layout(self.result.type):
             raise VerifyException(
                 f"'{self.name}' must keep shape and layout: {self.input.type} to {self.result.type}"
