@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 STACK_BYTES = 1 << 30  # reserved, not committed: pages are touched only as deep as the recursion goes
 RECURSION_LIMIT = 400_000  # frames; each nested region costs the parser about 10 of them

@@ -63,7 +63,8 @@ def rule_mutant(rng: random.Random, text: str) -> tuple[str, str, str] | None:
             if not defs:
                 continue
             new = rng.choice(defs)
-            return text[:mask_at] + new + text[mask_at + len(old):], f"mask of {m.group(1)}", ("mask type matches", "must be 1-bit signless integer")
+            expect = ("mask type matches", "must be 1-bit signless integer")
+            return text[:mask_at] + new + text[mask_at + len(old):], f"mask of {m.group(1)}", expect
         if kind == "convert":
             sites = list(re.finditer(r"convert_layout %[\w.$-]+ : tensor<(\d+)x(\d+)x(\w+), (#\w+)> -> tensor<(\d+)x(\d+)x", text))
             sites += list(re.finditer(r"convert_layout %[\w.$-]+ : tensor<(\d+)x(\w+), (#\w+)> -> tensor<(\d+)x", text))
