@@ -21,6 +21,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from functools import cache
 from pathlib import Path
 
@@ -257,6 +258,65 @@ def mutants(chunk: int, count: int) -> list[tuple[Path, str, str]]:
         text, what = mutate(rng, base_text(base))
         out.append((base, text, what))
     return out
+
+
+# -- rule mutants: real kernels made to break one ported Triton verifier rule ------------------------------------
+
+
+def rule_mutant(rng: random.Random, text: str) -> tuple[str, str, str] | None:
+    """(mutated text, rule, expected message part) breaking one ported rule, or None when the kernel has no site."""
+    kinds = ["mask", "convert", "warps", "ssa"]
+    rng.shuffle(kinds)
+    for kind in kinds:
+        if kind == "mask":
+            # a masked tt.load/tt.store/tt.atomic_rmw: the mask becomes another value of the function
+            sites = list(re.finditer(r"(tt\.load|tt\.store) (%[\w.$-]+), (%[\w.$-]+)(, |, %| :)", text))
+            sites = [m for m in sites if m.group(1) == "tt.load" or m.group(4) == ", "]
+            if not sites:
+                continue
+            m = rng.choice(sites)
+            mask_at = m.start(3) if m.group(1) == "tt.load" else None
+            if m.group(1) == "tt.store":
+                rest = re.match(r", (%[\w.$-]+)", text[m.end(3):])
+                if rest is None:
+                    continue
+                mask_at = m.end(3) + 2
+            old = re.match(r"%[\w.$-]+", text[mask_at:]).group(0)
+            func_start = text.rfind("tt.func", 0, mask_at)
+            defs = [d.group(1) for d in re.finditer(r"(%[\w.$-]+) = [^\n]*:[^\n]*tensor<[^\n]*x(?:i32|f32|f16|i64)[,>]",
+                                                     text[func_start:mask_at])]
+            defs = [d for d in defs if d != old and ":" not in d]
+            if not defs:
+                continue
+            new = rng.choice(defs)
+            expect = ("mask type matches", "must be 1-bit signless integer")
+            return text[:mask_at] + new + text[mask_at + len(old):], f"mask of {m.group(1)}", expect
+        if kind == "convert":
+            sites = list(re.finditer(r"convert_layout %[\w.$-]+ : tensor<(\d+)x(\d+)x(\w+), (#\w+)> -> tensor<(\d+)x(\d+)x", text))
+            sites += list(re.finditer(r"convert_layout %[\w.$-]+ : tensor<(\d+)x(\w+), (#\w+)> -> tensor<(\d+)x", text))
+            sites = [m for m in sites if m.re.groups == 4 or m.group(5) != m.group(6)]
+            if not sites:
+                continue
+            m = rng.choice(sites)
+            if m.re.groups == 4:  # 1-D: double the result's length
+                mutated = text[:m.start(4)] + str(2 * int(m.group(4))) + text[m.end(4):]
+            else:
+                mutated = text[:m.start(5)] + m.group(6) + "x" + m.group(5) + text[m.end(6):]
+            return mutated, "convert_layout shape", ("requires the same shape",)
+        if kind == "warps":
+            m = re.search(r'"(ttg|triton_gpu)\.num-warps" = (\d+) : i32', text)
+            if m is None or not re.search(r"= tt\.(splat|make_range|load|broadcast|expand_dims)", text):
+                continue
+            new = str(int(m.group(2)) * 2)
+            return text[:m.start(2)] + new + text[m.end(2):], "num-warps vs layouts", ("warps per CTA",)
+        if kind == "ssa":
+            sites = list(re.finditer(r"^\s+(%\d+) = ", text, re.M))
+            if not sites:
+                continue
+            m = rng.choice(sites)
+            return text[:m.end(1)] + "x" + text[m.end(1):], "SSA name %Nx", ("SSA value name",)
+    return None
+
 
 
 # -- the checks -----------------------------------------------------------------------------------------------
@@ -745,3 +805,31 @@ def test_nesting_past_the_limit_points_at_the_place(tmp_path, monkeypatch):
     m = DIAGNOSTIC.match(err)
     assert m and "input nests too deeply to parse" in err, err[:300]
     assert int(m.group("line")) > 100  # where the parser was, not 1:1
+
+
+RULE_MUTANTS = 40  # tools/fuzz_mutations.py runs a thousand
+
+
+def test_rule_mutants_never_succeed(bases, tmp_path, monkeypatch):
+    """IR that Triton's verifier rejects (a mask that is not i1 of the pointer's shape, a transposed
+    convert_layout, num-warps against the layouts, `%88x`) never passes: exit 1, positioned."""
+    monkeypatch.delenv("IRKIT_TRACEBACK", raising=False)
+    rng = random.Random(SEED)
+    ttgir = [f for f in bases if f.suffix == ".ttgir"]
+    rules, failures = Counter(), []
+    for k in range(RULE_MUTANTS):
+        made = rule_mutant(rng, base_text(rng.choice(ttgir)))
+        if made is None:
+            continue
+        text, rule, expect = made
+        path = write_mutant(tmp_path, f"r{k}.mlir", text)
+        code, out, err = run_in_process([str(path)])
+        problems = problems_of(path, text, code, out, err, False)
+        if code == 0:
+            problems.append("accepted IR that breaks " + rule)
+        if problems:
+            failures.append(f"{rule}: {path}: {problems}")
+        elif any(e in err for e in expect):
+            rules[rule] += 1
+    assert not failures, "\n".join(failures)
+    assert len(rules) >= 3, rules  # most rules were hit with their own message

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import sys
 import time
 from collections import Counter
@@ -35,61 +34,6 @@ sys.path.insert(0, str(ROOT / "tests"))
 import test_mutations as tm  # noqa: E402  (the suite's mutation operators and checker)
 
 PASSES = [[], [], ["--coalesce"], ["--propagate-mma"], ["--propagate-mma=profit=always"], ["--rewrite-tensor-pointer"]]
-
-
-def rule_mutant(rng: random.Random, text: str) -> tuple[str, str, str] | None:
-    """(mutated text, rule, expected message part) breaking one ported rule, or None when the kernel has no site."""
-    kinds = ["mask", "convert", "warps", "ssa"]
-    rng.shuffle(kinds)
-    for kind in kinds:
-        if kind == "mask":
-            # a masked tt.load/tt.store/tt.atomic_rmw: the mask becomes another value of the function
-            sites = list(re.finditer(r"(tt\.load|tt\.store) (%[\w.$-]+), (%[\w.$-]+)(, |, %| :)", text))
-            sites = [m for m in sites if m.group(1) == "tt.load" or m.group(4) == ", "]
-            if not sites:
-                continue
-            m = rng.choice(sites)
-            mask_at = m.start(3) if m.group(1) == "tt.load" else None
-            if m.group(1) == "tt.store":
-                rest = re.match(r", (%[\w.$-]+)", text[m.end(3):])
-                if rest is None:
-                    continue
-                mask_at = m.end(3) + 2
-            old = re.match(r"%[\w.$-]+", text[mask_at:]).group(0)
-            func_start = text.rfind("tt.func", 0, mask_at)
-            defs = [d.group(1) for d in re.finditer(r"(%[\w.$-]+) = [^\n]*:[^\n]*tensor<[^\n]*x(?:i32|f32|f16|i64)[,>]",
-                                                     text[func_start:mask_at])]
-            defs = [d for d in defs if d != old and ":" not in d]
-            if not defs:
-                continue
-            new = rng.choice(defs)
-            expect = ("mask type matches", "must be 1-bit signless integer")
-            return text[:mask_at] + new + text[mask_at + len(old):], f"mask of {m.group(1)}", expect
-        if kind == "convert":
-            sites = list(re.finditer(r"convert_layout %[\w.$-]+ : tensor<(\d+)x(\d+)x(\w+), (#\w+)> -> tensor<(\d+)x(\d+)x", text))
-            sites += list(re.finditer(r"convert_layout %[\w.$-]+ : tensor<(\d+)x(\w+), (#\w+)> -> tensor<(\d+)x", text))
-            sites = [m for m in sites if m.re.groups == 4 or m.group(5) != m.group(6)]
-            if not sites:
-                continue
-            m = rng.choice(sites)
-            if m.re.groups == 4:  # 1-D: double the result's length
-                mutated = text[:m.start(4)] + str(2 * int(m.group(4))) + text[m.end(4):]
-            else:
-                mutated = text[:m.start(5)] + m.group(6) + "x" + m.group(5) + text[m.end(6):]
-            return mutated, "convert_layout shape", ("requires the same shape",)
-        if kind == "warps":
-            m = re.search(r'"(ttg|triton_gpu)\.num-warps" = (\d+) : i32', text)
-            if m is None or not re.search(r"= tt\.(splat|make_range|load|broadcast|expand_dims)", text):
-                continue
-            new = str(int(m.group(2)) * 2)
-            return text[:m.start(2)] + new + text[m.end(2):], "num-warps vs layouts", ("warps per CTA",)
-        if kind == "ssa":
-            sites = list(re.finditer(r"^\s+(%\d+) = ", text, re.M))
-            if not sites:
-                continue
-            m = rng.choice(sites)
-            return text[:m.end(1)] + "x" + text[m.end(1):], "SSA name %Nx", ("SSA value name",)
-    return None
 
 
 def classify(path: Path, text: str, code, out: str, err: str) -> str:
@@ -141,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     rule_count = 0
     for k in range(args.count // 5):
         base = rng.choice(ttgir)
-        made = rule_mutant(rng, tm.base_text(base))
+        made = tm.rule_mutant(rng, tm.base_text(base))
         if made is None:
             continue
         text, rule, expect = made
