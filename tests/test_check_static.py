@@ -140,3 +140,23 @@ def test_a_cache_entry_says_its_version(triton31, tmp_path):
                         "--triton-python", triton31], capture_output=True, text=True, check=False)
     assert p.returncode == 1 and p.stderr.count("\n") == 1
     assert "Triton 3.3.1 IR" in p.stderr and "installed Triton is 3.1" in p.stderr
+
+
+def test_cache_dir_and_dump_log_inputs(triton31, tmp_path):
+    """A Triton cache folder and an MLIR_ENABLE_DUMP log, in one call; from the log, irkit-check takes the
+    last section still in TTGIR form (the log ends inside the LLVM lowering)."""
+    from irkit.check.static import final_ttgir_section
+
+    dumps = Path(__file__).parent / "data" / "corpus" / "dumps"
+    kernel = "matmul_addmm_bp__bf16__BM256_BN256_BK32_G8__w8_s3"
+    cache = dumps / "kernel_dump_and_cache" / "3.1.0" / "cuda_80" / kernel / "TRITON_CACHE_DIR"
+    log = dumps / "3.1.0" / "cuda_80" / kernel / "mlir_dump.ttgir.txt.gz"
+    assert final_ttgir_section(str(log)) == "34"  # before SCFToControlFlow; 35 on has cf.br
+    out = tmp_path / "out.json"
+    rc = run(["-p", "propagate-mma{profit=always}", str(cache), str(log), "--json", str(out),
+              "--triton-python", triton31])
+    assert rc == 0
+    from_cache, from_log = json.loads(out.read_text())["modules"]
+    assert from_cache["target"] == from_log["target"] == "cuda:80"
+    assert (from_cache["before"]["real"]["shared"], from_cache["after"]["real"]["shared"]) == (66560, 65536)
+    assert from_log["before"]["real"]["shared"] == 66560 and from_log["disagreements"] == []

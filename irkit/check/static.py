@@ -140,6 +140,8 @@ def read_module_input(path: str, dump_section: str | None = None, dump_after: bo
     """A .ttgir file, a Triton cache entry or dump folder, or one section of an MLIR_ENABLE_DUMP log."""
     from irkit.cli.opt import read_input
 
+    if dump_section is None and not dump_after:
+        dump_section = final_ttgir_section(path)
     args = argparse.Namespace(input=path, list_sections=False, dump_section=dump_section, dump_after=dump_after)
     inp = read_input(args)
     version, shared = None, None
@@ -155,6 +157,29 @@ def read_module_input(path: str, dump_section: str | None = None, dump_after: bo
                 version = version or data.get("triton_version")
                 shared = data.get("shared") if shared is None else shared
     return ModuleInput(inp.name, inp.text, inp.line_offset, version, shared)
+
+
+_LOWERED = re.compile(r"^\s*(?:%[\w.#:]+\s*=\s*)?(?:llvm\.|cf\.)|\b(?:ttg|triton_gpu)\.shared\s*=", re.M)
+
+
+def final_ttgir_section(path: str) -> str | None:
+    """For an MLIR_ENABLE_DUMP log: the index of the last section still in TTGIR form (no `cf.`/`llvm.` ops,
+    no `ttg.shared` allocation attribute), i.e. what `triton.compile` of a .ttgir expects; None otherwise.
+    The log's last section is usually inside the LLVM-lowering stage, which a .ttgir compile would redo."""
+    from irkit.frontend import dumplog
+
+    p = Path(path)
+    if p.is_dir():
+        return None
+    try:
+        text = dumplog.read_text(p)
+    except (OSError, EOFError):
+        return None
+    if not dumplog.is_dump_log(text[: 1 << 16]):
+        return None
+    sections = dumplog.split_sections(text)
+    ttgir = [sec.index for sec in sections if "tt.func" in sec.text and not _LOWERED.search(sec.text)]
+    return str(ttgir[-1]) if ttgir else None
 
 
 # -- the comparison ---------------------------------------------------------------------------------------
