@@ -7,6 +7,8 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+import pytest
+
 from irkit.check import measure as M
 from irkit.check.capture import ArgDifference, Comparison, TimingOptions, check_launch
 from irkit.check.render import config_text, run_text
@@ -185,6 +187,20 @@ def test_config_text():
 # -- the command's errors ---------------------------------------------------------------------------------
 
 
+def _old_triton() -> bool:
+    """This Python has a Triton older than run mode needs: then every run reports that first."""
+    import importlib.util
+
+    if importlib.util.find_spec("triton") is None:
+        return False
+    from importlib.metadata import version
+
+    return tuple(int(x) for x in version("triton").split(".")[:2]) < (3, 4)
+
+
+OLD_TRITON = _old_triton()
+
+
 def check_cli(argv, gpu):
     env = dict(os.environ, IRKIT_CHECK_ASSUME_GPU=gpu)
     return subprocess.run([sys.executable, "-m", "irkit.check.cli", *argv], capture_output=True, text=True,
@@ -200,10 +216,13 @@ def test_run_mode_errors_are_one_line_and_exit_1():
         (["-p", "nope", "--", sys.executable, "-c", "pass"], "1", "unknown pass"),
     ]
     for argv, gpu, words in cases:
+        if OLD_TRITON and gpu == "1" and "unknown pass" not in words and "no such program" not in words:
+            words = "needs Triton >= 3.4"
         p = check_cli(argv, gpu)
         assert p.returncode == 1 and p.stderr.count("\n") == 1 and words in p.stderr, (argv, p.stderr)
 
 
+@pytest.mark.skipif(OLD_TRITON, reason="this Python's Triton is too old for run mode (reported first)")
 def test_a_crash_says_the_programs_last_line():
     p = check_cli(["-p", "propagate-mma", "--", sys.executable, "-c", "import sys; sys.exit('boom here')"], "1")
     assert p.returncode == 1 and "boom here" in p.stderr.splitlines()[-1]
@@ -224,6 +243,7 @@ def test_progress_goes_to_irkit_checks_terminal_only(monkeypatch):
     assert "addmm_kernel: timing [##########..........] 50 pairs" in text and text.endswith("\r\x1b[2K")
 
 
+@pytest.mark.skipif(OLD_TRITON, reason="this Python's Triton is too old for run mode (reported first)")
 def test_a_crash_without_a_final_newline_is_still_quoted():
     p = check_cli(["-p", "propagate-mma", "--", sys.executable, "-c",
                    "import sys; sys.stderr.write('partial line'); sys.exit(2)"], "1")
