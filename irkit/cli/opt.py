@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from irkit.cli.entry import CliError, InternalError, run_command
-from irkit.deep import run_deep
 from irkit.cli.pipeline import parse_textual_pipeline, split_command_line
+from irkit.deep import run_deep
 
 # irkit.diagnostics and xDSL are imported where used, so `--help` stays fast
 if TYPE_CHECKING:

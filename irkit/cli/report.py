@@ -24,8 +24,8 @@ from types import SimpleNamespace
 
 from irkit.cli import opt as driver
 from irkit.cli.entry import CliError, run_command
-from irkit.deep import run_deep
 from irkit.cli.opt import InputText
+from irkit.deep import run_deep
 from irkit.progress import progress_bar
 
 
