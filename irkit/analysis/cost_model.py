@@ -86,7 +86,15 @@ def registers_per_thread(t: TensorType) -> int:
     enc = t.encoding
     if enc is None or not A.is_distributed(enc):
         return 0
-    elems = A.num_elements_per_thread(enc, t.get_shape())
+    shape = t.get_shape()
+    elems = A.num_elements_per_thread(enc, shape)
+    if L.to_linear_layout(enc, shape) is None:
+        # no linear form (#dpas and its dot operands): at least the tensor spread over every thread once
+        try:
+            threads = prod(A.warps_per_cta(enc)) * prod(A.threads_per_warp(enc))
+            elems = max(elems, ceil(prod(shape) / threads))
+        except (A.UnsupportedLayout, ValueError, KeyError, TypeError):
+            pass
     bits = A.elem_bits(t)
     return ceil(elems * bits / 32)
 
