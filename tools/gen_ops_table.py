@@ -9,8 +9,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from irkit.dialects.registry import OPS, format_of
+from irkit.dialects.registry import OPS
 from irkit.frontend import custom_syntax
+from irkit.frontend.opformat import format_of
 from irkit.frontend.spelling import CURRENT_TO_LEGACY
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "ops.md"

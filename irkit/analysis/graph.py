@@ -60,7 +60,7 @@ from irkit.analysis.shared_memory import (
     resolve_target,
 )
 from irkit.dialects.types import MemDescType
-from irkit.frontend.parser import ParsedModule
+from irkit.frontend.parsed import ParsedModule
 from irkit.frontend.printer import AliasState, Printer, PrintOptions
 from irkit.frontend.spelling import Spelling
 from irkit.names import exact_name

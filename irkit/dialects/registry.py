@@ -39,21 +39,3 @@ OPS: dict[str, type[Operation]] = {
                 *ROCDL_OPS, *_REUSED]
 }
 
-# assemblyFormats for the reused xDSL ops that are not hand-written in custom_syntax
-EXTERNAL_FORMATS: dict[str, str] = {
-    "scf.yield": "attr-dict ($arguments^ `:` type($arguments))?",
-    "scf.condition": "`(` $condition `)` attr-dict ($args^ `:` type($args))?",
-    "cf.assert": "$arg `,` $msg attr-dict",
-    "gpu.barrier": "attr-dict",
-}
-
-
-def format_of(cls: type[Operation], legacy: bool) -> str | None:
-    if legacy:
-        fmt = getattr(cls, "FORMAT_LEGACY", None)
-        if fmt is not None:
-            return fmt
-    fmt = getattr(cls, "FORMAT", None)
-    if fmt is not None:
-        return fmt
-    return EXTERNAL_FORMATS.get(cls.name)

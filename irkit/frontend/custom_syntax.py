@@ -25,8 +25,9 @@ from xdsl.ir import Attribute, Block, Operation, Region, TypeAttribute
 
 from irkit.dialects import arith, tt
 from irkit.dialects.types import AsyncTokenType
-from irkit.frontend.lexer import ParseError
-from irkit.frontend.printer import symbol
+from irkit.frontend.lexer import ParseError, symbol
+from irkit.frontend.spelling import Spelling
+from irkit.frontend.ssa_names import ValueNames
 
 PARSERS: dict[str, Callable] = {}
 PRINTERS: dict[str, Callable] = {}
@@ -155,9 +156,7 @@ def _print_func(pr, op):
     ftype: FunctionType = op.properties["function_type"]
     arg_attrs = op.properties.get("arg_attrs")
     body = op.regions[0]
-    from irkit.frontend.printer import _Names
-
-    names = _Names()
+    names = ValueNames()
     if body.blocks:
         names.number(body)
     pr.scopes.append(names)
@@ -562,8 +561,6 @@ def _parse_commit_group(p, cls, legacy, nres):
 
 
 def _print_commit_group(pr, op):
-    from irkit.frontend.spelling import Spelling
-
     if op.operands:
         variant = pr.o.variants.get(op.name)
         keyword = variant == "tokens" or (variant is None and pr.o.spelling is Spelling.CURRENT)

@@ -294,3 +294,31 @@ class Cursor:
                 break
             i += 1
         raise ParseError(start, "unbalanced brackets")
+
+
+# -- writing identifiers and strings back (what the printer and the hand-written syntax emit) ---------------
+
+BARE_KEY = re.compile(r"[A-Za-z_][\w$.]*$")  # a dictionary key or symbol written without quotes
+
+
+def symbol(name: str) -> str:
+    """`@name`, quoted when it is not a bare identifier."""
+    return "@" + (name if BARE_KEY.match(name) else quote_string(name))
+
+
+def quote_string(s: str) -> str:
+    """`s` as an MLIR string literal."""
+    out = []
+    for ch in s:
+        o = ord(ch)
+        if ch == '"' or ch == "\\":
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif o < 0x20 or o == 0x7F:
+            out.append(f"\\{o:02X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import (
     OptOperandDef,
     OptResultDef,
@@ -374,3 +374,38 @@ class StringStyle(AttrStyle):
 
     def starts_here(self, p: Any) -> bool:
         return p.cur.peek() == '"'
+
+
+# -- the format of each op class, compiled once ---------------------------------------------------------
+
+# assemblyFormats for the reused xDSL ops that are not hand-written in custom_syntax
+EXTERNAL_FORMATS: dict[str, str] = {
+    "scf.yield": "attr-dict ($arguments^ `:` type($arguments))?",
+    "scf.condition": "`(` $condition `)` attr-dict ($args^ `:` type($args))?",
+    "cf.assert": "$arg `,` $msg attr-dict",
+    "gpu.barrier": "attr-dict",
+}
+
+
+def format_of(cls: type[Operation], legacy: bool) -> str | None:
+    if legacy:
+        fmt = getattr(cls, "FORMAT_LEGACY", None)
+        if fmt is not None:
+            return fmt
+    fmt = getattr(cls, "FORMAT", None)
+    if fmt is not None:
+        return fmt
+    return EXTERNAL_FORMATS.get(cls.name)
+
+
+_COMPILED: dict[tuple[str, bool], CompiledFormat | None] = {}
+
+
+def compiled_format(cls: type[Operation], legacy: bool) -> CompiledFormat | None:
+    """The compiled format of an op class (its Triton 3.1 variant when `legacy`), None for ops with
+    hand-written syntax or none; compiled on first use, shared by the parser and the printer."""
+    key = (cls.name, legacy)
+    if key not in _COMPILED:
+        fmt = format_of(cls, legacy)
+        _COMPILED[key] = None if fmt is None else compile_format(fmt, cls.get_irdl_definition())
+    return _COMPILED[key]

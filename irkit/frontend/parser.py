@@ -8,7 +8,6 @@ aliases the file defined before the module, and the spelling.
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,7 +37,8 @@ from xdsl.irdl import (
 from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.utils.exceptions import VerifyException
 
-from irkit.dialects.registry import OPS, format_of
+from irkit.dialects.registry import OPS
+from irkit.frontend import custom_syntax
 from irkit.frontend.attributes import LOCATION_TYPES, AliasTable, AttrParser
 from irkit.frontend.construct import gc_paused, new_op
 from irkit.frontend.fastformat import fast_format, value_uses
@@ -53,57 +53,15 @@ from irkit.frontend.opformat import (
     OIList,
     TypeOf,
     Var,
-    compile_format,
+    compiled_format,
 )
+from irkit.frontend.parsed import ParsedModule
 from irkit.frontend.spelling import CURRENT_TO_LEGACY, Spelling
 from irkit.names import set_exact_name
 
 _NUMERIC = re.compile(r"\d+$")
 # `%name = dialect.op`: one result bound, then a custom-form op name
 _ONE_RESULT_HEAD = re.compile(rf"%({SSA_SUFFIX})[ \t]*=[ \t]*([A-Za-z_][\w$.\-]*)")
-_FORMAT_CACHE: dict[tuple[str, bool], CompiledFormat | None] = {}
-
-
-def compiled_format(cls: type[Operation], legacy: bool) -> CompiledFormat | None:
-    key = (cls.name, legacy)
-    if key not in _FORMAT_CACHE:
-        fmt = format_of(cls, legacy)
-        _FORMAT_CACHE[key] = None if fmt is None else compile_format(fmt, cls.get_irdl_definition())
-    return _FORMAT_CACHE[key]
-
-
-@dataclass
-class ParsedModule:
-    """A parsed file: the IR plus what printing it back faithfully needs."""
-
-    module: ModuleOp
-    spelling: Spelling
-    filename: str
-    attr_aliases: dict[Attribute, str] = field(default_factory=dict)  # in file order
-    type_aliases: dict[Attribute, str] = field(default_factory=dict)
-    loc_aliases: dict[Attribute, str] = field(default_factory=dict)
-    top_loc_aliases: set[str] = field(default_factory=set)  # defined before the module
-    alias_order: list[str] = field(default_factory=list)  # every alias name, in file order
-    variants: dict[str, str] = field(default_factory=dict)
-    text: str = ""
-    line_offset: int = 0  # lines before this chunk (with --split-input-file)
-    op_positions: dict[Operation, int] = field(default_factory=dict)  # op -> offset of its name
-
-    def op_line(self, op: Operation) -> int | None:
-        """The 1-based input line where `op` was written (None for ops passes made)."""
-        pos = self.op_positions.get(op)
-        if pos is None:
-            return None
-        # a line-start table built once: counting newlines from the start per op is quadratic
-        if self._line_starts is None or self._line_starts_of is not self.text:
-            self._line_starts = [m.end() for m in re.finditer("\n", self.text)]
-            self._line_starts_of = self.text
-        return bisect.bisect_right(self._line_starts, pos) + 1 + self.line_offset
-    implicit_module: bool = False
-    _line_starts: list[int] | None = field(default=None, repr=False, compare=False)
-    _line_starts_of: str | None = field(default=None, repr=False, compare=False)
-
-
 class _Scope:
     __slots__ = ("values", "isolated")
 
@@ -374,8 +332,6 @@ class Parser:
             cls, legacy = self._op_class(raw, pos, custom=True)
             if cls is None:
                 raise ParseError(pos, f"custom op '{raw}' is unknown (unregistered ops must use the generic form)")
-            from irkit.frontend import custom_syntax
-
             known = self._custom_ops[raw] = (cls, legacy, custom_syntax.PARSERS.get(cls.name))
         cls, legacy, hook = known
         if hook is not None:

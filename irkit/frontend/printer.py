@@ -51,8 +51,10 @@ from irkit.dialects.types import (
     PointerType,
     TensorDescType,
 )
+from irkit.frontend import custom_syntax
 from irkit.frontend.attributes import LOCATION_TYPES, scalar_type_name
 from irkit.frontend.construct import gc_paused
+from irkit.frontend.lexer import BARE_KEY, quote_string, symbol
 from irkit.frontend.opformat import (
     DEFAULT_STYLE,
     AttrDict,
@@ -64,11 +66,11 @@ from irkit.frontend.opformat import (
     TypeOf,
     UnitStyle,
     Var,
+    compiled_format,
 )
+from irkit.frontend.parsed import ParsedModule
 from irkit.frontend.spelling import Spelling, memdesc_prefix, spelled
-
-_BARE_KEY = re.compile(r"[A-Za-z_][\w$.]*$")
-_ARG_NAME = re.compile(r"arg\d+$")
+from irkit.frontend.ssa_names import ValueNames, is_isolated
 
 
 def alias_prefix(attr: Attribute) -> str | None:
@@ -84,28 +86,6 @@ def alias_prefix(attr: Attribute) -> str | None:
     if isinstance(attr, enc.SharedMemorySpaceAttr):
         return "smem"
     return None
-
-
-def symbol(name: str) -> str:
-    """`@name`, quoted when it is not a bare identifier."""
-    return "@" + (name if _BARE_KEY.match(name) else quote_string(name))
-
-
-def quote_string(s: str) -> str:
-    out = []
-    for ch in s:
-        o = ord(ch)
-        if ch == '"' or ch == "\\":
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif o < 0x20 or o == 0x7F:
-            out.append(f"\\{o:02X}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
 
 
 _SEGMENTS = ("operandSegmentSizes", "resultSegmentSizes")
@@ -133,115 +113,13 @@ class AliasState:
     used_types: dict[str, Attribute] = field(default_factory=dict)
 
 
-class _Names:
-    """SSA value and block names of one isolated region, numbered as MLIR does:
-    a region's blocks first, then its nested regions, each starting from the
-    counters its parent region ended with (so sibling regions reuse numbers)."""
-
-    def __init__(self) -> None:
-        self.values: dict[SSAValue, str] = {}
-        # result groups of multi-result ops: (name, size) per group, as written (`%a, %b:2 = ...`)
-        self.groups: dict[Operation, list[tuple[str, int]]] = {}
-        self.blocks: dict[Block, str] = {}
-
-    def number(self, region: Region, next_value: int = 0, next_arg: int = 0, chain: tuple[set[str], ...] = ()) -> None:
-        used: set[str] = set()
-        chain = chain + (used,)
-
-        def taken(n: str) -> bool:
-            for u in chain:
-                if n in u:
-                    return True
-            return False
-
-        def unique(hint: str) -> str:
-            name = hint
-            i = 0
-            while taken(name):
-                name = f"{hint}_{i}"
-                i += 1
-            used.add(name)
-            return name
-
-        for bi, block in enumerate(region.blocks):
-            self.blocks[block] = f"bb{bi}"
-            for arg in block.args:
-                i = next_arg
-                next_arg += 1
-                hint = arg.name_hint
-                if hint and not _ARG_NAME.match(hint):
-                    self.values[arg] = unique(hint)
-                else:
-                    self.values[arg] = unique(f"arg{i}")
-            for op in block.ops:
-                results = op.results
-                if not results:
-                    continue
-                if len(results) == 1:  # the common case of the loop below
-                    r = results[0]
-                    hint = r.name_hint
-                    if hint:
-                        self.values[r] = unique(hint)
-                    else:
-                        while taken(str(next_value)):
-                            next_value += 1
-                        name = str(next_value)
-                        next_value += 1
-                        used.add(name)
-                        self.values[r] = name
-                    continue
-                groups: list[tuple[str, int]] = []
-                for run in _result_runs(op.results):
-                    hint = run[0].name_hint
-                    if hint:
-                        name = unique(hint)
-                    else:
-                        while taken(str(next_value)):
-                            next_value += 1
-                        name = str(next_value)
-                        next_value += 1
-                        used.add(name)
-                    groups.append((name, len(run)))
-                    if len(run) == 1:
-                        self.values[run[0]] = name
-                    else:
-                        for i, r in enumerate(run):
-                            self.values[r] = f"{name}#{i}"
-                if len(op.results) > 1:
-                    self.groups[op] = groups
-        for block in region.blocks:
-            for op in block.ops:
-                if _is_isolated(op):
-                    continue
-                for r in op.regions:
-                    self.number(r, next_value, next_arg, chain)
-
-
-def _result_runs(results: Any) -> list[list[SSAValue]]:
-    """Results split into groups of one name: a parsed `%a, %b = ...` names each result, `%a:2 = ...` names
-    both `a`.  Unless every result has a name (results a pass made), they form one group (`%5:2`)."""
-    if any(not r.name_hint for r in results):
-        return [list(results)]
-    runs: list[list[SSAValue]] = []
-    for r in results:
-        if runs and runs[-1][0].name_hint == r.name_hint:
-            runs[-1].append(r)
-        else:
-            runs.append([r])
-    return runs
-
-
-def _is_isolated(op: Operation) -> bool:
-    return op.name in ("tt.func", "builtin.module", "func.func")
-
-
 class Printer:
     def __init__(self, options: PrintOptions, aliases: AliasState | None = None):
         self.o = options
         self.aliases = aliases or AliasState()
         self.out: list[str] = []
         self.indent = 0
-        self.scopes: list[_Names] = [_Names()]
+        self.scopes: list[ValueNames] = [ValueNames()]
         self._attr_text: dict[int, tuple[Attribute, str]] = {}
         # per-object and per-class memos: a module repeats a few locations,
         # types and op kinds thousands of times
@@ -252,7 +130,7 @@ class Printer:
 
     # -- module ---------------------------------------------------------------------------
     def module_text(self, module: ModuleOp, implicit: bool = False) -> str:
-        top = _Names()
+        top = ValueNames()
         top.number(module.body)
         self.scopes.append(top)
         # like mlir-opt, a file of bare ops prints inside the implicit `module {}`
@@ -338,8 +216,6 @@ class Printer:
         cls = type(op)
         if cls in self._formats:
             return self._formats[cls]
-        from irkit.frontend.parser import compiled_format
-
         try:
             fmt = compiled_format(cls, self.spell(op.name) != op.name)
         except Exception:  # an op class without a definition (unregistered)
@@ -439,7 +315,7 @@ class Printer:
         """`{ ... }`; `entry_args=False` when the op prints the entry block's
         arguments itself (tt.func signature, scf.for induction variable)."""
         if isolated:
-            names = _Names()
+            names = ValueNames()
             names.number(region)
             self.scopes.append(names)
         self.w("{")
@@ -506,7 +382,7 @@ class Printer:
             for i, r in enumerate(op.regions):
                 if i:
                     self.w(", ")
-                self.print_region(r, entry_args=True, terminators=True, isolated=_is_isolated(op))
+                self.print_region(r, entry_args=True, terminators=True, isolated=is_isolated(op))
             self.w(")")
         attrs = dict(op.attributes)
         attrs.pop("op_name__", None)  # where xDSL's UnregisteredOp keeps its name
@@ -630,7 +506,7 @@ class Printer:
         parts = []
         for k in sorted(attrs):
             v = attrs[k]
-            key = k if _BARE_KEY.match(k) else quote_string(k)
+            key = k if BARE_KEY.match(k) else quote_string(k)
             if isinstance(v, UnitAttr):
                 parts.append(key)
             else:
@@ -889,16 +765,9 @@ def _fixed_slots(cls: type[Operation]) -> dict[str, tuple[bool, int]]:
 
 
 def _custom_printers() -> dict:
-    """custom_syntax.PRINTERS (imported late: custom_syntax imports this module)."""
-    global _PRINTERS
-    if _PRINTERS is None:
-        from irkit.frontend import custom_syntax
-
-        _PRINTERS = custom_syntax.PRINTERS
-    return _PRINTERS
+    return custom_syntax.PRINTERS
 
 
-_PRINTERS: dict | None = None
 
 
 def _elidable_terminator(op: Operation) -> bool:
@@ -912,8 +781,6 @@ def print_module(
     spelling: Spelling | None = None,
 ) -> str:
     """Print a `ParsedModule` (or a bare ModuleOp) as text."""
-    from irkit.frontend.parser import ParsedModule
-
     if isinstance(parsed, ParsedModule):
         aliases = AliasState(
             attr_names=dict(parsed.attr_aliases),
@@ -939,10 +806,10 @@ def operation_text(op: Operation, spelling: Spelling = Spelling.CURRENT) -> str:
     What test passes print next to their results (Triton's -test-print-alignment)."""
     printer = Printer(PrintOptions(spelling=spelling))
     scope = op.parent_op()
-    while scope is not None and not _is_isolated(scope):
+    while scope is not None and not is_isolated(scope):
         scope = scope.parent_op()
     if scope is not None:
-        names = _Names()
+        names = ValueNames()
         names.number(scope.regions[0])
         printer.scopes.append(names)
     printer.print_op(op)

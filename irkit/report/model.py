@@ -21,7 +21,7 @@ from irkit.analysis.shared_memory import (
     normalize_version,
     verdict,
 )
-from irkit.frontend.parser import ParsedModule
+from irkit.frontend.parsed import ParsedModule
 
 
 @dataclass

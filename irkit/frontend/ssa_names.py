@@ -1,0 +1,114 @@
+"""How the printer names SSA values and blocks, as MLIR does: names as written, unnamed values numbered
+per isolated region (`%0`, `%arg3`, `^bb1`), clashes made unique with `_N`, multi-result groups kept.
+Used by the printer and by the hand-written syntax of `tt.func` (custom_syntax)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from xdsl.ir import Block, Operation, Region, SSAValue
+
+_ARG_NAME = re.compile(r"arg\d+$")
+
+
+class ValueNames:
+    """SSA value and block names of one isolated region, numbered as MLIR does:
+    a region's blocks first, then its nested regions, each starting from the
+    counters its parent region ended with (so sibling regions reuse numbers)."""
+
+    def __init__(self) -> None:
+        self.values: dict[SSAValue, str] = {}
+        # result groups of multi-result ops: (name, size) per group, as written (`%a, %b:2 = ...`)
+        self.groups: dict[Operation, list[tuple[str, int]]] = {}
+        self.blocks: dict[Block, str] = {}
+
+    def number(self, region: Region, next_value: int = 0, next_arg: int = 0, chain: tuple[set[str], ...] = ()) -> None:
+        used: set[str] = set()
+        chain = chain + (used,)
+
+        def taken(n: str) -> bool:
+            for u in chain:
+                if n in u:
+                    return True
+            return False
+
+        def unique(hint: str) -> str:
+            name = hint
+            i = 0
+            while taken(name):
+                name = f"{hint}_{i}"
+                i += 1
+            used.add(name)
+            return name
+
+        for bi, block in enumerate(region.blocks):
+            self.blocks[block] = f"bb{bi}"
+            for arg in block.args:
+                i = next_arg
+                next_arg += 1
+                hint = arg.name_hint
+                if hint and not _ARG_NAME.match(hint):
+                    self.values[arg] = unique(hint)
+                else:
+                    self.values[arg] = unique(f"arg{i}")
+            for op in block.ops:
+                results = op.results
+                if not results:
+                    continue
+                if len(results) == 1:  # the common case of the loop below
+                    r = results[0]
+                    hint = r.name_hint
+                    if hint:
+                        self.values[r] = unique(hint)
+                    else:
+                        while taken(str(next_value)):
+                            next_value += 1
+                        name = str(next_value)
+                        next_value += 1
+                        used.add(name)
+                        self.values[r] = name
+                    continue
+                groups: list[tuple[str, int]] = []
+                for run in _result_runs(op.results):
+                    hint = run[0].name_hint
+                    if hint:
+                        name = unique(hint)
+                    else:
+                        while taken(str(next_value)):
+                            next_value += 1
+                        name = str(next_value)
+                        next_value += 1
+                        used.add(name)
+                    groups.append((name, len(run)))
+                    if len(run) == 1:
+                        self.values[run[0]] = name
+                    else:
+                        for i, r in enumerate(run):
+                            self.values[r] = f"{name}#{i}"
+                if len(op.results) > 1:
+                    self.groups[op] = groups
+        for block in region.blocks:
+            for op in block.ops:
+                if is_isolated(op):
+                    continue
+                for r in op.regions:
+                    self.number(r, next_value, next_arg, chain)
+
+
+def _result_runs(results: Any) -> list[list[SSAValue]]:
+    """Results split into groups of one name: a parsed `%a, %b = ...` names each result, `%a:2 = ...` names
+    both `a`.  Unless every result has a name (results a pass made), they form one group (`%5:2`)."""
+    if any(not r.name_hint for r in results):
+        return [list(results)]
+    runs: list[list[SSAValue]] = []
+    for r in results:
+        if runs and runs[-1][0].name_hint == r.name_hint:
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    return runs
+
+
+def is_isolated(op: Operation) -> bool:
+    return op.name in ("tt.func", "builtin.module", "func.func")
