@@ -10,7 +10,6 @@ multi-result ops bind `%x:3` and uses read `%x#1`.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -712,18 +711,6 @@ def _space_before(value: str, last_punct: bool) -> bool:
     return value[0] not in "<>(){}[],"
 
 
-def _num(v: Any) -> str:
-    if isinstance(v, float):
-        return repr(v)
-    return str(v)
-
-
-def _alias_sort_key(name: str) -> tuple[str, int]:
-    m = re.match(r"(.*?)(\d*)$", name)
-    assert m
-    return (m.group(1), int(m.group(2)) if m.group(2) else -1)
-
-
 def _loc_children(loc: Attribute) -> list[Attribute]:
     if isinstance(loc, NameLoc):
         return [] if isinstance(loc.location, NoneAttr) else [loc.location]
@@ -766,8 +753,6 @@ def _fixed_slots(cls: type[Operation]) -> dict[str, tuple[bool, int]]:
 
 def _custom_printers() -> dict:
     return custom_syntax.PRINTERS
-
-
 
 
 def _elidable_terminator(op: Operation) -> bool:
