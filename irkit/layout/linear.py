@@ -911,29 +911,6 @@ def is_mfma_to_dot_shortcut(src: Attribute, dst: Attribute, elem: Attribute | in
     )
 
 
-def is_blocked_to_dot_shortcut(src: Attribute, dst: Attribute, shape: Sequence[int]) -> bool:
-    """isBlockedToDotShortcut (3.2+): blocked -> dot_op(blocked parent) where each thread already holds the
-    whole K extent and the non-K distribution matches the parent's."""
-    if not (A.is_blocked(src) and A.is_dot_operand(dst) and A.is_blocked(dst.get("parent"))):
-        return False
-    parent = dst.get("parent")
-    rank = len(shape)
-    k = rank - 1 if dst.get("opIdx") == 0 else rank - 2
-    nk = rank - 2 if dst.get("opIdx") == 0 else rank - 1
-    spt, tpw, wpc = src.get("sizePerThread"), src.get("threadsPerWarp"), src.get("warpsPerCTA")
-    pspt, ptpw, pwpc = parent.get("sizePerThread"), parent.get("threadsPerWarp"), parent.get("warpsPerCTA")
-    ok = (
-        spt[k] == shape[k]
-        and src.get("order") == parent.get("order")
-        and spt[nk] == pspt[nk]
-        and tpw[nk] == ptpw[nk]
-        and wpc[nk] == pwpc[nk]
-    )
-    if rank == 3:
-        ok = ok and spt[0] == pspt[0] and tpw[0] == ptpw[0] and wpc[0] == pwpc[0]
-    return bool(ok)
-
-
 def cvt_needs_shared_memory(
     src: Attribute, dst: Attribute, shape: Sequence[int], elem: Attribute | int | None = None, version: str = "3.1"
 ) -> bool:
@@ -1193,10 +1170,6 @@ def _intersection_dim(b1: Sequence[int], b2: Sequence[int]) -> int:
     b1 = [b for b in b1 if b]
     b2 = [b for b in b2 if b]
     return _f2_rank(b1) + _f2_rank(b2) - _f2_rank(b1 + b2)
-
-
-def _complement_size(basis: Sequence[int], dim: int) -> int:
-    return dim - _f2_rank(basis)
 
 
 def _swizzle(
