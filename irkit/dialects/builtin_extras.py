@@ -98,14 +98,6 @@ def _float_to_bits(value: float, t: Attribute) -> int:
     raise ValueError(f"cannot encode float of type {t}")
 
 
-def round_to_type(value: float, t: Attribute) -> float:
-    """The value as the element type stores it (f32 rounding, ...)."""
-    try:
-        return _bits_to_float(_float_to_bits(value, t), t)
-    except (ValueError, OverflowError, struct.error):
-        return value
-
-
 def parse_scalar(text: str, t: Attribute) -> int | float | bool:
     """A dense/float literal as MLIR writes it, decoded for element type `t`."""
     if text == "true":

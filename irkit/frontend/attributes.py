@@ -8,7 +8,6 @@ immutable, so sharing is safe, and it is most of what makes parsing fast.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -818,4 +817,3 @@ class _UnknownField(Exception):
     pass
 
 
-TypeParser = Callable[[], Attribute]
