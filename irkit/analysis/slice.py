@@ -1,11 +1,7 @@
-"""Use-def slices, as MLIR's `getBackwardSlice` / `getForwardSlice` and Triton's `multiRootGetSlice` compute them.
-
-* backward slice of an op: the ops defining its operands, transitively; block arguments end the walk
-  (`omitBlockArguments = true`, what Triton asks for);
-* forward slice of an op: the ops using its results, transitively, and every op nested in its regions
-  (so the forward slice of an `scf.for` holds its whole body);
-* multi-root slice: start from one op and keep adding the backward and forward slices of everything
-  found, until nothing new appears.
+"""Triton's `multiRootGetSlice`: from one op, keep adding the backward slice (the ops defining its
+operands; block arguments end the walk, `omitBlockArguments = true`, what Triton asks for) and the
+forward slice (the ops using its results, and every op nested in its regions) of everything found,
+until nothing new appears.
 
 Only the set matters to the passes that use these (Triton topologically sorts the multi-root slice, but
 Coalesce takes a maximum over it), so the functions return sets.
@@ -33,36 +29,6 @@ def _nested_ops(op: Operation):
     for region in op.regions:
         for block in region.blocks:
             yield from block.ops
-
-
-def backward_slice(op: Operation) -> set[Operation]:
-    """Ops whose results `op` depends on, transitively (not `op` itself); stops at block arguments and
-    at ops isolated from above."""
-    found: set[Operation] = set()
-    stack = list(_defining_ops(op))
-    while stack:
-        cur = stack.pop()
-        if cur in found or cur.has_trait(IsolatedFromAbove):
-            continue
-        found.add(cur)
-        stack.extend(_defining_ops(cur))
-    found.discard(op)
-    return found
-
-
-def forward_slice(op: Operation) -> set[Operation]:
-    """Ops that use the results of `op` or are nested in it, transitively (not `op` itself)."""
-    found: set[Operation] = set()
-    stack = [*_nested_ops(op), *_using_ops(op)]
-    while stack:
-        cur = stack.pop()
-        if cur in found:
-            continue
-        found.add(cur)
-        stack.extend(_nested_ops(cur))
-        stack.extend(_using_ops(cur))
-    found.discard(op)
-    return found
 
 
 def multi_root_slice(op: Operation) -> set[Operation]:
