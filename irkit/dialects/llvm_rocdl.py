@@ -93,4 +93,4 @@ ROCDL_OPS = [SetPrioOp, SchedBarrierOp, WorkitemIdXOp]
 LLVMExtras = Dialect("llvm", LLVM_OPS, [])
 ROCDL = Dialect("rocdl", ROCDL_OPS, [])
 
-__all__ = ["LLVM_OPS", "ROCDL_OPS", "IntegerType"]
+__all__ = ["LLVM_OPS", "ROCDL_OPS"]

@@ -34,7 +34,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from irkit.dialects import op_rules
-from irkit.dialects.base import TritonOp, i1_like, irkit_op, same_as, with_element
+from irkit.dialects.base import TritonOp, irkit_op, same_as, with_element
 from irkit.dialects.encodings import SliceEncodingAttr
 from irkit.dialects.types import PointerType
 from irkit.frontend.opformat import EnumStyle, IntStyle, StringStyle, UnitStyle, ValuedEnumStyle
@@ -949,4 +949,4 @@ TT_OPS = [
 op_rules.install_layout_trait(TT_OPS)
 Triton = Dialect("tt", TT_OPS, [])
 
-__all__ = ["Triton", "TT_OPS", "pointee_value_type", "i1_like", "IntegerType", "IntStyle"]
+__all__ = ["Triton", "TT_OPS", "pointee_value_type"]

@@ -385,4 +385,4 @@ TTG_OPS = [
 
 TritonGPU = Dialect("ttg", TTG_OPS, [])
 
-__all__ = ["TritonGPU", "TTG_OPS", "var_result_def"]
+__all__ = ["TritonGPU", "TTG_OPS"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects import cf, scf
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -21,9 +21,8 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, TypeAttribute
+from xdsl.ir import Attribute, Block, Region, TypeAttribute
 
-from irkit.dialects import arith, tt
 from irkit.dialects.types import AsyncTokenType
 from irkit.frontend.lexer import ParseError, symbol
 from irkit.frontend.spelling import Spelling
@@ -543,7 +542,7 @@ def _print_select(pr, op):
 
 syntax("arith.select")((_parse_select, _print_select))
 
-__all__ = ["PARSERS", "PRINTERS", "arith", "tt", "cf", "Operation"]
+__all__ = ["PARSERS", "PRINTERS"]
 
 
 # -- ttg.async_commit_group: `tokens` keyword since Triton 3.4 ------------------------------------------

@@ -13,24 +13,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.dialects.builtin import (
-    ArrayAttr,
     DenseArrayBase,
-    DictionaryAttr,
     FunctionType,
-    IntegerAttr,
     IntegerType,
     ModuleOp,
-    NoneAttr,
-    StringAttr,
-    SymbolRefAttr,
-    TensorType,
-    UnitAttr,
     UnknownLoc,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
-    OptOperandDef,
     VarOperandDef,
     VarResultDef,
 )
@@ -903,17 +894,4 @@ def split_input_file(text: str) -> list[tuple[str, int]]:
     return chunks
 
 
-__all__ = [
-    "Parser",
-    "ParsedModule",
-    "split_input_file",
-    "ArrayAttr",
-    "DictionaryAttr",
-    "IntegerAttr",
-    "NoneAttr",
-    "StringAttr",
-    "SymbolRefAttr",
-    "TensorType",
-    "UnitAttr",
-    "OptOperandDef",
-]
+__all__ = ["Parser", "split_input_file"]

@@ -23,7 +23,6 @@ from xdsl.dialects.builtin import (
     FunctionType,
     FusedLoc,
     IndexType,
-    IntAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -38,7 +37,7 @@ from xdsl.dialects.builtin import (
     UnknownLoc,
     VectorType,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import VarOperandDef, VarResultDef
 
 from irkit.dialects import encodings as enc
@@ -801,4 +800,4 @@ def operation_text(op: Operation, spelling: Spelling = Spelling.CURRENT) -> str:
     return "".join(printer.out)
 
 
-__all__ = ["print_module", "operation_text", "Printer", "PrintOptions", "IntAttr", "BlockArgument", "VarOperandDef", "VarResultDef"]
+__all__ = ["print_module", "operation_text", "Printer", "PrintOptions"]
