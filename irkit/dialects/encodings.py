@@ -94,6 +94,16 @@ class StructLayoutAttr(ParametrizedAttribute):
         return type(self).from_values(**{k: v for k, v in values.items() if v is not None})
 
 
+def layout_attr(cls: type[StructLayoutAttr]) -> type[StructLayoutAttr]:
+    """`irdl_attr_definition` for a layout: its IRDL parameters are its FIELDS, in order, so each key is
+    named once (the parameter holds the attribute; `get(key)`/`values()` give Python values)."""
+    annotations = dict(cls.__dict__.get("__annotations__", {}))
+    for key, _kind in cls.FIELDS:
+        annotations.setdefault(key, Attribute)
+    cls.__annotations__ = annotations
+    return irdl_attr_definition(cls)
+
+
 _CTA_FIELDS = (
     ("CTAsPerCGA", INTS),
     ("CTASplitNum", INTS),
@@ -102,7 +112,7 @@ _CTA_FIELDS = (
 )
 
 
-@irdl_attr_definition
+@layout_attr
 class BlockedEncodingAttr(StructLayoutAttr):
     """`#ttg.blocked`: each thread owns sizePerThread contiguous elements."""
 
@@ -114,38 +124,25 @@ class BlockedEncodingAttr(StructLayoutAttr):
         ("order", INTS),
         *_CTA_FIELDS,
     )
-    sizePerThread: Attribute
-    threadsPerWarp: Attribute
-    warpsPerCTA: Attribute
-    order: Attribute
-    CTAsPerCGA: Attribute
-    CTASplitNum: Attribute
-    CTAOrder: Attribute
-    CGALayout: Attribute
 
 
-@irdl_attr_definition
+@layout_attr
 class SliceEncodingAttr(StructLayoutAttr):
     """`#ttg.slice<{dim, parent}>`: the parent layout with dimension `dim` removed."""
 
     name = "ttg.slice"
     FIELDS = (("dim", INT), ("parent", ATTR))
-    dim: Attribute
-    parent: Attribute
 
 
-@irdl_attr_definition
+@layout_attr
 class DotOperandEncodingAttr(StructLayoutAttr):
     """`#ttg.dot_op<{opIdx, parent, kWidth}>`: operand A (0) or B (1) of a dot."""
 
     name = "ttg.dot_op"
     FIELDS = (("opIdx", INT), ("parent", ATTR), ("kWidth", INT))
-    opIdx: Attribute
-    parent: Attribute
-    kWidth: Attribute
 
 
-@irdl_attr_definition
+@layout_attr
 class NvidiaMmaEncodingAttr(StructLayoutAttr):
     """`#ttg.nvidia_mma`: the accumulator of mma.sync (v2, Ampere) or wgmma (v3, Hopper)."""
 
@@ -157,17 +154,9 @@ class NvidiaMmaEncodingAttr(StructLayoutAttr):
         *_CTA_FIELDS,
         ("instrShape", INTS),
     )
-    versionMajor: Attribute
-    versionMinor: Attribute
-    warpsPerCTA: Attribute
-    CTAsPerCGA: Attribute
-    CTASplitNum: Attribute
-    CTAOrder: Attribute
-    CGALayout: Attribute
-    instrShape: Attribute
 
 
-@irdl_attr_definition
+@layout_attr
 class AmdMfmaEncodingAttr(StructLayoutAttr):
     """`#ttg.amd_mfma`: the accumulator of AMD CDNA matrix cores."""
 
@@ -183,21 +172,9 @@ class AmdMfmaEncodingAttr(StructLayoutAttr):
         *_CTA_FIELDS,
         ("elementBitWidth", INT),
     )
-    version: Attribute
-    versionMajor: Attribute
-    versionMinor: Attribute
-    warpsPerCTA: Attribute
-    tilesPerWarp: Attribute
-    instrShape: Attribute
-    isTransposed: Attribute
-    CTAsPerCGA: Attribute
-    CTASplitNum: Attribute
-    CTAOrder: Attribute
-    CGALayout: Attribute
-    elementBitWidth: Attribute
 
 
-@irdl_attr_definition
+@layout_attr
 class AmdWmmaEncodingAttr(StructLayoutAttr):
     """`#ttg.amd_wmma`: the accumulator of AMD RDNA WMMA instructions."""
 
@@ -210,18 +187,9 @@ class AmdWmmaEncodingAttr(StructLayoutAttr):
         *_CTA_FIELDS,
         ("instrShape", INTS),
     )
-    version: Attribute
-    isTransposed: Attribute
-    warpsPerCTA: Attribute
-    tilesPerWarp: Attribute
-    CTAsPerCGA: Attribute
-    CTASplitNum: Attribute
-    CTAOrder: Attribute
-    CGALayout: Attribute
-    instrShape: Attribute
 
 
-@irdl_attr_definition
+@layout_attr
 class DpasEncodingAttr(StructLayoutAttr):
     """`#ttig.dpas`: the accumulator of Intel XMX (DPAS); A/B/C are derived and printed only."""
 
@@ -239,17 +207,6 @@ class DpasEncodingAttr(StructLayoutAttr):
         ("C", INTS),
         ("fp4KPack", INT),
     )
-    repeatCount: Attribute
-    systolicDepth: Attribute
-    executionSize: Attribute
-    opsPerChan: Attribute
-    threadsPerWarp: Attribute
-    warpsPerCTA: Attribute
-    repCluster: Attribute
-    A: Attribute
-    B: Attribute
-    C: Attribute
-    fp4KPack: Attribute
 
     @classmethod
     def build(
@@ -279,7 +236,7 @@ class DpasEncodingAttr(StructLayoutAttr):
         )
 
 
-@irdl_attr_definition
+@layout_attr
 class SharedEncodingAttr(StructLayoutAttr):
     """`#triton_gpu.shared` (Triton <= 3.2): swizzled shared-memory layout."""
 
@@ -292,18 +249,9 @@ class SharedEncodingAttr(StructLayoutAttr):
         *_CTA_FIELDS,
         ("hasLeadingOffset", BOOL),
     )
-    vec: Attribute
-    perPhase: Attribute
-    maxPhase: Attribute
-    order: Attribute
-    CTAsPerCGA: Attribute
-    CTASplitNum: Attribute
-    CTAOrder: Attribute
-    CGALayout: Attribute
-    hasLeadingOffset: Attribute
 
 
-@irdl_attr_definition
+@layout_attr
 class SwizzledSharedEncodingAttr(StructLayoutAttr):
     """`#ttg.swizzled_shared` (3.3+)."""
 
@@ -315,17 +263,9 @@ class SwizzledSharedEncodingAttr(StructLayoutAttr):
         ("order", INTS),
         *_CTA_FIELDS,
     )
-    vec: Attribute
-    perPhase: Attribute
-    maxPhase: Attribute
-    order: Attribute
-    CTAsPerCGA: Attribute
-    CTASplitNum: Attribute
-    CTAOrder: Attribute
-    CGALayout: Attribute
 
 
-@irdl_attr_definition
+@layout_attr
 class AmdRotatingSharedEncodingAttr(StructLayoutAttr):
     """`#ttg.amd_rotating_shared` (3.9, AMD)."""
 
@@ -337,17 +277,9 @@ class AmdRotatingSharedEncodingAttr(StructLayoutAttr):
         ("order", INTS),
         *_CTA_FIELDS,
     )
-    vec: Attribute
-    perPhase: Attribute
-    maxPhase: Attribute
-    order: Attribute
-    CTAsPerCGA: Attribute
-    CTASplitNum: Attribute
-    CTAOrder: Attribute
-    CGALayout: Attribute
 
 
-@irdl_attr_definition
+@layout_attr
 class NvmmaSharedEncodingAttr(StructLayoutAttr):
     """`#ttg.nvmma_shared` (3.3+): the layout wgmma and TMA read."""
 
@@ -360,18 +292,9 @@ class NvmmaSharedEncodingAttr(StructLayoutAttr):
         ("rank", INT),
         *_CTA_FIELDS,
     )
-    swizzlingByteWidth: Attribute
-    transposed: Attribute
-    elementBitWidth: Attribute
-    fp4Padded: Attribute
-    rank: Attribute
-    CTAsPerCGA: Attribute
-    CTASplitNum: Attribute
-    CTAOrder: Attribute
-    CGALayout: Attribute
 
 
-@irdl_attr_definition
+@layout_attr
 class LinearEncodingAttr(StructLayoutAttr):
     """`#ttg.linear`: a linear layout given by its bases per input dimension."""
 
@@ -382,10 +305,6 @@ class LinearEncodingAttr(StructLayoutAttr):
         ("warp", INTSS),
         ("block", INTSS),
     )
-    register: Attribute
-    lane: Attribute
-    warp: Attribute
-    block: Attribute
 
 
 @irdl_attr_definition
