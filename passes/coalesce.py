@@ -30,6 +30,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
+    Float64Type,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -59,25 +60,26 @@ from irkit.dialects.tt import (
     DescriptorScatterOp,
     DescriptorStoreOp,
     LoadOp,
+    StoreOp,
 )
-from irkit.dialects.ttg import ConvertLayoutOp
+from irkit.dialects.ttg import AsyncCopyGlobalToLocalOp, ConvertLayoutOp
 from irkit.dialects.types import is_tensor_of_pointers
 from irkit.layout import algebra
 
 # -- what the pass looks at ------------------------------------------------------------------------
 
-_PTR_OPERAND = {
-    "tt.load": "ptr",
-    "tt.atomic_rmw": "ptr",
-    "tt.atomic_cas": "ptr",
-    "ttg.async_copy_global_to_local": "src",
-    "tt.store": "ptr",
+_PTR_OPERAND: dict[type[Operation], str] = {
+    LoadOp: "ptr",
+    AtomicRMWOp: "ptr",
+    AtomicCASOp: "ptr",
+    AsyncCopyGlobalToLocalOp: "src",
+    StoreOp: "ptr",
 }
 
 
 def mem_access_ptr(op: Operation) -> SSAValue | None:
     """getMemAccessPtr: the pointer operand of a global memory access, None for other ops."""
-    field = _PTR_OPERAND.get(op.name)
+    field = _PTR_OPERAND.get(type(op))
     return getattr(op, field) if field is not None else None
 
 
@@ -164,8 +166,7 @@ def atomic_width_cap(op: Operation, target: str | None) -> int | None:
     if not isinstance(op, AtomicRMWOp):
         return None
     elem = op.val.type.element_type if isinstance(op.val.type, TensorType) else op.val.type
-    name = getattr(elem, "name", "")
-    if type(elem).__name__ == "IntegerType" or name == "f64" or type(elem).__name__ == "Float64Type":
+    if isinstance(elem, (IntegerType, Float64Type)):
         return 1
     if target is not None and target.startswith("hip:"):
         return max(1, 32 // algebra.elem_bits(op.val.type))  # AMD: at most 32 bits per atomic (#10093)
@@ -335,7 +336,7 @@ def coalesce_op(op: Operation, layout: Attribute) -> Operation:
             operands.append(_convert(v, _with_encoding(t, layout), op))
         else:
             operands.append(v)
-    is_async_copy = op.name == "ttg.async_copy_global_to_local"
+    is_async_copy = isinstance(op, AsyncCopyGlobalToLocalOp)
     result_types = [
         r.type if is_async_copy or not isinstance(r.type, TensorType) else _with_encoding(r.type, layout)
         for r in op.results
