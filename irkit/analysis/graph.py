@@ -59,6 +59,7 @@ from irkit.analysis.shared_memory import (
     normalize_version,
     resolve_target,
 )
+from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.dialects.types import MemDescType
 from irkit.frontend.parsed import ParsedModule
 from irkit.frontend.printer import AliasState, Printer, PrintOptions
@@ -262,9 +263,9 @@ def build_graph(
             parent=ids.get(parent) if parent is not None else None,
             region=f"{ids[parent]}.{region}" if parent is not None else "",
             depth=depth,
-            is_convert=op.name == CONVERT,
+            is_convert=isinstance(op, ConvertLayoutOp),
         )
-        if op.name == CONVERT and op.operands and isinstance(op.operands[0].type, TensorType):
+        if isinstance(op, ConvertLayoutOp) and op.operands and isinstance(op.operands[0].type, TensorType):
             src, dst = op.operands[0].type, op.results[0].type
             attrs.update(
                 src_layout=spell.layout(_layout_of(src)),
