@@ -64,3 +64,24 @@ def test_alignment_report_has_one_line_per_result(tmp_path, capsys):
     assert lines[0] == "@row_pointers"
     assert len(lines) == 1 + 10  # ten ops with one result each
     assert all(" => contiguity = [" in line for line in lines[1:])
+
+
+RESHAPE = """
+tt.func @reshape() {
+  %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %s = tt.reshape %r : tensor<128xi32> -> tensor<1x128xi32>
+  tt.return
+}
+"""
+
+
+def test_alignment_version_39_knows_reshape(tmp_path, capsys):
+    """Triton 3.9's ReshapeOpAxisInfoVisitor keeps the run along the dim whose stride is the source's;
+    3.1 has no rule for tt.reshape (pessimistic)."""
+    code, err = report(tmp_path, capsys, RESHAPE, "--test-print-alignment=version=3.9")
+    assert code == 0
+    assert err.splitlines()[2].endswith(
+        "=> contiguity = [1, 128], divisibility = [1, 1073741824], constancy = [1, 1], constant_value = <none>"
+    )
+    code, err = report(tmp_path, capsys, RESHAPE, "--test-print-alignment")
+    assert err.splitlines()[2].endswith("=> contiguity = [1, 1], divisibility = [1, 1], constancy = [1, 1], constant_value = <none>")
