@@ -27,12 +27,12 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from irkit.analysis import mma_slice as S
+from irkit.analysis import mma_slice
 from irkit.analysis.mma_profit import ModuleFacts, PlanJudgement, judge_plan
 from irkit.diagnostics import PassFailure, emit_remark
 from irkit.dialects.builtin_extras import DenseElementsAttr
 from irkit.dialects.ttg import ConvertLayoutOp
-from irkit.layout import algebra as A
+from irkit.layout import algebra
 from irkit.names import exact_name, set_exact_name
 
 
@@ -60,7 +60,7 @@ class PropagateMmaPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
-            kinds = S.parse_kinds(self.targets)
+            kinds = mma_slice.parse_kinds(self.targets)
         except ValueError as e:
             raise PassFailure(op, f"propagate-mma: {e}") from None
         facts = [ModuleFacts(op)]  # replaced after each rewrite: shared memory and AxisInfo change
@@ -72,7 +72,7 @@ class PropagateMmaPass(ModulePass):
         progress = True
         while progress:
             progress = False
-            for cvt in [o for o in func.walk() if o.name == S.CONVERT or S.is_dot_operand_round_trip(o)]:
+            for cvt in [o for o in func.walk() if o.name == mma_slice.CONVERT or mma_slice.is_dot_operand_round_trip(o)]:
                 if cvt in settled:
                     continue
                 plan = self._plan(cvt, kinds)
@@ -88,18 +88,18 @@ class PropagateMmaPass(ModulePass):
                     continue
                 what = _outcome(plan, judgement)
                 if self.dry_run:
-                    emit_remark(cvt, f"propagate-mma: would move to {S.layout_name(plan.target)}: {what}")
+                    emit_remark(cvt, f"propagate-mma: would move to {mma_slice.layout_name(plan.target)}: {what}")
                     settled.update(plan.removed)
                     continue
-                emit_remark(cvt, f"propagate-mma: moved to {S.layout_name(plan.target)}: {what}")
+                emit_remark(cvt, f"propagate-mma: moved to {mma_slice.layout_name(plan.target)}: {what}")
                 settled.update(apply_plan(plan, func))  # the conversions it adds were counted: not seeds
                 facts[0] = ModuleFacts(facts[0].module)
                 progress = True
                 break  # the IR changed: look at the remaining conversions again
 
     def _choose(
-        self, cvt: Operation, plan: S.MmaSlicePlan, facts: ModuleFacts
-    ) -> tuple[S.MmaSlicePlan | None, PlanJudgement]:
+        self, cvt: Operation, plan: mma_slice.MmaSlicePlan, facts: ModuleFacts
+    ) -> tuple[mma_slice.MmaSlicePlan | None, PlanJudgement]:
         """The plan to apply (None: keep the conversion) and the model's judgement of it.  With
         `profit=model`, a plan the model calls a loss is replaced by its loads-only variant (the store
         stays wide) when that one is judged a gain."""
@@ -107,16 +107,16 @@ class PropagateMmaPass(ModulePass):
         if self.profit == "always" or judgement.verdict.take:
             return plan, judgement
         if not self.loads_only:
-            candidate, _ = S.classify_conversion(cvt, self.dot_operands)
-            partial = S.plan_mma_propagation(cvt, candidate, loads_only=True)
+            candidate, _ = mma_slice.classify_conversion(cvt, self.dot_operands)
+            partial = mma_slice.plan_mma_propagation(cvt, candidate, loads_only=True)
             if partial.accepted:
                 partial_judgement = judge_plan(partial, facts)
                 if partial_judgement.verdict.take:
                     return partial, partial_judgement
         return None, judgement
 
-    def _plan(self, cvt: Operation, kinds: frozenset[str]) -> S.MmaSlicePlan | None:
-        candidate, why_not = S.classify_conversion(cvt, self.dot_operands)
+    def _plan(self, cvt: Operation, kinds: frozenset[str]) -> mma_slice.MmaSlicePlan | None:
+        candidate, why_not = mma_slice.classify_conversion(cvt, self.dot_operands)
         if candidate is None:
             if why_not:
                 emit_remark(cvt, f"propagate-mma: conversion left alone: {why_not}")
@@ -125,20 +125,20 @@ class PropagateMmaPass(ModulePass):
             wanted = ",".join(self.targets)
             emit_remark(cvt, f"propagate-mma: conversion left alone: {candidate.kind} is not in targets={wanted}")
             return None
-        if candidate.dot_operand and not A.is_dpas(candidate.target.get("parent")):
+        if candidate.dot_operand and not algebra.is_dpas(candidate.target.get("parent")):
             emit_remark(
                 cvt,
                 "propagate-mma: dot-operands: the loads feeding this operand would produce "
-                f"{S.layout_name(candidate.target)} directly and bypass shared memory (no swizzled staging)",
+                f"{mma_slice.layout_name(candidate.target)} directly and bypass shared memory (no swizzled staging)",
             )
-        size = S.tensor_bytes(cvt.results[0].type)
+        size = mma_slice.tensor_bytes(cvt.results[0].type)
         if size < self.min_bytes:
             emit_remark(cvt, f"propagate-mma: conversion left alone: {size} B < min-bytes={self.min_bytes}")
             return None
-        return S.plan_mma_propagation(cvt, candidate, loads_only=self.loads_only)
+        return mma_slice.plan_mma_propagation(cvt, candidate, loads_only=self.loads_only)
 
 
-def _outcome(plan: S.MmaSlicePlan, judgement: PlanJudgement) -> str:
+def _outcome(plan: mma_slice.MmaSlicePlan, judgement: PlanJudgement) -> str:
     """What the rewrite does, with the scratch it saves as irkit-report counts it (not tensor bytes)."""
     v = judgement.verdict
     shared = (
@@ -154,7 +154,7 @@ def _outcome(plan: S.MmaSlicePlan, judgement: PlanJudgement) -> str:
 # -------------------------------------------------------------------------------------------------
 
 
-def apply_plan(plan: S.MmaSlicePlan, func: Operation) -> list[Operation]:
+def apply_plan(plan: mma_slice.MmaSlicePlan, func: Operation) -> list[Operation]:
     """Rewrite `func` as `plan` says (ops visited in program order, so operands are ready first);
     returns the conversions the rewrite created."""
     rewriter = _PlanRewriter(plan)
@@ -163,7 +163,7 @@ def apply_plan(plan: S.MmaSlicePlan, func: Operation) -> list[Operation]:
 
 
 class _PlanRewriter:
-    def __init__(self, plan: S.MmaSlicePlan):
+    def __init__(self, plan: mma_slice.MmaSlicePlan):
         self.plan = plan
         self.new: dict[SSAValue, SSAValue] = {}  # old value -> its value in the new layout
         self.created: list[Operation] = []  # conversions the plan counted as added or retargeted
@@ -174,25 +174,25 @@ class _PlanRewriter:
     def run(self, order: list[Operation]) -> None:
         p = self.plan
         for v in p.conversions_in:
-            self.new[v] = self._convert_after(v, S.with_layout(v.type, p.layouts[v]))
+            self.new[v] = self._convert_after(v, mma_slice.with_layout(v.type, p.layouts[v]))
         for op in order:
             role = p.roles.get(op)
             if role is None:
                 continue
-            if role == S.NODE:
+            if role == mma_slice.NODE:
                 self._node(op)
-            elif role in (S.SINK, S.YIELD):
+            elif role in (mma_slice.SINK, mma_slice.YIELD):
                 self._remap_operands(op)
-            elif role == S.REGION:
+            elif role == mma_slice.REGION:
                 self._region(op)
-            elif role == S.CONVERSION:
+            elif role == mma_slice.CONVERSION:
                 self._conversion(op)
-            elif role == S.ROUND_TRIP and op is p.seed:
+            elif role == mma_slice.ROUND_TRIP and op is p.seed:
                 op.results[0].replace_all_uses_with(self.get(p.seed_source))
         # old copies nobody uses any more (rebuilt values, vanished conversions), users first
         for op in reversed(order):
             dead = all(not r.uses for r in op.results)
-            if p.roles.get(op) in (S.NODE, S.CONVERSION, S.ROUND_TRIP) and op.parent is not None and dead:
+            if p.roles.get(op) in (mma_slice.NODE, mma_slice.CONVERSION, mma_slice.ROUND_TRIP) and op.parent is not None and dead:
                 Rewriter.erase_op(op)
 
     # -- per role --------------------------------------------------------------------------------------
@@ -217,7 +217,7 @@ class _PlanRewriter:
         """A copy of `op` in the new layout, before it; the old op stays while others use it."""
         p = self.plan
         operands = [self.get(v) for v in op.operands]
-        result_types = [S.with_layout(r.type, p.layouts[r]) if r in p.layouts else r.type for r in op.results]
+        result_types = [mma_slice.with_layout(r.type, p.layouts[r]) if r in p.layouts else r.type for r in op.results]
         properties = dict(op.properties)
         if op.name == "arith.constant":
             value = properties["value"]
@@ -251,7 +251,7 @@ class _PlanRewriter:
         src, res = op.operands[0], op.results[0]
         new_src = self.get(src)
         if res in p.layouts:
-            wanted = S.with_layout(res.type, p.layouts[res])
+            wanted = mma_slice.with_layout(res.type, p.layouts[res])
             if new_src.type == wanted:
                 self.new[res] = new_src
             else:
@@ -275,7 +275,7 @@ class _PlanRewriter:
             return
         old_type = v.type
         name = exact_name(v)
-        nv = Rewriter.replace_value_with_new_type(v, S.with_layout(old_type, p.layouts[v]))
+        nv = Rewriter.replace_value_with_new_type(v, mma_slice.with_layout(old_type, p.layouts[v]))
         if name:
             set_exact_name(nv, name)
         self.new[v] = nv

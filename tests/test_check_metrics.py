@@ -1,7 +1,7 @@
 """irkit.check.binary_metrics: parsers of what the real compiler produced, on snippets of real output
 (Triton 3.1 PTX and ptxas 12.4 for sm_90a, Triton 3.6 AMDGCN for gfx942)."""
 
-from irkit.check import binary_metrics as B
+from irkit.check import binary_metrics
 
 PTX = """
 .version 8.4
@@ -47,41 +47,41 @@ amdhsa.kernels:
 
 
 def test_ptx_global_accesses_by_width_ignore_hints_and_comments():
-    got = B.ptx_global_accesses(PTX)
+    got = binary_metrics.ptx_global_accesses(PTX)
     assert got == {"loads": {"v4.b32": 1, "v2.b32": 1, "b32": 1}, "stores": {"v2.b32": 1}}
 
 
 def test_ptx_shared_instructions_and_barriers():
-    got = B.ptx_shared_and_barriers(PTX)
+    got = binary_metrics.ptx_shared_and_barriers(PTX)
     assert got == {"bar": 1, "cp.async": 1, "ld.shared": 1, "ldmatrix": 1, "st.shared": 1}
 
 
 def test_ptx_target():
-    assert B.ptx_target(PTX) == "sm_90a"
+    assert binary_metrics.ptx_target(PTX) == "sm_90a"
 
 
 def test_ptxas_resources():
-    assert B.ptxas_resources(PTXAS_LOG) == {"registers": 255, "stack_frame_bytes": 1384,
+    assert binary_metrics.ptxas_resources(PTXAS_LOG) == {"registers": 255, "stack_frame_bytes": 1384,
                                            "spill_store_bytes": 2880, "spill_load_bytes": 2372}
-    assert B.ptxas_resources(PTXAS_LOG, "other_kernel") is None
-    assert B.ptxas_resources("ptxas info    : 0 bytes gmem\n") is None
+    assert binary_metrics.ptxas_resources(PTXAS_LOG, "other_kernel") is None
+    assert binary_metrics.ptxas_resources("ptxas info    : 0 bytes gmem\n") is None
 
 
 def test_amdgcn_memory_ops_and_resources():
-    ops = B.amdgcn_memory_ops(AMDGCN)
+    ops = binary_metrics.amdgcn_memory_ops(AMDGCN)
     assert ops["loads"] == {"buffer_load_dwordx2": 1, "global_load_dword": 1, "global_load_dwordx4": 1}
     assert ops["stores"] == {"global_store_dword": 1}
     assert ops["shared"] == {"ds_read_b64": 1, "ds_write_b128": 1}
     assert ops["barriers"] == {"s_barrier": 1}
-    res = B.amdgcn_resources(AMDGCN)
+    res = binary_metrics.amdgcn_resources(AMDGCN)
     assert res["vgpr_count"] == 198 and res["sgpr_count"] == 66 and res["vgpr_spill_count"] == 3
     assert res["private_segment_fixed_size"] == 16
 
 
 def test_binary_summary_and_width_text():
-    s = B.binary_summary({"ptx": PTX, "ttgir": "%1 = ttg.convert_layout %0\n%2 = triton_gpu.convert_layout %1"},
+    s = binary_metrics.binary_summary({"ptx": PTX, "ttgir": "%1 = ttg.convert_layout %0\n%2 = triton_gpu.convert_layout %1"},
                          PTXAS_LOG, "matmul_addmm_bp_kernel")
     assert s["convert_layout"] == 2 and s["registers"] == 255 and s["spill_store_bytes"] == 2880
-    assert B.width_summary(s["global_loads"]) == "v4.b32×1 v2.b32×1 b32×1"
-    amd = B.binary_summary({"amdgcn": AMDGCN})
+    assert binary_metrics.width_summary(s["global_loads"]) == "v4.b32×1 v2.b32×1 b32×1"
+    amd = binary_metrics.binary_summary({"amdgcn": AMDGCN})
     assert amd["registers"] == 198 and amd["vgpr_spill_count"] == 3 and amd["scratch_bytes"] == 16

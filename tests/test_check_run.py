@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from irkit.check import measure as M
+from irkit.check import measure
 from irkit.check.capture import ArgDifference, Comparison, TimingOptions, check_launch
 from irkit.check.render import config_text, run_text
 from irkit.check.runmode import build_report
@@ -18,9 +18,9 @@ from irkit.check.runmode import build_report
 
 
 def test_median_quantile_interval():
-    assert M.median([3, 1, 2]) == 2 and M.median([4, 1, 3, 2]) == 2.5
-    assert M.quantile([1, 2, 3, 4, 5], 0.25) == 2
-    lo, hi = M.median_interval(list(range(100)))
+    assert measure.median([3, 1, 2]) == 2 and measure.median([4, 1, 3, 2]) == 2.5
+    assert measure.quantile([1, 2, 3, 4, 5], 0.25) == 2
+    lo, hi = measure.median_interval(list(range(100)))
     assert 35 < lo < 50 < hi < 65
 
 
@@ -43,7 +43,7 @@ def fake_times(before_ms, after_ms, noise, seed=1):
 
 def test_interleave_resolves_a_two_percent_speedup_and_alternates_order():
     time_calls, order = fake_times(1.00, 0.98, noise=0.01)
-    t = M.interleave(lambda: "before", lambda: "after", time_calls, min_pairs=20, max_pairs=5000)
+    t = measure.interleave(lambda: "before", lambda: "after", time_calls, min_pairs=20, max_pairs=5000)
     s = t.summary()
     assert t.stopped_by == "resolved" and s["verdict"] == "faster"
     assert 0.97 < s["ratio"] < 0.99 and s["ratio_hi"] < 1.0
@@ -53,15 +53,15 @@ def test_interleave_resolves_a_two_percent_speedup_and_alternates_order():
 def test_interleave_equal_kernels_are_the_same_and_noise_needs_more_pairs():
     quiet, _ = fake_times(1.0, 1.0, noise=0.002)
     loud, _ = fake_times(1.0, 1.0, noise=0.05)
-    a = M.interleave(lambda: "before", lambda: "after", quiet, max_pairs=5000)
-    b = M.interleave(lambda: "before", lambda: "after", loud, max_pairs=5000)
+    a = measure.interleave(lambda: "before", lambda: "after", quiet, max_pairs=5000)
+    b = measure.interleave(lambda: "before", lambda: "after", loud, max_pairs=5000)
     assert a.summary()["verdict"] == "same" and b.pairs > a.pairs
 
 
 def test_interleave_stops_at_the_time_budget():
     ticks = iter(range(1000))
     time_calls, _ = fake_times(1.0, 1.0, noise=0.5)
-    t = M.interleave(lambda: "before", lambda: "after", time_calls, max_seconds=3, clock=lambda: next(ticks))
+    t = measure.interleave(lambda: "before", lambda: "after", time_calls, max_seconds=3, clock=lambda: next(ticks))
     assert t.stopped_by == "max_seconds" and t.pairs < 100
 
 
@@ -253,7 +253,7 @@ def test_a_crash_without_a_final_newline_is_still_quoted():
 
 def test_repeat_times_one_kernel_until_its_median_is_resolved():
     time_calls, order = fake_times(1.0, 1.0, noise=0.01)
-    out = M.repeat(lambda: "before", time_calls, min_reps=20, max_reps=5000)
+    out = measure.repeat(lambda: "before", time_calls, min_reps=20, max_reps=5000)
     assert out["stopped_by"] == "resolved" and 0.99 < out["median_ms"] < 1.01 and set(order) == {"before"}
 
 

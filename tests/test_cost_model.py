@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from xdsl.dialects.builtin import Float32Type, TensorType
 
-from irkit.analysis import cost_model as C
-from irkit.analysis import mma_slice as S
+from irkit.analysis import cost_model, mma_slice
 from irkit.analysis.mma_profit import ModuleFacts, assess_module, judge_plan
 from irkit.cli import report as report_cli
 from irkit.dialects.encodings import BlockedEncodingAttr, NvidiaMmaEncodingAttr
@@ -29,7 +28,7 @@ MMA_V3 = NvidiaMmaEncodingAttr.from_values(
 
 
 def test_blocked_access_is_v4_and_one_row_per_warp_instruction():
-    a = C.global_access_cost(BLOCKED, (128, 128), 32, num_warps=4, warp_size=32, contiguity=(1, 128),
+    a = cost_model.global_access_cost(BLOCKED, (128, 128), 32, num_warps=4, warp_size=32, contiguity=(1, 128),
                              divisibility_bytes=(16, 16))
     assert (a.vector, a.elems_per_thread, a.instructions, a.warp_instructions) == (4, 128, 32, 128)
     # 32 lanes x 16 B = 512 contiguous bytes: 16 sectors, 4 lines, all bytes used
@@ -37,7 +36,7 @@ def test_blocked_access_is_v4_and_one_row_per_warp_instruction():
 
 
 def test_mma_v3_access_is_v2_over_eight_rows():
-    a = C.global_access_cost(MMA_V3, (128, 128), 32, num_warps=4, warp_size=32, contiguity=(1, 128),
+    a = cost_model.global_access_cost(MMA_V3, (128, 128), 32, num_warps=4, warp_size=32, contiguity=(1, 128),
                              divisibility_bytes=(16, 16))
     # each thread holds pairs of f32 along N; a warp instruction covers 8 rows x 32 B
     assert (a.vector, a.instructions, a.sectors_per_instruction, a.lines_per_instruction) == (2, 64, 8, 8)
@@ -45,9 +44,9 @@ def test_mma_v3_access_is_v2_over_eight_rows():
 
 
 def test_alignment_and_contiguity_cap_the_vector():
-    a = C.global_access_cost(BLOCKED, (128, 128), 32, 4, 32, contiguity=(1, 128), divisibility_bytes=(4, 4))
+    a = cost_model.global_access_cost(BLOCKED, (128, 128), 32, 4, 32, contiguity=(1, 128), divisibility_bytes=(4, 4))
     assert a.vector == 1 and a.instructions == 128
-    b = C.global_access_cost(BLOCKED, (128, 128), 32, 4, 32, contiguity=(1, 2), divisibility_bytes=(16, 16))
+    b = cost_model.global_access_cost(BLOCKED, (128, 128), 32, 4, 32, contiguity=(1, 2), divisibility_bytes=(16, 16))
     assert b.vector == 2
 
 
@@ -56,19 +55,19 @@ def test_conversion_rounds_follow_the_scratch():
     2 rounds and 1 round (2 * rounds - 1 barriers)."""
     t = TensorType(Float32Type(), [128, 128], MMA_V3)
     u = TensorType(Float32Type(), [128, 128], BLOCKED)
-    c = C.conversion_cost(t, u, "3.9", "cuda:90", 32)
+    c = cost_model.conversion_cost(t, u, "3.9", "cuda:90", 32)
     assert c.needs_shared and c.tensor_bytes == 65536 and c.scratch_bytes == 32768
     assert (c.rounds, c.barriers) == (2, 3)
     assert c.live_registers == 128  # 64 KiB of f32 over 128 threads
 
 
 def test_unlocking_wins_over_a_loss():
-    narrow = C.AccessCost("#mma", 32, 128, 1, 128, 512, 8, 8, 256)
-    wide = C.AccessCost("#blocked", 32, 128, 4, 32, 128, 16, 4, 512)
-    one_round = C.ConversionCost(65536, True, 65536, 1, 32, 32, 1, 1, 128)
-    loss = C.judge([one_round], [], [("store", wide, narrow)])
+    narrow = cost_model.AccessCost("#mma", 32, 128, 1, 128, 512, 8, 8, 256)
+    wide = cost_model.AccessCost("#blocked", 32, 128, 4, 32, 128, 16, 4, 512)
+    one_round = cost_model.ConversionCost(65536, True, 65536, 1, 32, 32, 1, 1, 128)
+    loss = cost_model.judge([one_round], [], [("store", wide, narrow)])
     assert loss.gain < 0 and not loss.take and loss.word == "keep"
-    unlocked = C.judge([one_round], [], [("store", wide, narrow)], unlocks=True)
+    unlocked = cost_model.judge([one_round], [], [("store", wide, narrow)], unlocks=True)
     assert unlocked.take and "brings shared memory under the limit" in unlocked.summary()
 
 
@@ -90,8 +89,8 @@ def test_verdicts_on_real_h100_kernels():
 def test_plan_judgement_counts_the_scratch_the_report_counts():
     parsed = _module("h100-gemm-256x128x64-w8s3.ttgir")
     cvt = next(op for op in parsed.module.walk() if op.name == "ttg.convert_layout")
-    candidate, _ = S.classify_conversion(cvt)
-    j = judge_plan(S.plan_mma_propagation(cvt, candidate), ModuleFacts(parsed.module))
+    candidate, _ = mma_slice.classify_conversion(cvt)
+    j = judge_plan(mma_slice.plan_mma_propagation(cvt, candidate), ModuleFacts(parsed.module))
     assert j.verdict.saved_scratch == 65536  # irkit-report's bytes for this conversion, not the 131,072 B tensor
     assert j.shared_before == j.shared_after == 147456  # the pipeline buffers set the peak
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from irkit.analysis import graph as G_
+from irkit.analysis import graph
 from irkit.analysis.opcount import count_ops
 from irkit.analysis.shared_memory import analyze_shared_memory
 from irkit.frontend.parser import Parser
@@ -67,7 +67,7 @@ def loop():
 
 
 def test_one_node_per_op_one_edge_per_use(loop):
-    G = G_.build_graph(loop)
+    G = graph.build_graph(loop)
     ops = list(loop.module.walk())
     assert G.number_of_nodes() == len(ops)
     assert Counter(d["op"] for _, d in G.nodes(data=True)) == Counter(op.name for op in ops)
@@ -80,7 +80,7 @@ def test_one_node_per_op_one_edge_per_use(loop):
 
 
 def test_block_arguments_are_defined_by_the_region_owner(loop):
-    G = G_.build_graph(loop)
+    G = graph.build_graph(loop)
     (for_node,) = [n for n, d in G.nodes(data=True) if d["op"] == "scf.for"]
     (add_node,) = [n for n, d in G.nodes(data=True) if d["op"] == "arith.addf"]
     edges = G.get_edge_data(for_node, add_node)
@@ -97,7 +97,7 @@ def test_block_arguments_are_defined_by_the_region_owner(loop):
 
 
 def test_node_attributes_use_the_files_spelling(epilogue):
-    G = G_.build_graph(epilogue)
+    G = graph.build_graph(epilogue)
     (load,) = [n for n, d in G.nodes(data=True) if d["op"] == "tt.load" and d["values"] == ["%acc"]]
     d = G.nodes[load]
     assert d["results"] == ["tensor<256x256xf32, #mma>"]
@@ -110,26 +110,26 @@ def test_node_attributes_use_the_files_spelling(epilogue):
 
 def test_convert_records_carry_layouts_shape_and_model_bytes(epilogue):
     smem = analyze_shared_memory(epilogue.module)
-    G = G_.build_graph(epilogue, smem=smem)
-    cvts = G_.convert_ops(G)
+    G = graph.build_graph(epilogue, smem=smem)
+    cvts = graph.convert_ops(G)
     assert [(c.value, c.src_layout, c.dst_layout) for c in cvts] == [("%1", "#mma", "#blocked"), ("%4", "#blocked", "#mma")]
     assert all(c.shape == [256, 256] and c.element_type == "f32" and c.needs_shared for c in cvts)
     scratch = {b.op: b.bytes for b in smem.buffers if b.kind == "scratch"}
     assert sorted(c.bytes for c in cvts) == sorted(scratch.values())
     assert [c.line for c in cvts] == [12, 16]
     assert G.graph["shared_bytes"] == smem.total_bytes
-    assert G_.shared_memory_users(G) == [c.node for c in cvts]
+    assert graph.shared_memory_users(G) == [c.node for c in cvts]
 
 
 def test_round_trip_chain_and_layout_regions(epilogue):
-    G = G_.build_graph(epilogue)
-    cvts = G_.convert_ops(G)
-    chains = G_.conversion_chains(G)
+    G = graph.build_graph(epilogue)
+    cvts = graph.convert_ops(G)
+    chains = graph.conversion_chains(G)
     assert len(chains) == 1
     assert chains[0].nodes == [c.node for c in cvts]
     assert chains[0].layouts == ["#mma", "#blocked", "#mma"]
     assert chains[0].round_trip
-    blocked = [r for r in G_.layout_regions(G) if r.layout == "#blocked"]
+    blocked = [r for r in graph.layout_regions(G) if r.layout == "#blocked"]
     assert len(blocked) == 1
     region = blocked[0]
     ops = {G.nodes[n]["op"] for n in region.nodes}
@@ -138,24 +138,24 @@ def test_round_trip_chain_and_layout_regions(epilogue):
 
 
 def test_direct_convert_chain(loop):
-    G = G_.build_graph(loop)
-    chains = G_.conversion_chains(G)
+    G = graph.build_graph(loop)
+    chains = graph.conversion_chains(G)
     assert [ch.layouts for ch in chains] == [["#blocked", "#blocked1", "#blocked"]]
     assert chains[0].round_trip
 
 
 def test_building_never_changes_the_ir(epilogue):
     before = print_module(epilogue, debuginfo=True)
-    G = G_.build_graph(epilogue)
-    G_.to_dot(G)
-    G_.to_graphml(G)
-    G_.to_json(G)
+    G = graph.build_graph(epilogue)
+    graph.to_dot(G)
+    graph.to_graphml(G)
+    graph.to_json(G)
     assert print_module(epilogue, debuginfo=True) == before
 
 
 def test_dot_has_clusters_and_highlights(loop):
-    G = G_.build_graph(loop)
-    dot = G_.to_dot(G, title="loop")
+    G = graph.build_graph(loop)
+    dot = graph.to_dot(G, title="loop")
     assert dot.startswith("digraph irkit {")
     # one cluster per region-holding op (the module itself is not drawn)
     holders = [n for n, d in G.nodes(data=True) if d["op"] in ("tt.func", "scf.for", "scf.if")]
@@ -167,44 +167,44 @@ def test_dot_has_clusters_and_highlights(loop):
             assert f'"{n}" [' not in dot
         else:
             assert f'"{n}" [' in dot
-    assert dot.count(G_.CONVERT_FILL) == 2 + 1  # two converts + the legend
-    assert G_.SHARED_FILL in dot  # the local_alloc
+    assert dot.count(graph.CONVERT_FILL) == 2 + 1  # two converts + the legend
+    assert graph.SHARED_FILL in dot  # the local_alloc
 
 
 def test_dot_focus_keeps_converts_and_their_neighbours(epilogue):
-    G = G_.build_graph(epilogue)
-    keep = G_.focus_nodes(G, radius=1)
-    for c in G_.convert_ops(G):
+    G = graph.build_graph(epilogue)
+    keep = graph.focus_nodes(G, radius=1)
+    for c in graph.convert_ops(G):
         assert c.node in keep
         assert set(G.predecessors(c.node)) <= keep and set(G.successors(c.node)) <= keep
     assert "op0" in keep  # ancestors kept for the clusters
 
 
 def test_graphml_and_json_round_trip(loop):
-    G = G_.build_graph(loop)
-    H = nx.parse_graphml(G_.to_graphml(G), force_multigraph=True)
+    G = graph.build_graph(loop)
+    H = nx.parse_graphml(graph.to_graphml(G), force_multigraph=True)
     assert H.number_of_nodes() == G.number_of_nodes()
     assert H.number_of_edges() == G.number_of_edges()
     cvt = next(n for n, d in G.nodes(data=True) if d["is_convert"])
     assert H.nodes[cvt]["src_layout"] == "#blocked"
-    data = json.loads(json.dumps(G_.to_json(G)))
+    data = json.loads(json.dumps(graph.to_json(G)))
     assert len(data["nodes"]) == G.number_of_nodes() and len(data["edges"]) == G.number_of_edges()
     assert {e["source"] for e in data["edges"]} <= {n["id"] for n in data["nodes"]}
 
 
-@pytest.mark.skipif(not G_.dot_available(), reason="Graphviz 'dot' is not installed")
+@pytest.mark.skipif(not graph.dot_available(), reason="Graphviz 'dot' is not installed")
 def test_render_svg_and_png(epilogue):
-    dot = G_.to_dot(G_.build_graph(epilogue))
-    svg = G_.render(dot, "svg").decode()
+    dot = graph.to_dot(graph.build_graph(epilogue))
+    svg = graph.render(dot, "svg").decode()
     assert "<svg" in svg and "ttg.convert_layout" in svg
-    assert G_.render(dot, "png")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert graph.render(dot, "png")[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_render_without_dot_is_a_clean_error(monkeypatch):
-    monkeypatch.setattr(G_.shutil, "which", lambda name: None)
-    assert not G_.dot_available()
-    with pytest.raises(G_.RenderError, match="Graphviz"):
-        G_.render("digraph {}", "svg")
+    monkeypatch.setattr(graph.shutil, "which", lambda name: None)
+    assert not graph.dot_available()
+    with pytest.raises(graph.RenderError, match="Graphviz"):
+        graph.render("digraph {}", "svg")
 
 
 # -- opcount ---------------------------------------------------------------------------------------

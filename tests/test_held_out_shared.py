@@ -25,8 +25,7 @@ from irkit.dialects.encodings import (
     NvidiaMmaEncodingAttr,
 )
 from irkit.frontend.parser import Parser
-from irkit.layout import algebra as A
-from irkit.layout import linear as L
+from irkit.layout import algebra, linear
 
 DATA = Path(__file__).parent / "data" / "shared_held_out"
 
@@ -44,7 +43,7 @@ def test_hopper_accumulator_to_operand_a_is_a_shortcut_in_31(warps):
     """Measured with the real 3.1.0 pass on a lone 128x64 f16 convert: triton_gpu.shared = 2 (4 and 8 warps)."""
     mma = hopper_mma(warps)
     a_operand = DotOperandEncodingAttr.from_values(opIdx=0, parent=mma)
-    assert L.is_mma_to_dot_shortcut(mma, a_operand, Float16Type(), "3.1")
+    assert linear.is_mma_to_dot_shortcut(mma, a_operand, Float16Type(), "3.1")
     assert lone_convert_bytes(mma, a_operand, Float16Type()) == 2
 
 
@@ -53,18 +52,18 @@ def test_hopper_shortcut_needs_both_mmas_with_one_warp_column_in_31():
     mma counts too); f32 operands are not shortcuts (the real 3.1.0 asserts in the padded formula)."""
     m41, m81, m42 = hopper_mma((4, 1)), hopper_mma((8, 1)), hopper_mma((4, 2))
     f16 = Float16Type()
-    assert L.is_mma_to_dot_shortcut(m41, DotOperandEncodingAttr.from_values(opIdx=0, parent=m81), f16, "3.1")
-    assert not L.is_mma_to_dot_shortcut(m42, DotOperandEncodingAttr.from_values(opIdx=0, parent=m42), f16, "3.1")
-    assert not L.is_mma_to_dot_shortcut(m41, DotOperandEncodingAttr.from_values(opIdx=1, parent=m41), f16, "3.1")
-    assert not L.is_mma_to_dot_shortcut(m41, DotOperandEncodingAttr.from_values(opIdx=0, parent=m41), Float32Type(), "3.1")
+    assert linear.is_mma_to_dot_shortcut(m41, DotOperandEncodingAttr.from_values(opIdx=0, parent=m81), f16, "3.1")
+    assert not linear.is_mma_to_dot_shortcut(m42, DotOperandEncodingAttr.from_values(opIdx=0, parent=m42), f16, "3.1")
+    assert not linear.is_mma_to_dot_shortcut(m41, DotOperandEncodingAttr.from_values(opIdx=1, parent=m41), f16, "3.1")
+    assert not linear.is_mma_to_dot_shortcut(m41, DotOperandEncodingAttr.from_values(opIdx=0, parent=m41), Float32Type(), "3.1")
 
 
 def test_hopper_shortcut_in_33_still_needs_kwidth():
     """From 3.2 on a Hopper dot_op carries kWidth, and the shortcut requires kWidth == 32 / bits."""
     mma = hopper_mma((4, 1))
     f16 = Float16Type()
-    assert not L.is_mma_to_dot_shortcut(mma, DotOperandEncodingAttr.from_values(opIdx=0, parent=mma), f16, "3.3")
-    assert L.is_mma_to_dot_shortcut(mma, DotOperandEncodingAttr.from_values(opIdx=0, parent=mma, kWidth=2), f16, "3.3")
+    assert not linear.is_mma_to_dot_shortcut(mma, DotOperandEncodingAttr.from_values(opIdx=0, parent=mma), f16, "3.3")
+    assert linear.is_mma_to_dot_shortcut(mma, DotOperandEncodingAttr.from_values(opIdx=0, parent=mma, kWidth=2), f16, "3.3")
 
 
 def test_batched_ampere_shortcut_reads_warps_dim_1_in_31():
@@ -77,7 +76,7 @@ def test_batched_ampere_shortcut_reads_warps_dim_1_in_31():
     for warps, shortcut in (((2, 2, 1), False), ((4, 1, 1), True), ((1, 2, 2), False)):
         mma = v2(warps)
         dot = DotOperandEncodingAttr.from_values(opIdx=0, parent=mma, kWidth=2)
-        assert L.is_mma_to_dot_shortcut(mma, dot, f16, "3.1") is shortcut
+        assert linear.is_mma_to_dot_shortcut(mma, dot, f16, "3.1") is shortcut
 
 
 def held_out_cases(version_dir: str, target_dir: str):
@@ -126,7 +125,7 @@ def test_dpas_scratch_pads_dim_0():
     """#blocked (2x8 warps) -> #dpas (8x2 warps, repCluster [4, 2]) on 256x128 f32: rep 256 x 128, pad 1 on
     dim 0, as the real compiler allocates it (131,584 B)."""
     dpas = DpasEncodingAttr.build(8, 8, 16, 2, 16, (8, 2), (4, 2))
-    assert A.dpas_linear_order(dpas) == (0, 1) and A.get_order(dpas) == (1, 0)
+    assert algebra.dpas_linear_order(dpas) == (0, 1) and algebra.get_order(dpas) == (1, 0)
     blocked = BlockedEncodingAttr.from_values(sizePerThread=(1, 1), threadsPerWarp=(1, 16), warpsPerCTA=(2, 8), order=(1, 0))
     src, dst = TensorType(Float32Type(), (256, 128), blocked), TensorType(Float32Type(), (256, 128), dpas)
     assert SM.padded_rep_shape_33(src, dst) == ([257, 128], 1, 1)

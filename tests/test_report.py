@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from irkit.analysis import graph as G_
+from irkit.analysis import graph
 from irkit.cli import report as cli
 from irkit.frontend import dumplog
 from irkit.frontend.parser import Parser
@@ -83,10 +83,10 @@ def test_every_report_mode_on_every_corpus_file(corpus):
         _check_schema(same.to_dict())
         assert "converts eliminated: 0" in render_text(same)
         render_html(same)
-        assert G_.to_dot(r.graph).count(" -> ") >= r.graph.number_of_edges()
-        json.dumps(G_.to_json(r.graph))
+        assert graph.to_dot(r.graph).count(" -> ") >= r.graph.number_of_edges()
+        json.dumps(graph.to_json(r.graph))
         if len(entries) % 10 == 0:  # GraphML writing is slow; a sample is enough
-            assert G_.to_graphml(r.graph).count("<node ") == r.graph.number_of_nodes()
+            assert graph.to_graphml(r.graph).count("<node ") == r.graph.number_of_nodes()
         entries.append(ScreenEntry(f"{row['id']} {row['triton_version']} {row['target']}", str(path), r))
     assert len(entries) > 90
     screen = build_screen_report(entries)
@@ -284,14 +284,14 @@ def test_cli_html_is_self_contained(tmp_path, capsys):
     assert html.startswith("<!DOCTYPE html>") and "removed conversions (2)" in html
     assert not re.search(r"""(?:src|href)\s*=\s*["']?(?:https?:|//)""", html)
     assert not re.search(r"<script[^>]*\bsrc\s*=", html)  # the pan/zoom script is inlined
-    if G_.dot_available():
+    if graph.dot_available():
         assert html.count("<svg") == 2
     else:
         assert "Graphviz" in html
 
 
 def test_cli_html_without_dot(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(G_.shutil, "which", lambda name: None)
+    monkeypatch.setattr(graph.shutil, "which", lambda name: None)
     page = tmp_path / "r.html"
     code, _, err = _run([str(BEFORE), "--html", str(page)], capsys)
     assert code == 0, err
@@ -306,7 +306,7 @@ def test_cli_graph_exports(tmp_path, capsys):
     assert files["dot"].read_text().startswith("digraph")
     assert "<graphml" in files["graphml"].read_text()
     assert len(json.loads(files["json"].read_text())["nodes"]) == 12
-    if G_.dot_available():
+    if graph.dot_available():
         svg = tmp_path / "g.svg"
         code, _, err = _run([str(BEFORE), "--svg", str(svg)], capsys)
         assert code == 0 and svg.read_text().lstrip().startswith("<?xml")

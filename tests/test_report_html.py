@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from irkit.analysis import graph as G_
+from irkit.analysis import graph
 from irkit.cli.report import main as report_main
 from irkit.report.html import Picture, _pictures
 
@@ -47,7 +47,7 @@ def test_the_default_picture_is_the_focus(tmp_path, capsys):
     assert dots[None] == dots["focus"] < dots["full"] // 3
 
 
-@pytest.mark.skipif(not G_.dot_available(), reason="Graphviz 'dot' is not installed")
+@pytest.mark.skipif(not graph.dot_available(), reason="Graphviz 'dot' is not installed")
 def test_clicking_a_convert_shows_its_line(tmp_path, capsys):
     page = tmp_path / "r.html"
     code, err = _report([str(GEMM), "--html", str(page), "--json", "-o", str(tmp_path / "r.json")], capsys)

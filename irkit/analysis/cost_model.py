@@ -30,8 +30,7 @@ from math import ceil, prod
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute
 
-from irkit.layout import algebra as A
-from irkit.layout import linear as L
+from irkit.layout import algebra, linear
 
 MAX_VECTOR_BITS = 128
 SECTOR_BYTES = 32
@@ -48,7 +47,7 @@ BANK_BYTES = 4
 def lane_coordinates(enc: Attribute, shape: Sequence[int], warp_size: int) -> list[tuple[int, ...]]:
     """The tensor coordinates of register 0 of each lane of warp 0 (lanes holding the same element
     appear once per lane)."""
-    ll = L.to_linear_layout(enc, shape)
+    ll = linear.to_linear_layout(enc, shape)
     rank = len(shape)
     if ll is not None and ll.has_in_dim("lane"):
         bases = ll.bases["lane"]
@@ -62,9 +61,9 @@ def lane_coordinates(enc: Attribute, shape: Sequence[int], warp_size: int) -> li
             out.append(coord)
         return out
     # layouts without a linear form (e.g. #dpas): lanes in `order`, each holding sizePerThread elements
-    tpw = A.threads_per_warp(enc)
-    spt = A.size_per_thread(enc)
-    order = A.get_order(enc)
+    tpw = algebra.threads_per_warp(enc)
+    spt = algebra.size_per_thread(enc)
+    order = algebra.get_order(enc)
     out = []
     for lane in range(warp_size):
         coord = [0] * rank
@@ -84,18 +83,18 @@ def lane_coordinates(enc: Attribute, shape: Sequence[int], warp_size: int) -> li
 def registers_per_thread(t: TensorType) -> int:
     """32-bit registers one thread needs to hold a tensor in its layout (pointers: 2)."""
     enc = t.encoding
-    if enc is None or not A.is_distributed(enc):
+    if enc is None or not algebra.is_distributed(enc):
         return 0
     shape = t.get_shape()
-    elems = A.num_elements_per_thread(enc, shape)
-    if L.to_linear_layout(enc, shape) is None:
+    elems = algebra.num_elements_per_thread(enc, shape)
+    if linear.to_linear_layout(enc, shape) is None:
         # no linear form (#dpas and its dot operands): at least the tensor spread over every thread once
         try:
-            threads = prod(A.warps_per_cta(enc)) * prod(A.threads_per_warp(enc))
+            threads = prod(algebra.warps_per_cta(enc)) * prod(algebra.threads_per_warp(enc))
             elems = max(elems, ceil(prod(shape) / threads))
-        except (A.UnsupportedLayout, ValueError, KeyError, TypeError):
+        except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError):
             pass
-    bits = A.elem_bits(t)
+    bits = algebra.elem_bits(t)
     return ceil(elems * bits / 32)
 
 
@@ -151,11 +150,11 @@ def vector_elements(enc: Attribute, shape: Sequence[int], elem_bits: int, contig
     The layout's contiguous elements per thread along the dimension memory is contiguous in (AxisInfo's
     largest contiguity, else the layout's fastest dim), capped by that contiguity, by the pointer's
     alignment in elements and by 128-bit accesses."""
-    order = A.get_order(enc)
+    order = algebra.get_order(enc)
     fast = order[0]
     if contiguity is not None and any(c > 1 for c in contiguity):
         fast = max(range(len(contiguity)), key=lambda d: (contiguity[d], -order.index(d)))
-    per_thread = A.unique_contig_per_thread(enc, shape)[fast] if not A.is_dpas(enc) else A.contig_per_thread(enc)[fast]
+    per_thread = algebra.unique_contig_per_thread(enc, shape)[fast] if not algebra.is_dpas(enc) else algebra.contig_per_thread(enc)[fast]
     vec = max(1, per_thread)
     if contiguity is not None:
         vec = min(vec, max(1, contiguity[fast]))
@@ -177,7 +176,7 @@ def global_access_cost(
     """The cost of loading or storing a `shape` tensor held in layout `enc` through a tensor of pointers
     to a row-major matrix (contiguous along the AxisInfo's contiguous dim)."""
     fast, vec = vector_elements(enc, shape, elem_bits, contiguity, divisibility_bytes)
-    elems = A.num_elements_per_thread(enc, shape)
+    elems = algebra.num_elements_per_thread(enc, shape)
     instructions = max(1, ceil(elems / vec))
     elem_bytes = max(1, elem_bits // 8)
     pitch = max(shape[fast] * elem_bytes, LINE_BYTES)  # a row of the matrix, at least one line apart
@@ -190,7 +189,7 @@ def global_access_cost(
         end = start + vec * elem_bytes
         sectors.update(range(start // SECTOR_BYTES, (end - 1) // SECTOR_BYTES + 1))
         lines.update(range(start // LINE_BYTES, (end - 1) // LINE_BYTES + 1))
-    warps = prod(A.warps_per_cta_with_unique_data(enc, shape)) if not A.is_dpas(enc) else num_warps
+    warps = prod(algebra.warps_per_cta_with_unique_data(enc, shape)) if not algebra.is_dpas(enc) else num_warps
     return AccessCost(
         layout=_layout_word(enc),
         elem_bits=elem_bits,
@@ -255,19 +254,19 @@ def conversion_cost(src: TensorType, dst: TensorType, version: str, target: str 
     se, de = src.encoding, dst.encoding
     shape = tuple(src.get_shape())
     elem_bytes = _cvt_elem_bytes(src)
-    tensor_bytes = prod(A.shape_per_cta(se, shape)) * elem_bytes
+    tensor_bytes = prod(algebra.shape_per_cta(se, shape)) * elem_bytes
     regs = registers_per_thread(dst)
     try:
-        needs = L.cvt_needs_shared_memory(se, de, shape, src.element_type, version)
-    except (A.UnsupportedLayout, ValueError, KeyError, TypeError):
+        needs = linear.cvt_needs_shared_memory(se, de, shape, src.element_type, version)
+    except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError):
         needs = True
     if not needs:
-        return ConversionCost(tensor_bytes, False, 0, 0, 0, 0, 1, 1, regs, A.elem_bits(src))
+        return ConversionCost(tensor_bytes, False, 0, 0, 0, 0, 1, 1, regs, algebra.elem_bits(src))
     scratch, _ = cvt_scratch_bytes(src, dst, version, target)
     rounds = max(1, ceil(tensor_bytes / scratch)) if scratch else 1
     in_vec, out_vec = _cvt_vectors(se, de, shape, elem_bytes)
-    elems_src = A.num_elements_per_thread(se, shape)
-    elems_dst = A.num_elements_per_thread(de, shape)
+    elems_src = algebra.num_elements_per_thread(se, shape)
+    elems_dst = algebra.num_elements_per_thread(de, shape)
     store_ways = load_ways = 1
     padded = None
     try:
@@ -275,7 +274,7 @@ def conversion_cost(src: TensorType, dst: TensorType, version: str, target: str 
             padded = padded_rep_shape_31(src, dst)
         elif version == V33:
             padded = padded_rep_shape_33(src, dst)
-    except (A.UnsupportedLayout, ValueError, KeyError, TypeError, IndexError):
+    except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError, IndexError):
         padded = None
     if padded is not None:
         rep = padded[0]
@@ -292,21 +291,21 @@ def conversion_cost(src: TensorType, dst: TensorType, version: str, target: str 
         store_conflict_ways=store_ways,
         load_conflict_ways=load_ways,
         live_registers=regs,
-        elem_bits=A.elem_bits(src),
+        elem_bits=algebra.elem_bits(src),
     )
 
 
 def _cvt_vectors(se: Attribute, de: Attribute, shape: Sequence[int], elem_bytes: int) -> tuple[int, int]:
     cap = max(1, 16 // elem_bytes)
     try:
-        in_vec, out_vec = L.scratch_cvt_in_out_vec(se, de, shape)
-    except (A.UnsupportedLayout, ValueError, KeyError, TypeError):
+        in_vec, out_vec = linear.scratch_cvt_in_out_vec(se, de, shape)
+    except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError):
         in_vec = out_vec = 1
     if (in_vec, out_vec) == (1, 1):
         try:
-            in_vec = A.unique_contig_per_thread(se, shape)[A.get_order(se)[0]]
-            out_vec = A.unique_contig_per_thread(de, shape)[A.get_order(de)[0]]
-        except (A.UnsupportedLayout, ValueError, KeyError, TypeError):
+            in_vec = algebra.unique_contig_per_thread(se, shape)[algebra.get_order(se)[0]]
+            out_vec = algebra.unique_contig_per_thread(de, shape)[algebra.get_order(de)[0]]
+        except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError):
             pass
     return max(1, min(in_vec, cap)), max(1, min(out_vec, cap))
 
@@ -316,7 +315,7 @@ def _bank_conflict_ways(enc: Attribute, shape: Sequence[int], rep: Sequence[int]
     """Wavefronts one warp's access to the padded row-major scratch (`rep`, last dim padded) needs."""
     try:
         lanes = lane_coordinates(enc, shape, warp_size)
-    except (A.UnsupportedLayout, ValueError, KeyError, TypeError):
+    except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError):
         return 1
     rank = len(rep)
     words: dict[int, set[int]] = {}

@@ -15,8 +15,7 @@ from functools import cached_property
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
-from irkit.analysis import cost_model as C
-from irkit.analysis import mma_slice as S
+from irkit.analysis import cost_model, mma_slice
 from irkit.analysis.axis_info import AxisInfoAnalysis
 from irkit.analysis.shared_memory import (
     V31,
@@ -29,7 +28,7 @@ from irkit.analysis.shared_memory import (
     resolve_target,
 )
 from irkit.dialects.types import PointerType
-from irkit.layout import algebra as A
+from irkit.layout import algebra
 
 
 @dataclass
@@ -68,64 +67,65 @@ class ModuleFacts:
         return max(compute_offsets(bs, sort_by_size=self.version != V31) for bs in by_function.values())
 
 
-def conversion_cost_of(op: Operation, facts: ModuleFacts) -> C.ConversionCost:
-    return C.conversion_cost(S.seed_source(op).type, op.results[0].type, facts.version, facts.triple, facts.warp_size)
+def conversion_cost_of(op: Operation, facts: ModuleFacts) -> cost_model.ConversionCost:
+    return cost_model.conversion_cost(mma_slice.seed_source(op).type, op.results[0].type, facts.version, facts.triple, facts.warp_size)
 
 
 @dataclass
 class PlanJudgement:
-    verdict: C.Verdict
+    verdict: cost_model.Verdict
     shared_before: int
     shared_after: int  # predicted, without the removed conversions' scratch
     notes: list[str] = field(default_factory=list)
 
 
-def judge_plan(plan: S.MmaSlicePlan, facts: ModuleFacts, weights: C.Weights = C.DEFAULT_WEIGHTS) -> PlanJudgement:
+def judge_plan(plan: mma_slice.MmaSlicePlan, facts: ModuleFacts, weights: cost_model.Weights = cost_model.DEFAULT_WEIGHTS) -> PlanJudgement:
     removed = [conversion_cost_of(op, facts) for op in plan.removed]
     added = []
     for v, _ in plan.added:
         t = v.type
         if isinstance(t, TensorType) and t.encoding is not None:
             new = plan.layouts.get(v, plan.target)
-            added.append(C.conversion_cost(t, S.with_layout(t, new), facts.version, facts.triple, facts.warp_size))
+            added.append(cost_model.conversion_cost(t, mma_slice.with_layout(t, new), facts.version, facts.triple, facts.warp_size))
     accesses = []
     for op, role in plan.roles.items():
-        if op.name not in (S.LOAD, S.STORE) or role not in (S.NODE, S.SINK):
+        if op.name not in (mma_slice.LOAD, mma_slice.STORE) or role not in (mma_slice.NODE, mma_slice.SINK):
             continue
         ptr = op.operands[0]
         if ptr not in plan.layouts or not isinstance(ptr.type, TensorType):
             continue  # block pointers: a 2D block access either way (Intel), or rewritten before codegen
         t = ptr.type
         pointee = t.element_type.pointee if isinstance(t.element_type, PointerType) else None
-        bits = A.elem_bits(pointee) if pointee is not None else 32
+        bits = algebra.elem_bits(pointee) if pointee is not None else 32
         info = facts.axis_info.get(ptr)
         contiguity = info.contiguity if info is not None else None
         divisibility = info.divisibility if info is not None else None
         shape = t.get_shape()
         try:
-            before = C.global_access_cost(t.encoding, shape, bits, facts.num_warps, facts.warp_size, contiguity, divisibility)
-            after = C.global_access_cost(plan.layouts[ptr], shape, bits, facts.num_warps, facts.warp_size, contiguity, divisibility)
-        except (A.UnsupportedLayout, ValueError, KeyError, TypeError, IndexError):
+            before = cost_model.global_access_cost(t.encoding, shape, bits, facts.num_warps, facts.warp_size, contiguity, divisibility)
+            after = cost_model.global_access_cost(plan.layouts[ptr], shape, bits, facts.num_warps, facts.warp_size,
+                                                  contiguity, divisibility)
+        except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError, IndexError):
             continue
-        accesses.append(("load" if op.name == S.LOAD else "store", before, after))
+        accesses.append(("load" if op.name == mma_slice.LOAD else "store", before, after))
     peak_before, peak_after = _register_peaks(plan, removed)
     shared_before = facts.shared.total_bytes
     shared_after = facts.shared_without(plan.removed) if not plan.added else shared_before
     unlocks = facts.limit is not None and shared_before > facts.limit >= shared_after
     ctas = facts.limit // shared_before if facts.limit and shared_before else None
-    verdict = C.judge(removed, added, accesses, peak_before, peak_after, unlocks=unlocks, num_warps=facts.num_warps,
+    verdict = cost_model.judge(removed, added, accesses, peak_before, peak_after, unlocks=unlocks, num_warps=facts.num_warps,
                       ctas_per_sm=ctas, weights=weights)
     return PlanJudgement(verdict, shared_before, shared_after)
 
 
-def _register_peaks(plan: S.MmaSlicePlan, removed: list[C.ConversionCost]) -> tuple[int | None, int | None]:
+def _register_peaks(plan: mma_slice.MmaSlicePlan, removed: list[cost_model.ConversionCost]) -> tuple[int | None, int | None]:
     """Registers live at the worst conversion: the accumulator plus the value in both layouts; after the
     rewrite, the accumulator plus the value once."""
     acc = 0
     for op in plan.removed:
         for x in (op.operands[0], op.results[0]):
-            if A.is_mma(S.layout_of(x.type)) and isinstance(x.type, TensorType):
-                acc = max(acc, C.registers_per_thread(x.type))
+            if algebra.is_mma(mma_slice.layout_of(x.type)) and isinstance(x.type, TensorType):
+                acc = max(acc, cost_model.registers_per_thread(x.type))
     if not removed:
         return None, None
     worst = max(removed, key=lambda c: c.live_registers)
@@ -149,15 +149,15 @@ def assess_module(module: Operation, version: str | None = None) -> list[Convers
     facts = ModuleFacts(module, version)
     out = []
     for op in module.walk():
-        if op.name != S.CONVERT and not S.is_dot_operand_round_trip(op):
+        if op.name != mma_slice.CONVERT and not mma_slice.is_dot_operand_round_trip(op):
             continue
-        candidate, why_not = S.classify_conversion(op, dot_operands=None)
-        if candidate is None and op.name != S.CONVERT:
+        candidate, why_not = mma_slice.classify_conversion(op, dot_operands=None)
+        if candidate is None and op.name != mma_slice.CONVERT:
             continue  # a shared-memory round trip of a dot operand that is not a seed here
         if candidate is None:
             out.append(ConversionAssessment(op, "-", why_not or "not between an mma and a blocked layout"))
             continue
-        plan = S.plan_mma_propagation(op, candidate)
+        plan = mma_slice.plan_mma_propagation(op, candidate)
         if not plan.accepted:
             out.append(ConversionAssessment(op, "keep", f"cannot be removed: {plan.reason}"))
             continue

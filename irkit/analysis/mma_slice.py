@@ -41,7 +41,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from irkit.dialects.arith import CAST_OPS, FLOAT_BINARY_OPS, INT_BINARY_OPS, MATH_OPS
 from irkit.dialects.encodings import SliceEncodingAttr
 from irkit.dialects.types import PointerType, is_block_pointer
-from irkit.layout import algebra as A
+from irkit.layout import algebra
 from irkit.names import exact_name
 
 CONVERT = "ttg.convert_layout"
@@ -109,18 +109,18 @@ def tensor_bytes(t: Attribute) -> int:
         t = t.pointee
     if not isinstance(t, TensorType):
         return 0
-    return prod(t.get_shape()) * A.elem_bytes(t)
+    return prod(t.get_shape()) * algebra.elem_bytes(t)
 
 
 def mma_kind(layout: Attribute) -> str | None:
     """'mma_v2' | 'mma_v3' | 'amd_mfma' | 'amd_wmma' | 'dpas', or None for other layouts."""
-    if A.is_nvidia_mma(layout):
-        return f"mma_v{A.mma_version(layout)}"
-    if A.is_mfma(layout):
+    if algebra.is_nvidia_mma(layout):
+        return f"mma_v{algebra.mma_version(layout)}"
+    if algebra.is_mfma(layout):
         return "amd_mfma"
-    if A.is_wmma(layout):
+    if algebra.is_wmma(layout):
         return "amd_wmma"
-    if A.is_dpas(layout):
+    if algebra.is_dpas(layout):
         return "dpas"
     return None
 
@@ -181,7 +181,7 @@ def is_dot_operand_round_trip(op: Operation) -> bool:
         and alloc.name == LOCAL_ALLOC
         and len(alloc.operands) == 1
         and alloc.results[0].has_one_use()
-        and A.is_dot_operand(layout_of(op.results[0].type))
+        and algebra.is_dot_operand(layout_of(op.results[0].type))
     )
 
 
@@ -196,10 +196,10 @@ def classify_conversion(cvt: Operation, dot_operands: bool | None = False) -> tu
     dst_l = layout_of(cvt.results[0].type)
     if src_l is None or dst_l is None or src_l == dst_l:
         return None, None
-    plain = (A.is_blocked, A.is_linear)
-    if A.is_dot_operand(dst_l) and A.is_mma(dst_l.get("parent")):
+    plain = (algebra.is_blocked, algebra.is_linear)
+    if algebra.is_dot_operand(dst_l) and algebra.is_mma(dst_l.get("parent")):
         parent = dst_l.get("parent")
-        wanted = dot_operands if dot_operands is not None else A.is_dpas(parent)
+        wanted = dot_operands if dot_operands is not None else algebra.is_dpas(parent)
         if not wanted:
             if cvt.name == LOCAL_LOAD:
                 return None, None
@@ -209,9 +209,9 @@ def classify_conversion(cvt: Operation, dot_operands: bool | None = False) -> tu
         return None, None
     if cvt.name == LOCAL_LOAD:
         return None, None
-    if A.is_mma(dst_l) and any(p(src_l) for p in plain):
+    if algebra.is_mma(dst_l) and any(p(src_l) for p in plain):
         return Candidate(dst_l, mma_kind(dst_l), False), None
-    if A.is_mma(src_l) and any(p(dst_l) for p in plain):
+    if algebra.is_mma(src_l) and any(p(dst_l) for p in plain):
         return Candidate(src_l, mma_kind(src_l), True), None
     return None, None
 
@@ -444,9 +444,9 @@ class _Planner:
             elif name in PURE_SAME_LAYOUT or name in OPAQUE_SAME_LAYOUT or name == LOAD:
                 p.roles[user] = NODE
                 self.want_all(user, layout)
-            elif name == EXPAND_DIMS and A.is_slice(layout) and A.slice_dim(layout) == _axis(user):
+            elif name == EXPAND_DIMS and algebra.is_slice(layout) and algebra.slice_dim(layout) == _axis(user):
                 p.roles[user] = NODE
-                self.want(user.results[0], A.slice_parent(layout))
+                self.want(user.results[0], algebra.slice_parent(layout))
             else:
                 self.convert_out(v, user, f"{name} needs {layout_name(layout_of(v.type))}")
 

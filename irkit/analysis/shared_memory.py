@@ -53,8 +53,7 @@ from irkit.analysis.walk import post_order as _post_order
 from irkit.analysis.walk import pre_order as _pre_order
 from irkit.dialects.module_attrs import module_attrs, module_int, module_target  # noqa: F401 (re-exported)
 from irkit.dialects.types import MemDescType, PointerType
-from irkit.layout import algebra as A
-from irkit.layout import linear as L
+from irkit.layout import algebra, linear
 from irkit.names import exact_name
 
 # ---------------------------------------------------------------------------------------------
@@ -281,59 +280,59 @@ def _tensor(t: Attribute) -> TensorType | None:
 
 
 def cvt_bits(t: TensorType) -> int:
-    return 64 if isinstance(t.element_type, PointerType) else A.elem_bits(t)
+    return 64 if isinstance(t.element_type, PointerType) else algebra.elem_bits(t)
 
 
 def _cvt_elem_bytes(t: TensorType) -> int:
     """ptr ? 8 : max(8, bits) / 8."""
     if isinstance(t.element_type, PointerType):
         return 8
-    return max(8, A.elem_bits(t)) // 8
+    return max(8, algebra.elem_bits(t)) // 8
 
 
 def padded_rep_shape_31(src: TensorType, dst: TensorType) -> tuple[list[int], int, int] | None:
     """getScratchConfigForCvtLayout @U31: (paddedRepShape, inVec, outVec); None if no shared memory."""
     se, de = src.encoding, dst.encoding
     shape = tuple(src.get_shape())
-    s_cta, d_cta = A.shape_per_cta(se, shape), A.shape_per_cta(de, shape)
-    s_tile, d_tile = A.shape_per_cta_tile(se, shape), A.shape_per_cta_tile(de, shape)
+    s_cta, d_cta = algebra.shape_per_cta(se, shape), algebra.shape_per_cta(de, shape)
+    s_tile, d_tile = algebra.shape_per_cta_tile(se, shape), algebra.shape_per_cta_tile(de, shape)
     rank = len(shape)
     rep = [max(min(s_cta[d], s_tile[d]), min(d_cta[d], d_tile[d])) for d in range(rank)]
-    if A.num_ctas(se) > 1 and _cta_layout(se) != _cta_layout(de):
+    if algebra.num_ctas(se) > 1 and _cta_layout(se) != _cta_layout(de):
         return list(s_cta), 1, 1
     # getCvtOrder: mma / dot operands take the other side's order
-    in_ord = A.get_order(de) if (A.is_nvidia_mma(se) or A.is_dot_operand(se)) else A.get_order(se)
-    out_ord = A.get_order(se) if (A.is_nvidia_mma(de) or A.is_dot_operand(de)) else A.get_order(de)
-    src_c = A.unique_contig_per_thread(se, shape)[in_ord[0]]
-    dst_c = A.unique_contig_per_thread(de, shape)[out_ord[0]]
+    in_ord = algebra.get_order(de) if (algebra.is_nvidia_mma(se) or algebra.is_dot_operand(se)) else algebra.get_order(se)
+    out_ord = algebra.get_order(se) if (algebra.is_nvidia_mma(de) or algebra.is_dot_operand(de)) else algebra.get_order(de)
+    src_c = algebra.unique_contig_per_thread(se, shape)[in_ord[0]]
+    dst_c = algebra.unique_contig_per_thread(de, shape)[out_ord[0]]
     inner = rank - 1
     in_vec = 1 if out_ord[0] != inner else (1 if in_ord[0] != inner else src_c)
     out_vec = 1 if out_ord[0] != inner else dst_c
-    if A.is_nvidia_mma(se):
-        if A.mma_version(se) == 1:
+    if algebra.is_nvidia_mma(se):
+        if algebra.mma_version(se) == 1:
             in_vec = src_c
-        elif A.is_blocked(de):
+        elif algebra.is_blocked(de):
             out_vec = dst_c
     if rank <= 1:
         return rep, in_vec, out_vec
-    padded_dim = de.get("order")[0] if A.is_blocked(de) else rank - 1
+    padded_dim = de.get("order")[0] if algebra.is_blocked(de) else rank - 1
     rep[padded_dim] += max(in_vec, out_vec)
     return rep, in_vec, out_vec
 
 
 def _cta_layout(enc: Attribute) -> tuple:
-    return (A.ctas_per_cga(enc), A.cta_split_num(enc), A._cta_field(enc, "CTAOrder"))
+    return (algebra.ctas_per_cga(enc), algebra.cta_split_num(enc), algebra._cta_field(enc, "CTAOrder"))
 
 
 def _linear_view(enc: Attribute, shape: Sequence[int]):
     """(order, contigPerThread, shapePerCTATile) as LinearEncodingAttr answers them (3.2+); the legacy
     answers for a layout with no linear form."""
-    ll = L.to_linear_layout(enc, shape, keep_broadcast_registers=True)
+    ll = linear.to_linear_layout(enc, shape, keep_broadcast_registers=True)
     if ll is None:
-        order = A.dpas_linear_order(enc) if A.is_dpas(enc) else A.get_order(enc)
-        return order, A.unique_contig_per_thread(enc, shape), A.shape_per_cta_tile(enc, shape)
-    split = A.cta_split_num(enc)
-    return L.ll_order(ll), L.ll_contig_per_thread(ll), L.ll_shape_per_cta_tile(ll, split)
+        order = algebra.dpas_linear_order(enc) if algebra.is_dpas(enc) else algebra.get_order(enc)
+        return order, algebra.unique_contig_per_thread(enc, shape), algebra.shape_per_cta_tile(enc, shape)
+    split = algebra.cta_split_num(enc)
+    return linear.ll_order(ll), linear.ll_contig_per_thread(ll), linear.ll_shape_per_cta_tile(ll, split)
 
 
 def padded_rep_shape_33(src: TensorType, dst: TensorType) -> tuple[list[int], int, int] | None:
@@ -342,18 +341,18 @@ def padded_rep_shape_33(src: TensorType, dst: TensorType) -> tuple[list[int], in
     fastest dim."""
     se, de = src.encoding, dst.encoding
     shape = tuple(src.get_shape())
-    s_cta, d_cta = A.shape_per_cta(se, shape), A.shape_per_cta(de, shape)
+    s_cta, d_cta = algebra.shape_per_cta(se, shape), algebra.shape_per_cta(de, shape)
     in_ord, s_contig, s_tile = _linear_view(se, shape)
     out_ord, d_contig, d_tile = _linear_view(de, shape)
     rank = len(shape)
     rep = [max(min(s_cta[d], s_tile[d]), min(d_cta[d], d_tile[d])) for d in range(rank)]
-    if A.num_ctas(se) > 1 and _cta_layout(se) != _cta_layout(de):
+    if algebra.num_ctas(se) > 1 and _cta_layout(se) != _cta_layout(de):
         return list(s_cta), 1, 1
     src_c, dst_c = s_contig[in_ord[0]], d_contig[out_ord[0]]
     inner = rank - 1
     in_vec = 1 if out_ord[0] != inner else (1 if in_ord[0] != inner else src_c)
     out_vec = 1 if out_ord[0] != inner else dst_c
-    if A.is_nvidia_mma(se) and A.is_blocked(de):
+    if algebra.is_nvidia_mma(se) and algebra.is_blocked(de):
         out_vec = dst_c
     order0 = out_ord[0]
     contiguous = rep[order0]
@@ -369,7 +368,7 @@ def padded_rep_shape_33(src: TensorType, dst: TensorType) -> tuple[list[int], in
 def cvt_scratch_bytes(src: TensorType, dst: TensorType, version: str, target: str | None = None) -> tuple[int, str]:
     """Scratch bytes of `convert_layout src -> dst` under a version's rules, and a note when approximate."""
     se, de = src.encoding, dst.encoding
-    if se is None or de is None or A.is_shared(se) or A.is_shared(de):
+    if se is None or de is None or algebra.is_shared(se) or algebra.is_shared(de):
         return 0, ""
     shape = tuple(src.get_shape())
     bits = cvt_bits(src)
@@ -377,27 +376,27 @@ def cvt_scratch_bytes(src: TensorType, dst: TensorType, version: str, target: st
     note = ""
     try:
         if version == V31:
-            if not L.cvt_needs_shared_memory(se, de, shape, elem, V31):
+            if not linear.cvt_needs_shared_memory(se, de, shape, elem, V31):
                 # 3.1.0 sizes a shortcut convert as the product of an empty rep shape: one element
                 return _cvt_elem_bytes(src), "register/shortcut convert: Triton 3.1 still reserves one element"
             rep, _, _ = padded_rep_shape_31(src, dst)
             return prod(rep) * _cvt_elem_bytes(src), note
         if version == V33:
-            if not L.cvt_needs_shared_memory(se, de, shape, elem, V33):
+            if not linear.cvt_needs_shared_memory(se, de, shape, elem, V33):
                 return 0, ""
             rep, _, _ = padded_rep_shape_33(src, dst)
             return prod(rep) * _cvt_elem_bytes(src), note
         # 3.9
-        if not L.cvt_needs_shared_memory(se, de, shape, elem, V39):
+        if not linear.cvt_needs_shared_memory(se, de, shape, elem, V39):
             return 0, ""
-        n = L.swizzled_scratch_elems(se, de, shape, bits, target)
+        n = linear.swizzled_scratch_elems(se, de, shape, bits, target)
         if n is None:
             rep, _, _ = padded_rep_shape_33(src, dst)
             return prod(rep) * _cvt_elem_bytes(src), f"{APPROX}no linear layout for this convert: 3.3 padded formula used"
         return n * bits // 8, note
-    except (A.UnsupportedLayout, ValueError, KeyError, TypeError, IndexError) as e:
+    except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError, IndexError) as e:
         # unknown layout: the whole tensor, unpadded (an upper bound for the padded formula's rep shape)
-        return prod(A.shape_per_cta(se, shape)) * _cvt_elem_bytes(src), f"{APPROX}layout not modelled ({e}): whole tensor assumed"
+        return prod(algebra.shape_per_cta(se, shape)) * _cvt_elem_bytes(src), f"{APPROX}layout not modelled ({e}): whole tensor assumed"
 
 
 def reduce_scratch_bytes(op: Operation, version: str) -> tuple[int, str]:
@@ -418,20 +417,20 @@ def reduce_scratch_bytes(op: Operation, version: str) -> tuple[int, str]:
         if got is not None:
             return got, ""
     try:
-        wpc = A.warps_per_cta_with_unique_data(enc, shape)
+        wpc = algebra.warps_per_cta_with_unique_data(enc, shape)
         if wpc[axis] == 1:
             return 0, ""
-        contig = A.unique_contig_per_thread(enc, shape)[axis]
-        tpw = A.threads_per_warp_with_unique_data(enc, shape)[axis]
+        contig = algebra.unique_contig_per_thread(enc, shape)[axis]
+        tpw = algebra.threads_per_warp_with_unique_data(enc, shape)[axis]
         intra = min(shape[axis] // max(1, contig), tpw)
         inter = min(shape[axis] // max(1, intra), wpc[axis])
         smem = list(shape)
         smem[axis] = inter
-        per_elem = sum(A.ceil_bytes(t) for t in tys)
+        per_elem = sum(algebra.ceil_bytes(t) for t in tys)
         note = f"{APPROX}3.9 linear-layout reduce not modelled for this layout; 3.1 formula used" if version == V39 else ""
         return prod(smem) * per_elem, note
-    except (A.UnsupportedLayout, ValueError, TypeError, IndexError) as e:
-        return prod(shape) * sum(A.ceil_bytes(t) for t in tys), f"{APPROX}reduce layout not modelled ({e}): whole tensor assumed"
+    except (algebra.UnsupportedLayout, ValueError, TypeError, IndexError) as e:
+        return prod(shape) * sum(algebra.ceil_bytes(t) for t in tys), f"{APPROX}reduce layout not modelled ({e}): whole tensor assumed"
 
 
 def _reduce_scratch_ll(tys: list[TensorType], axis: int) -> int | None:
@@ -439,7 +438,7 @@ def _reduce_scratch_ll(tys: list[TensorType], axis: int) -> int | None:
     with converts of the partially reduced layout; the largest convert's swizzled scratch."""
     src = tys[0]
     shape = tuple(src.get_shape())
-    ll = L.to_linear_layout(src.encoding, shape)
+    ll = linear.to_linear_layout(src.encoding, shape)
     if ll is None:
         return None
     ll = _reduced_reg_lane_layout(ll, axis)
@@ -450,18 +449,18 @@ def _reduce_scratch_ll(tys: list[TensorType], axis: int) -> int | None:
         tmp = _inter_layout(ll, axis)
         total = 0
         for t in tys:
-            bits = A.elem_bits(t)
-            ls = ll.remove_zero_bases(L.REG)
-            lt = tmp.remove_zero_bases(L.REG)
-            smem = L.swizzled_scratch_layout(ls, lt, bits)
+            bits = algebra.elem_bits(t)
+            ls = ll.remove_zero_bases(linear.REG)
+            lt = tmp.remove_zero_bases(linear.REG)
+            smem = linear.swizzled_scratch_layout(ls, lt, bits)
             n = (1 << smem["dim"][0]) // (1 << len(smem["reps"]))
             total += n * (bits // 8)
         best = max(best, total)
-        ll = _zero_and_reorder(tmp, axis, L.LANE)
+        ll = _zero_and_reorder(tmp, axis, linear.LANE)
     return best
 
 
-def _zero_and_reorder(ll: L.LinearLayout, axis: int, dim: str) -> L.LinearLayout:
+def _zero_and_reorder(ll: linear.LinearLayout, axis: int, dim: str) -> linear.LinearLayout:
     """zeroBasesAlongDimAndReorder: zero the `axis` component of in dim `dim`, then renumber the remaining
     `axis` components 1, 2, 4, ... in (in dim, basis) order; the axis shrinks accordingly."""
     bases = {d: [list(v) for v in vs] for d, vs in ll.bases.items()}
@@ -476,26 +475,26 @@ def _zero_and_reorder(ll: L.LinearLayout, axis: int, dim: str) -> L.LinearLayout
             nxt *= 2
     outs = list(ll.out_dims)
     outs[axis] = (outs[axis][0], nxt)
-    return L.LinearLayout(bases, outs)
+    return linear.LinearLayout(bases, outs)
 
 
-def _reduced_reg_lane_layout(ll: L.LinearLayout, axis: int) -> L.LinearLayout:
-    ll = ll.remove_zero_bases(L.REG)
-    regs = ll.bases.get(L.REG, [])
+def _reduced_reg_lane_layout(ll: linear.LinearLayout, axis: int) -> linear.LinearLayout:
+    ll = ll.remove_zero_bases(linear.REG)
+    regs = ll.bases.get(linear.REG, [])
     front = [v for v in regs if v[axis] != 0]
     back = [v for v in regs if v[axis] == 0]
     bases = dict(ll.bases)
-    bases[L.REG] = front + back
-    ll = L.LinearLayout(bases, ll.out_dims)
-    ll = _zero_and_reorder(ll, axis, L.REG)
-    ll = ll.remove_zero_bases(L.REG)
-    return _zero_and_reorder(ll, axis, L.LANE)
+    bases[linear.REG] = front + back
+    ll = linear.LinearLayout(bases, ll.out_dims)
+    ll = _zero_and_reorder(ll, axis, linear.REG)
+    ll = ll.remove_zero_bases(linear.REG)
+    return _zero_and_reorder(ll, axis, linear.LANE)
 
 
-def _inter_layout(ll: L.LinearLayout, axis: int) -> L.LinearLayout:
+def _inter_layout(ll: linear.LinearLayout, axis: int) -> linear.LinearLayout:
     """getInterLayout: swap the warp (and block) bases moving along `axis` into lane slots."""
     bases = {d: [list(v) for v in vs] for d, vs in ll.bases.items()}
-    lanes, warps, blocks = bases.get(L.LANE, []), bases.get(L.WARP, []), bases.get(L.BLOCK, [])
+    lanes, warps, blocks = bases.get(linear.LANE, []), bases.get(linear.WARP, []), bases.get(linear.BLOCK, [])
     warp_ax = [i for i, v in enumerate(warps) if v[axis] != 0]
     block_ax = [i for i, v in enumerate(blocks) if v[axis] != 0]
     zero_lanes = [i for i, v in enumerate(lanes) if not any(v)]
@@ -516,7 +515,7 @@ def _inter_layout(ll: L.LinearLayout, axis: int) -> L.LinearLayout:
                 break
             lanes[slots[k]], blocks[i] = blocks[i], lanes[slots[k]]
             k += 1
-    return L.LinearLayout(bases, ll.out_dims)
+    return linear.LinearLayout(bases, ll.out_dims)
 
 
 def scan_scratch_bytes(op: Operation, num_warps: int, version: str = V31) -> tuple[int, str]:
@@ -532,16 +531,16 @@ def scan_scratch_bytes(op: Operation, num_warps: int, version: str = V31) -> tup
     enc = src.encoding
     axis = _attr_int(op.properties.get("axis") or op.attributes.get("axis")) or 0
     shape = tuple(src.get_shape())
-    if not A.is_blocked(enc):
+    if not algebra.is_blocked(enc):
         return 0, f"{APPROX}tt.scan on a non-blocked layout (Triton rejects it in lowering): 0 bytes"
-    per_elem = sum(A.ceil_bytes(t) for t in tys)
+    per_elem = sum(algebra.ceil_bytes(t) for t in tys)
     if version != V31:
-        ll = L.to_linear_layout(enc, shape)
+        ll = linear.to_linear_layout(enc, shape)
         if ll is not None:
-            ll = ll.remove_zero_bases(L.REG)
-            tpw = L._bases_per_dim_ll(ll, L.LANE)
-            wpc = L._bases_per_dim_ll(ll, L.WARP)
-            contig = list(L.ll_contig_per_thread(ll))
+            ll = ll.remove_zero_bases(linear.REG)
+            tpw = linear._bases_per_dim_ll(ll, linear.LANE)
+            wpc = linear._bases_per_dim_ll(ll, linear.WARP)
+            contig = list(linear.ll_contig_per_thread(ll))
             if wpc[axis] == 1:
                 return 0, ""
             axis_blocks = -(-shape[axis] // (contig[axis] * tpw[axis] * wpc[axis]))
@@ -554,11 +553,11 @@ def scan_scratch_bytes(op: Operation, num_warps: int, version: str = V31) -> tup
             c[axis] = 1
             elems = prod(wpc) * non_axis_threads * prod(c) * axis_blocks * non_axis_blocks
             return elems * per_elem, ""
-    wpc_u = A.warps_per_cta_with_unique_data(enc, shape)
+    wpc_u = algebra.warps_per_cta_with_unique_data(enc, shape)
     if wpc_u[axis] == 1:
         return 0, ""
     spt, tpw, wpc = enc.get("sizePerThread"), enc.get("threadsPerWarp"), enc.get("warpsPerCTA")
-    contig = list(A.contig_per_thread(enc))
+    contig = list(algebra.contig_per_thread(enc))
     contig[axis] = 1
     tpw_na = list(tpw)
     tpw_na[axis] = 1
@@ -575,7 +574,7 @@ def histogram_scratch_bytes(op: Operation, threads_per_warp: int) -> int:
     dst = op.results[0].type
     if not isinstance(dst, TensorType):
         return 0
-    return max(prod(dst.get_shape()), threads_per_warp) * max(8, A.elem_bits(dst)) // 8
+    return max(prod(dst.get_shape()), threads_per_warp) * max(8, algebra.elem_bits(dst)) // 8
 
 
 def atomic_scratch_bytes(op: Operation, version: str) -> int:
@@ -588,7 +587,7 @@ def atomic_scratch_bytes(op: Operation, version: str) -> int:
         return 0
     ptr = op.operands[0].type
     elem = ptr.pointee if isinstance(ptr, PointerType) else op.results[0].type
-    return max(8, A.elem_bits(elem)) // 8
+    return max(8, algebra.elem_bits(elem)) // 8
 
 
 def gather_scratch_bytes(op: Operation) -> int:
@@ -596,7 +595,7 @@ def gather_scratch_bytes(op: Operation) -> int:
     if not isinstance(src, TensorType):
         return 0
     # isWarpLocal is not modelled: the conservative whole-source size
-    return prod(src.get_shape()) * A.ceil_bytes(src)
+    return prod(src.get_shape()) * algebra.ceil_bytes(src)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1009,8 +1008,8 @@ class _FunctionAllocation:
         alloc_shape = t.alloc_shape
         if alloc_shape is not None and hasattr(alloc_shape, "data"):
             shape = tuple(d.data for d in alloc_shape.data)
-        shape_cta = A.shape_per_cta(t.encoding, shape)
-        bits = A.elem_bits(t)
+        shape_cta = algebra.shape_per_cta(t.encoding, shape)
+        bits = algebra.elem_bits(t)
         nbytes = prod(shape_cta) * bits // 8
         align = _attr_int(op.properties.get("alignment") or op.attributes.get("alignment"))
         if align is None:

@@ -134,15 +134,14 @@ def _problem(kernel, args) -> list:
 def _static(kernel) -> dict:
     import triton
 
-    from irkit.check import binary_metrics as B
-    from irkit.check import compile_worker
+    from irkit.check import binary_metrics, compile_worker
 
     asm = {k: v for k, v in kernel.asm.items() if isinstance(v, str)}
     log = None
     if "ptx" in asm:
         log = compile_worker.ptxas_log(asm["ptx"], compile_worker.ptxas_path(triton),
                                        getattr(kernel.metadata, "enable_fp_fusion", True))
-    out = B.binary_summary(asm, log, kernel.metadata.name)
+    out = binary_metrics.binary_summary(asm, log, kernel.metadata.name)
     out["shared"] = kernel.metadata.shared
     out["n_regs"] = getattr(kernel, "n_regs", None)
     out["n_spills"] = getattr(kernel, "n_spills", None)
@@ -170,14 +169,14 @@ class Checker:
     def install(self) -> None:
         import triton
         import triton.compiler as tc
-        from triton.compiler import compiler as C
+        from triton.compiler import compiler
 
-        prop = C.CompiledKernel.__dict__.get("run")
+        prop = compiler.CompiledKernel.__dict__.get("run")
         if not isinstance(prop, property):
             self.record({"status": "error", "error": f"irkit-check run mode needs Triton >= 3.4; this is "
                          f"{triton.__version__}"})
             return
-        original_compile = C.compile
+        original_compile = compiler.compile
         checker = self
 
         def compile(src, target=None, options=None, _env_vars=None):
@@ -186,7 +185,7 @@ class Checker:
                 checker.compile_args.setdefault(kernel.hash, (src, target, dict(options or {})))
             return kernel
 
-        for module in (C, tc, triton):
+        for module in (compiler, tc, triton):
             if getattr(module, "compile", None) is original_compile:
                 module.compile = compile
         self.original_compile = original_compile
@@ -198,7 +197,7 @@ class Checker:
                 return launcher
             return lambda *a: checker.first_launch(kernel, launcher, *a)
 
-        C.CompiledKernel.run = property(run)
+        compiler.CompiledKernel.run = property(run)
 
     # -- one kernel ---------------------------------------------------------------------------------------
 

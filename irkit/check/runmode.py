@@ -18,7 +18,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from irkit.check import hook as H
+from irkit.check import hook
 from irkit.cli.entry import CliError
 
 PACKAGE = Path(__file__).resolve().parents[1]  # the irkit package folder
@@ -62,13 +62,13 @@ def run_program(command: list[str], args) -> dict:
                    "max_seconds": args.max_seconds, "kernel": args.kernel}
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([hook_dir] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
-        env.update({H.ENV_PIPELINE: args.pipeline, H.ENV_OUT: str(out), H.ENV_IRKIT_PYTHON: sys.executable,
-                    H.ENV_OPTIONS: json.dumps(options), H.ENV_HOOK_DIR: hook_dir})
+        env.update({hook.ENV_PIPELINE: args.pipeline, hook.ENV_OUT: str(out), hook.ENV_IRKIT_PYTHON: sys.executable,
+                    hook.ENV_OPTIONS: json.dumps(options), hook.ENV_HOOK_DIR: hook_dir})
         tail = bytearray()
         progress_fd = None
         if sys.stderr.isatty():  # the hook draws its progress line on our terminal, not into the pipe
             progress_fd = os.dup(sys.stderr.fileno())
-            env[H.ENV_PROGRESS_FD] = str(progress_fd)
+            env[hook.ENV_PROGRESS_FD] = str(progress_fd)
         read_fd, write_fd = os.pipe()
         try:
             proc = subprocess.Popen(command, env=env, stderr=write_fd,

@@ -21,7 +21,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from irkit.check import binary_metrics as B
+from irkit.check import binary_metrics
 from irkit.cli.entry import CliError
 
 WORKER = Path(__file__).with_name("compile_worker.py")
@@ -104,8 +104,8 @@ def compile_metrics(paths: list[str | Path], targets: list[str | None] | None = 
         row = {"ok": res["ok"], "target": job["target"], "shared": res.get("shared"), "name": res.get("name"),
                "error": None if res["ok"] else _one_line_error(res)}
         if res["ok"]:
-            row.update(B.binary_summary(res.get("asm", {}), res.get("ptxas_log"), res.get("name")))
-            row["ttgir_convert_layout"] = B.convert_layout_count(Path(job["path"]).read_text())
+            row.update(binary_metrics.binary_summary(res.get("asm", {}), res.get("ptxas_log"), res.get("name")))
+            row["ttgir_convert_layout"] = binary_metrics.convert_layout_count(Path(job["path"]).read_text())
             for key in ("build_flags", "n_regs", "n_spills"):
                 if key in res:
                     row[key] = res[key]

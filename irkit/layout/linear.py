@@ -34,7 +34,7 @@ from math import prod
 
 from xdsl.ir import Attribute
 
-from irkit.layout import algebra as A
+from irkit.layout import algebra
 
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
 HW_DIMS = (REG, LANE, WARP, BLOCK)
@@ -284,12 +284,12 @@ def ensure_not_larger(ll: LinearLayout, shape: Mapping[str, int], broadcast_regi
 def _cga_layout(enc: Attribute, rank: int) -> LinearLayout:
     """makeCgaLayout for the CTA fields of `enc` (block -> dims); trivial for one CTA."""
     names = dim_names(rank)
-    cga = A._cta_field(enc, "CGALayout")
+    cga = algebra._cta_field(enc, "CGALayout")
     if cga:
         return LinearLayout({BLOCK: [tuple(b) for b in cga]}, names)
-    split = A._cta_field(enc, "CTASplitNum")
-    ctas = A._cta_field(enc, "CTAsPerCGA")
-    order = A._cta_field(enc, "CTAOrder")
+    split = algebra._cta_field(enc, "CTASplitNum")
+    ctas = algebra._cta_field(enc, "CTAsPerCGA")
+    order = algebra._cta_field(enc, "CTAOrder")
     if split is None or ctas is None:
         ret = LinearLayout.empty()
         for n in names:
@@ -354,13 +354,13 @@ def _nvidia_mma_tile(tile: Sequence[int], k_width: int, order: Sequence[int], re
 
 def _mma_warp_order(enc: Attribute) -> tuple[int, ...]:
     rank = len(enc.get("warpsPerCTA"))
-    if A.mma_version(enc) == 3:
+    if algebra.mma_version(enc) == 3:
         return tuple(range(rank))  # Hopper warp groups run along dim0 first
     return tuple(range(rank - 1, -1, -1))
 
 
 def _nvidia_mma_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
-    v = A.mma_version(enc)
+    v = algebra.mma_version(enc)
     rank = len(shape)
     instr = enc.get("instrShape")
     if v == 2:
@@ -389,7 +389,7 @@ def _nvidia_dot_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | No
     if is_a:
         tile[rank - 2], tile[rank - 1] = 16, k_width * 8
     else:
-        if A.mma_version(mma) != 2:
+        if algebra.mma_version(mma) != 2:
             return None  # Hopper takes operand B from shared memory
         tile[rank - 2], tile[rank - 1] = k_width * 8, 8
     # getOrder(dot) is K-contiguous: [rank-1, rank-2, ...] for A, [rank-2, rank-1, ...] for B
@@ -415,8 +415,8 @@ def _nvidia_dot_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | No
 def _mfma_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
     rank = len(shape)
     try:
-        m, n = A._mfma_mn(enc)
-    except A.UnsupportedLayout:
+        m, n = algebra._mfma_mn(enc)
+    except algebra.UnsupportedLayout:
         return None
     if (m, n) not in ((32, 32), (16, 16)) or rank not in (2, 3):
         return None
@@ -454,8 +454,8 @@ def _mfma_dot_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None
     if k_width is None or rank not in (2, 3):
         return None
     try:
-        m, _ = A._mfma_mn(mfma)
-    except A.UnsupportedLayout:
+        m, _ = algebra._mfma_mn(mfma)
+    except algebra.UnsupportedLayout:
         return None
     op = enc.get("opIdx")
     k_dim = rank - 1 if op == 0 else rank - 2
@@ -521,7 +521,7 @@ def _wmma_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
 
 
 def _slice_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
-    dim = A.slice_dim(enc)
+    dim = algebra.slice_dim(enc)
     parent_shape = list(shape)
     parent_shape.insert(dim, 1)
     parent = enc.get("parent")
@@ -564,26 +564,26 @@ def to_linear_layout(
 def _to_ll_cached(enc: Attribute, shape: tuple[int, ...], keep: bool) -> LinearLayout | None:
     token = _KEEP_ZERO_REGS.set(keep)
     try:
-        if A.is_blocked(enc):
+        if algebra.is_blocked(enc):
             return _blocked_to_ll(enc, shape)
-        if A.is_slice(enc):
+        if algebra.is_slice(enc):
             return _slice_to_ll(enc, shape)
-        if A.is_nvidia_mma(enc):
+        if algebra.is_nvidia_mma(enc):
             return _nvidia_mma_to_ll(enc, shape)
-        if A.is_mfma(enc):
+        if algebra.is_mfma(enc):
             return _mfma_to_ll(enc, shape)
-        if A.is_wmma(enc):
+        if algebra.is_wmma(enc):
             return _wmma_to_ll(enc, shape)
-        if A.is_linear(enc):
+        if algebra.is_linear(enc):
             return _linear_attr_to_ll(enc, shape)
-        if A.is_dot_operand(enc):
+        if algebra.is_dot_operand(enc):
             parent = enc.get("parent")
-            if A.is_nvidia_mma(parent):
+            if algebra.is_nvidia_mma(parent):
                 return _nvidia_dot_to_ll(enc, shape)
-            if A.is_mfma(parent):
+            if algebra.is_mfma(parent):
                 return _mfma_dot_to_ll(enc, shape)
             return None
-    except (A.UnsupportedLayout, ValueError, KeyError, TypeError):
+    except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError):
         return None
     finally:
         _KEEP_ZERO_REGS.reset(token)
@@ -596,7 +596,7 @@ def _to_ll_cached(enc: Attribute, shape: tuple[int, ...], keep: bool) -> LinearL
 
 
 def _bases_per_dim(enc: Attribute, in_dim: str) -> tuple[int, ...]:
-    return A.split_by_bases(enc.get(in_dim) or (), A.rank_of(enc))
+    return algebra.split_by_bases(enc.get(in_dim) or (), algebra.rank_of(enc))
 
 
 def linear_warps_per_cta(enc: Attribute) -> tuple[int, ...]:
@@ -609,7 +609,7 @@ def linear_threads_per_warp(enc: Attribute) -> tuple[int, ...]:
 
 def linear_order(enc: Attribute) -> tuple[int, ...]:
     """orderPerDim(register): dims in the order their first register basis appears, then the rest."""
-    rank = A.rank_of(enc)
+    rank = algebra.rank_of(enc)
     seen: list[int] = []
     for d_in in (REG, LANE, WARP):
         for v in enc.get(d_in) or ():
@@ -624,7 +624,7 @@ def linear_order(enc: Attribute) -> tuple[int, ...]:
 
 def linear_contig_per_thread(enc: Attribute) -> tuple[int, ...]:
     """Per dim: 2^k where the first k register bases touching the dim are 1, 2, ..., 2^(k-1) on it alone."""
-    rank = A.rank_of(enc)
+    rank = algebra.rank_of(enc)
     out = [1] * rank
     for d in range(rank):
         expect = 1
@@ -640,7 +640,7 @@ def linear_contig_per_thread(enc: Attribute) -> tuple[int, ...]:
 
 
 def linear_shape_per_cta_tile(enc: Attribute) -> tuple[int, ...]:
-    rank = A.rank_of(enc)
+    rank = algebra.rank_of(enc)
     acc = [0] * rank
     for d_in in (REG, LANE, WARP):
         for v in enc.get(d_in) or ():
@@ -845,15 +845,15 @@ def _bits(elem: Attribute | int | None) -> int:
         return elem
     if elem is None:
         return 32
-    return A.elem_bits(elem)
+    return algebra.elem_bits(elem)
 
 
 def is_mma_to_mma_shortcut(src: Attribute, dst: Attribute) -> bool:
     """isMmaToMmaShortcut: Hopper mma -> Hopper mma, both with warpsPerCTA[1] == 1 (only the instruction N
     differs, the registers line up)."""
     return (
-        A.is_mma_v3(src)
-        and A.is_mma_v3(dst)
+        algebra.is_mma_v3(src)
+        and algebra.is_mma_v3(dst)
         and tuple(src.get("warpsPerCTA"))[1] == 1
         and tuple(dst.get("warpsPerCTA"))[1] == 1
     )
@@ -869,14 +869,14 @@ def is_mma_to_dot_shortcut(
     dot_op(opIdx 0) whose parent and the source are both Hopper mma with warpsPerCTA[1] == 1, for 8/16-bit
     elements (a Hopper dot_op has no kWidth in 3.1: the parser rejects one).
     3.2/3.3: the Hopper case also requires kWidth == 32/bits (the dot_op carries a kWidth from 3.2 on)."""
-    if not A.is_dot_operand(dst) or dst.get("opIdx") != 0:
+    if not algebra.is_dot_operand(dst) or dst.get("opIdx") != 0:
         return False
     parent = dst.get("parent")
     legacy = _version_tuple(version) < (3, 2)
-    if A.is_mma_v2(src):
+    if algebra.is_mma_v2(src):
         warps = tuple(src.get("warpsPerCTA"))
         return parent == src and (warps[1] if legacy else warps[-1]) == 1 and not _is_f32(elem)
-    if A.is_mma_v3(src):
+    if algebra.is_mma_v3(src):
         bits = _bits(elem)
         if legacy:
             return is_mma_to_mma_shortcut(parent, src) and bits in (8, 16)
@@ -893,19 +893,19 @@ def is_mma_to_dot_shortcut(
 def is_mfma_to_dot_shortcut(src: Attribute, dst: Attribute, elem: Attribute | int | None) -> bool:
     """isMfmaToDotShortcut (3.1): transposed mfma (16 or 32) with warpsPerCTA[1] == 1 -> dot_op(opIdx 0,
     same parent, kWidth 4) of f16/bf16 elements."""
-    if not (A.is_mfma(src) and A.is_dot_operand(dst)) or dst.get("opIdx") != 0:
+    if not (algebra.is_mfma(src) and algebra.is_dot_operand(dst)) or dst.get("opIdx") != 0:
         return False
     name = getattr(elem, "name", "") if not isinstance(elem, int) else ""
     is_half = type(elem).__name__ in ("Float16Type", "BFloat16Type") or name in ("f16", "bf16")
     try:
-        m, _ = A._mfma_mn(src)
-    except A.UnsupportedLayout:
+        m, _ = algebra._mfma_mn(src)
+    except algebra.UnsupportedLayout:
         return False
     return (
         dst.get("parent") == src
         and tuple(src.get("warpsPerCTA"))[1] == 1
         and bool(src.get("isTransposed"))
-        and dst.get("kWidth") == A.contig_per_thread(src)[-1]
+        and dst.get("kWidth") == algebra.contig_per_thread(src)[-1]
         and m in (16, 32)
         and is_half
     )
@@ -933,7 +933,7 @@ def cvt_needs_shared_memory(
     if reg:
         return False
     if major_minor < (3, 4):
-        if A.is_mma_v3(src) and is_mma_to_dot_shortcut(src, dst, elem, version):
+        if algebra.is_mma_v3(src) and is_mma_to_dot_shortcut(src, dst, elem, version):
             return False
         if reg is not None and _warps_same(src, dst, shape):
             if warp_shuffle_ok_33(src, dst, shape, _bits(elem), _is_ptr(elem)):
@@ -960,7 +960,7 @@ def scratch_cvt_in_out_vec(src: Attribute, dst: Attribute, shape: Sequence[int])
     inner = len(shape) - 1
     in_vec = 1 if out_ord[0] != inner else (1 if in_ord[0] != inner else src_c)
     out_vec = 1 if out_ord[0] != inner else dst_c
-    if A.is_nvidia_mma(src) and A.is_blocked(dst):
+    if algebra.is_nvidia_mma(src) and algebra.is_blocked(dst):
         out_vec = dst_c
     return in_vec, out_vec
 
@@ -996,7 +996,7 @@ def warp_shuffle_ok_33(src: Attribute, dst: Attribute, shape: Sequence[int], bit
             reg_to_lane += 1
     if missing > reg_to_lane or missing > 1:
         return False
-    if A.is_dot_operand(src) and src.get("kWidth") == 0 or A.is_dot_operand(dst) and dst.get("kWidth") == 0:
+    if algebra.is_dot_operand(src) and src.get("kWidth") == 0 or algebra.is_dot_operand(dst) and dst.get("kWidth") == 0:
         return False
     in_vec, out_vec = scratch_cvt_in_out_vec(src, dst, shape)
     if not is_ptr and bits < 32 and in_vec > 4 and out_vec > 4:
@@ -1364,5 +1364,5 @@ def swizzled_scratch_elems(
     ls, ld = ls.remove_zero_bases(REG), ld.remove_zero_bases(REG)
     smem = swizzled_scratch_layout(ls, ld, bitwidth, target)
     total = 1 << smem["dim"][0]
-    splits = prod(A.cta_split_num(src))
+    splits = prod(algebra.cta_split_num(src))
     return total // (1 << len(smem["reps"])) // max(1, splits)
