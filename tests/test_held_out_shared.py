@@ -25,7 +25,7 @@ from irkit.dialects.encodings import (
     NvidiaMmaEncodingAttr,
 )
 from irkit.frontend.parser import Parser
-from irkit.layout import algebra, linear
+from irkit.layout import algebra, conversion
 
 DATA = Path(__file__).parent / "data" / "shared_held_out"
 
@@ -43,7 +43,7 @@ def test_hopper_accumulator_to_operand_a_is_a_shortcut_in_31(warps):
     """Measured with the real 3.1.0 pass on a lone 128x64 f16 convert: triton_gpu.shared = 2 (4 and 8 warps)."""
     mma = hopper_mma(warps)
     a_operand = DotOperandEncodingAttr.from_values(opIdx=0, parent=mma)
-    assert linear.is_mma_to_dot_shortcut(mma, a_operand, Float16Type(), "3.1")
+    assert conversion.is_mma_to_dot_shortcut(mma, a_operand, Float16Type(), "3.1")
     assert lone_convert_bytes(mma, a_operand, Float16Type()) == 2
 
 
@@ -52,18 +52,18 @@ def test_hopper_shortcut_needs_both_mmas_with_one_warp_column_in_31():
     mma counts too); f32 operands are not shortcuts (the real 3.1.0 asserts in the padded formula)."""
     m41, m81, m42 = hopper_mma((4, 1)), hopper_mma((8, 1)), hopper_mma((4, 2))
     f16 = Float16Type()
-    assert linear.is_mma_to_dot_shortcut(m41, DotOperandEncodingAttr.from_values(opIdx=0, parent=m81), f16, "3.1")
-    assert not linear.is_mma_to_dot_shortcut(m42, DotOperandEncodingAttr.from_values(opIdx=0, parent=m42), f16, "3.1")
-    assert not linear.is_mma_to_dot_shortcut(m41, DotOperandEncodingAttr.from_values(opIdx=1, parent=m41), f16, "3.1")
-    assert not linear.is_mma_to_dot_shortcut(m41, DotOperandEncodingAttr.from_values(opIdx=0, parent=m41), Float32Type(), "3.1")
+    assert conversion.is_mma_to_dot_shortcut(m41, DotOperandEncodingAttr.from_values(opIdx=0, parent=m81), f16, "3.1")
+    assert not conversion.is_mma_to_dot_shortcut(m42, DotOperandEncodingAttr.from_values(opIdx=0, parent=m42), f16, "3.1")
+    assert not conversion.is_mma_to_dot_shortcut(m41, DotOperandEncodingAttr.from_values(opIdx=1, parent=m41), f16, "3.1")
+    assert not conversion.is_mma_to_dot_shortcut(m41, DotOperandEncodingAttr.from_values(opIdx=0, parent=m41), Float32Type(), "3.1")
 
 
 def test_hopper_shortcut_in_33_still_needs_kwidth():
     """From 3.2 on a Hopper dot_op carries kWidth, and the shortcut requires kWidth == 32 / bits."""
     mma = hopper_mma((4, 1))
     f16 = Float16Type()
-    assert not linear.is_mma_to_dot_shortcut(mma, DotOperandEncodingAttr.from_values(opIdx=0, parent=mma), f16, "3.3")
-    assert linear.is_mma_to_dot_shortcut(mma, DotOperandEncodingAttr.from_values(opIdx=0, parent=mma, kWidth=2), f16, "3.3")
+    assert not conversion.is_mma_to_dot_shortcut(mma, DotOperandEncodingAttr.from_values(opIdx=0, parent=mma), f16, "3.3")
+    assert conversion.is_mma_to_dot_shortcut(mma, DotOperandEncodingAttr.from_values(opIdx=0, parent=mma, kWidth=2), f16, "3.3")
 
 
 def test_batched_ampere_shortcut_reads_warps_dim_1_in_31():
@@ -76,7 +76,7 @@ def test_batched_ampere_shortcut_reads_warps_dim_1_in_31():
     for warps, shortcut in (((2, 2, 1), False), ((4, 1, 1), True), ((1, 2, 2), False)):
         mma = v2(warps)
         dot = DotOperandEncodingAttr.from_values(opIdx=0, parent=mma, kWidth=2)
-        assert linear.is_mma_to_dot_shortcut(mma, dot, f16, "3.1") is shortcut
+        assert conversion.is_mma_to_dot_shortcut(mma, dot, f16, "3.1") is shortcut
 
 
 def held_out_cases(version_dir: str, target_dir: str):

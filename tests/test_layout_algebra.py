@@ -15,7 +15,7 @@ from irkit.dialects.encodings import (
     SliceEncodingAttr,
 )
 from irkit.dialects.types import PointerType
-from irkit.layout import algebra, linear
+from irkit.layout import algebra, conversion, linear
 
 
 def blocked(spt, tpw, wpc, order):
@@ -207,37 +207,37 @@ def test_linear_encoding_views():
 
 
 def test_register_only_and_warp_local():
-    assert linear.cvt_is_register_only(AL, AL, (128, 32))
-    assert not linear.cvt_is_register_only(AL, BL, (128, 32))
+    assert conversion.cvt_is_register_only(AL, AL, (128, 32))
+    assert not conversion.cvt_is_register_only(AL, BL, (128, 32))
     # swapping register and lane bits inside each warp keeps the data in the warp
     a = blocked((2, 1), (1, 32), (4, 1), (1, 0))
     b = blocked((1, 2), (2, 16), (4, 1), (1, 0))
-    assert linear.cvt_is_warp_local(a, b, (8, 64))
-    assert linear.cvt_is_register_only(MMA41, dot(0, MMA41), (64, 16)) is not None
+    assert conversion.cvt_is_warp_local(a, b, (8, 64))
+    assert conversion.cvt_is_register_only(MMA41, dot(0, MMA41), (64, 16)) is not None
 
 
 def test_cvt_needs_shared_memory_per_version():
     # Triton 3.1.0 has no linear-layout test: even an identical blocked convert goes through shared memory
-    assert linear.cvt_needs_shared_memory(AL, AL, (64, 64), Float16Type(), "3.1")
-    assert not linear.cvt_needs_shared_memory(AL, AL, (64, 64), Float16Type(), "3.3")
-    assert not linear.cvt_needs_shared_memory(AL, AL, (64, 64), Float16Type(), "3.9")
+    assert conversion.cvt_needs_shared_memory(AL, AL, (64, 64), Float16Type(), "3.1")
+    assert not conversion.cvt_needs_shared_memory(AL, AL, (64, 64), Float16Type(), "3.3")
+    assert not conversion.cvt_needs_shared_memory(AL, AL, (64, 64), Float16Type(), "3.9")
     # 3.1 shortcuts
-    assert not linear.cvt_needs_shared_memory(MMA41, dot(0, MMA41), (64, 64), Float16Type(), "3.1")
-    assert linear.cvt_needs_shared_memory(MMA41, dot(0, MMA41), (64, 64), Float32Type(), "3.1")
+    assert not conversion.cvt_needs_shared_memory(MMA41, dot(0, MMA41), (64, 64), Float16Type(), "3.1")
+    assert conversion.cvt_needs_shared_memory(MMA41, dot(0, MMA41), (64, 64), Float32Type(), "3.1")
     h1 = mma((4, 1), 3, (16, 64, 16))
     h2 = mma((4, 1), 3, (16, 128, 16))
-    assert linear.is_mma_to_mma_shortcut(h1, h2)
-    assert linear.cvt_needs_shared_memory(AL, BL, (128, 128), Float32Type(), "3.9")
+    assert conversion.is_mma_to_mma_shortcut(h1, h2)
+    assert conversion.cvt_needs_shared_memory(AL, BL, (128, 128), Float32Type(), "3.9")
 
 
 def test_swizzled_scratch_matches_triton_39():
     # corpus: matmul_addmm 256x256 bf16, 4 warps, cuda:80 -> 32768 bytes per f32 convert
     b = blocked((1, 4), (1, 32), (2, 2), (1, 0))
     m = mma((2, 2))
-    assert linear.swizzled_scratch_elems(m, b, (256, 256), 32, "cuda:80") * 4 == 32768
-    assert linear.swizzled_scratch_elems(b, m, (256, 256), 32, "cuda:80") * 4 == 32768
+    assert conversion.swizzled_scratch_elems(m, b, (256, 256), 32, "cuda:80") * 4 == 32768
+    assert conversion.swizzled_scratch_elems(b, m, (256, 256), 32, "cuda:80") * 4 == 32768
     # corpus: matmul 256x256 fp16, 8 warps: ldmatrix tiles make the fp16 convert 8192 bytes on sm80
     b8 = blocked((1, 8), (1, 32), (8, 1), (1, 0))
-    assert linear.swizzled_scratch_elems(mma((2, 4)), b8, (256, 256), 16, "cuda:80") * 2 == 8192
+    assert conversion.swizzled_scratch_elems(mma((2, 4)), b8, (256, 256), 16, "cuda:80") * 2 == 8192
     # without NVIDIA tiles (plain ld/st) the same convert needs four times more
-    assert linear.swizzled_scratch_elems(mma((2, 4)), b8, (256, 256), 16, "hip:gfx942") * 2 == 32768
+    assert conversion.swizzled_scratch_elems(mma((2, 4)), b8, (256, 256), 16, "hip:gfx942") * 2 == 32768

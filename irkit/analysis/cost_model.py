@@ -30,7 +30,7 @@ from math import ceil, prod
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute
 
-from irkit.layout import algebra, linear
+from irkit.layout import algebra, conversion, linear
 
 MAX_VECTOR_BITS = 128
 SECTOR_BYTES = 32
@@ -257,7 +257,7 @@ def conversion_cost(src: TensorType, dst: TensorType, version: str, target: str 
     tensor_bytes = prod(algebra.shape_per_cta(se, shape)) * elem_bytes
     regs = registers_per_thread(dst)
     try:
-        needs = linear.cvt_needs_shared_memory(se, de, shape, src.element_type, version)
+        needs = conversion.cvt_needs_shared_memory(se, de, shape, src.element_type, version)
     except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError):
         needs = True
     if not needs:
@@ -298,7 +298,7 @@ def conversion_cost(src: TensorType, dst: TensorType, version: str, target: str 
 def _cvt_vectors(se: Attribute, de: Attribute, shape: Sequence[int], elem_bytes: int) -> tuple[int, int]:
     cap = max(1, 16 // elem_bytes)
     try:
-        in_vec, out_vec = linear.scratch_cvt_in_out_vec(se, de, shape)
+        in_vec, out_vec = conversion.scratch_cvt_in_out_vec(se, de, shape)
     except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError):
         in_vec = out_vec = 1
     if (in_vec, out_vec) == (1, 1):

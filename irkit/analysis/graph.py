@@ -182,10 +182,10 @@ def _func_name(op: Operation) -> str:
 
 
 def _needs_shared(src: TensorType, dst: TensorType, version: str) -> bool | None:
-    from irkit.layout import linear
+    from irkit.layout import conversion
 
     try:
-        return bool(linear.cvt_needs_shared_memory(src.encoding, dst.encoding, tuple(src.get_shape()), src.element_type, version))
+        return bool(conversion.cvt_needs_shared_memory(src.encoding, dst.encoding, tuple(src.get_shape()), src.element_type, version))
     except Exception:  # a layout the layout algebra does not model
         return None
 

@@ -53,7 +53,7 @@ from irkit.analysis.walk import post_order as _post_order
 from irkit.analysis.walk import pre_order as _pre_order
 from irkit.dialects.module_attrs import module_attrs, module_int, module_target  # noqa: F401 (re-exported)
 from irkit.dialects.types import MemDescType, PointerType
-from irkit.layout import algebra, linear
+from irkit.layout import algebra, conversion, linear
 from irkit.names import exact_name
 
 # ---------------------------------------------------------------------------------------------
@@ -376,20 +376,20 @@ def cvt_scratch_bytes(src: TensorType, dst: TensorType, version: str, target: st
     note = ""
     try:
         if version == V31:
-            if not linear.cvt_needs_shared_memory(se, de, shape, elem, V31):
+            if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V31):
                 # 3.1.0 sizes a shortcut convert as the product of an empty rep shape: one element
                 return _cvt_elem_bytes(src), "register/shortcut convert: Triton 3.1 still reserves one element"
             rep, _, _ = padded_rep_shape_31(src, dst)
             return prod(rep) * _cvt_elem_bytes(src), note
         if version == V33:
-            if not linear.cvt_needs_shared_memory(se, de, shape, elem, V33):
+            if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V33):
                 return 0, ""
             rep, _, _ = padded_rep_shape_33(src, dst)
             return prod(rep) * _cvt_elem_bytes(src), note
         # 3.9
-        if not linear.cvt_needs_shared_memory(se, de, shape, elem, V39):
+        if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V39):
             return 0, ""
-        n = linear.swizzled_scratch_elems(se, de, shape, bits, target)
+        n = conversion.swizzled_scratch_elems(se, de, shape, bits, target)
         if n is None:
             rep, _, _ = padded_rep_shape_33(src, dst)
             return prod(rep) * _cvt_elem_bytes(src), f"{APPROX}no linear layout for this convert: 3.3 padded formula used"
@@ -452,7 +452,7 @@ def _reduce_scratch_ll(tys: list[TensorType], axis: int) -> int | None:
             bits = algebra.elem_bits(t)
             ls = ll.remove_zero_bases(linear.REG)
             lt = tmp.remove_zero_bases(linear.REG)
-            smem = linear.swizzled_scratch_layout(ls, lt, bits)
+            smem = conversion.swizzled_scratch_layout(ls, lt, bits)
             n = (1 << smem["dim"][0]) // (1 << len(smem["reps"]))
             total += n * (bits // 8)
         best = max(best, total)
