@@ -15,11 +15,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.passes import ModulePass
 
-from irkit.analysis.shared_memory import (
-    Buffer,
-    analyze_shared_memory,
-    normalize_version,
-)
+from irkit.analysis.shared_memory import Buffer, analyze_shared_memory
+from irkit.analysis.triton_versions import normalize_version
 from irkit.analysis.walk import modules_with_functions, post_order
 from irkit.diagnostics import PassFailure, emit_output
 from irkit.dialects.tt import FuncOp

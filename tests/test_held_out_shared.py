@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from xdsl.dialects.builtin import Float16Type, Float32Type, TensorType
 
+from irkit.analysis import scratch
 from irkit.analysis import shared_memory as SM
 from irkit.dialects.encodings import (
     BlockedEncodingAttr,
@@ -35,7 +36,7 @@ def hopper_mma(warps):
 
 
 def lone_convert_bytes(src_enc, dst_enc, elem, shape=(128, 64), version="3.1"):
-    return SM.cvt_scratch_bytes(TensorType(elem, shape, src_enc), TensorType(elem, shape, dst_enc), version)[0]
+    return scratch.cvt_scratch_bytes(TensorType(elem, shape, src_enc), TensorType(elem, shape, dst_enc), version)[0]
 
 
 @pytest.mark.parametrize("warps", [(4, 1), (8, 1)])
@@ -128,5 +129,5 @@ def test_dpas_scratch_pads_dim_0():
     assert algebra.dpas_linear_order(dpas) == (0, 1) and algebra.get_order(dpas) == (1, 0)
     blocked = BlockedEncodingAttr.from_values(sizePerThread=(1, 1), threadsPerWarp=(1, 16), warpsPerCTA=(2, 8), order=(1, 0))
     src, dst = TensorType(Float32Type(), (256, 128), blocked), TensorType(Float32Type(), (256, 128), dpas)
-    assert SM.padded_rep_shape_33(src, dst) == ([257, 128], 1, 1)
-    assert SM.cvt_scratch_bytes(src, dst, "3.3")[0] == 131584
+    assert scratch.padded_rep_shape_33(src, dst) == ([257, 128], 1, 1)
+    assert scratch.cvt_scratch_bytes(src, dst, "3.3")[0] == 131584

@@ -22,6 +22,7 @@ from collections import defaultdict
 import pytest
 from xdsl.dialects.builtin import Float16Type, Float32Type, TensorType
 
+from irkit.analysis import scratch, triton_versions
 from irkit.analysis import shared_memory as SM
 from irkit.dialects.encodings import (
     BlockedEncodingAttr,
@@ -52,16 +53,16 @@ def test_worked_example_4608():
     """test-allocation.mlir @U31: AL -> A_DOT on tensor<128x32xf16>: rep [64,32], pad 4 on dim 1."""
     a_dot = DotOperandEncodingAttr.from_values(opIdx=0, parent=MMA41, kWidth=2)
     src, dst = t((128, 32), Float16Type(), AL), t((128, 32), Float16Type(), a_dot)
-    rep, in_vec, _ = SM.padded_rep_shape_31(src, dst)
+    rep, in_vec, _ = scratch.padded_rep_shape_31(src, dst)
     assert (rep, in_vec) == ([64, 36], 4)
-    assert SM.cvt_scratch_bytes(src, dst, "3.1")[0] == 4608
+    assert scratch.cvt_scratch_bytes(src, dst, "3.1")[0] == 4608
 
 
 def test_worked_example_4224():
     b_dot = DotOperandEncodingAttr.from_values(opIdx=1, parent=MMA41, kWidth=2)
     src, dst = t((32, 128), Float16Type(), BL), t((32, 128), Float16Type(), b_dot)
-    assert SM.padded_rep_shape_31(src, dst)[0] == [16, 132]
-    assert SM.cvt_scratch_bytes(src, dst, "3.1")[0] == 4224
+    assert scratch.padded_rep_shape_31(src, dst)[0] == [16, 132]
+    assert scratch.cvt_scratch_bytes(src, dst, "3.1")[0] == 4224
 
 
 def test_worked_example_266240():
@@ -69,8 +70,8 @@ def test_worked_example_266240():
     src_enc = blocked((1, 4), (1, 16), (8, 4), (1, 0))
     dpas = DpasEncodingAttr.build(8, 8, 16, 2, 16, (8, 4), (4, 2))
     src, dst = t((256, 256), Float32Type(), src_enc), t((256, 256), Float32Type(), dpas)
-    assert SM.padded_rep_shape_31(src, dst)[0] == [256, 260]
-    assert SM.cvt_scratch_bytes(src, dst, "3.1")[0] == 266240
+    assert scratch.padded_rep_shape_31(src, dst)[0] == [256, 260]
+    assert scratch.cvt_scratch_bytes(src, dst, "3.1")[0] == 266240
     assert SM.verdict(266240, SM.TARGETS["PVC"].limit) == (
         "out of resource: shared memory, Required: 266240, Hardware limit: 131072"
     )
@@ -85,7 +86,7 @@ def test_mma_to_blocked_epilogue_corpus_value():
     )
     b = blocked((1, 4), (1, 64), (4, 1), (1, 0))
     src, dst = t((256, 256), Float32Type(), mfma), t((256, 256), Float32Type(), b)
-    assert SM.cvt_scratch_bytes(src, dst, "3.1")[0] == 66560
+    assert scratch.cvt_scratch_bytes(src, dst, "3.1")[0] == 66560
 
 
 # -- packing ---------------------------------------------------------------------------------------------
@@ -134,11 +135,11 @@ def test_targets():
 
 
 def test_versions():
-    assert SM.normalize_version("3.1.0") == "3.1"
-    assert SM.normalize_version("3.2") == "3.3"
-    assert SM.normalize_version("3.3.1") == "3.3"
-    assert SM.normalize_version("3.9.0") == "3.9"
-    assert SM.normalize_version("3.5") == "3.9"
+    assert triton_versions.normalize_version("3.1.0") == "3.1"
+    assert triton_versions.normalize_version("3.2") == "3.3"
+    assert triton_versions.normalize_version("3.3.1") == "3.3"
+    assert triton_versions.normalize_version("3.9.0") == "3.9"
+    assert triton_versions.normalize_version("3.5") == "3.9"
 
 
 def test_verdict_messages():
@@ -322,7 +323,7 @@ def test_report_rows_and_inference():
     assert "explicit" in rep.to_text()
     assert SM.analyze_shared_memory(parsed, limit=1000).verdict().startswith("out of resource")
     assert SM.analyze_shared_memory(parsed, target="H100").limit == 232448
-    assert SM.infer_version(Parser(case_loop("3.9"), "x").parse().module) == "3.9"
+    assert triton_versions.infer_version(Parser(case_loop("3.9"), "x").parse().module) == "3.9"
 
 
 # -- the public corpus ---------------------------------------------------------------------------------

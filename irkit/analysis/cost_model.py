@@ -242,14 +242,8 @@ class ConversionCost:
 
 
 def conversion_cost(src: TensorType, dst: TensorType, version: str, target: str | None, warp_size: int) -> ConversionCost:
-    from irkit.analysis.shared_memory import (
-        V31,
-        V33,
-        _cvt_elem_bytes,
-        cvt_scratch_bytes,
-        padded_rep_shape_31,
-        padded_rep_shape_33,
-    )
+    from irkit.analysis.scratch import _cvt_elem_bytes, cvt_scratch_bytes, padded_rep_shape_31, padded_rep_shape_33
+    from irkit.analysis.triton_versions import V31, V33
 
     se, de = src.encoding, dst.encoding
     shape = tuple(src.get_shape())

@@ -51,14 +51,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 
-from irkit.analysis.shared_memory import (
-    FUNC_OPS,
-    SharedMemoryReport,
-    analyze_shared_memory,
-    infer_version,
-    normalize_version,
-    resolve_target,
-)
+from irkit.analysis.shared_memory import FUNC_OPS, SharedMemoryReport, analyze_shared_memory, resolve_target
+from irkit.analysis.triton_versions import infer_version, normalize_version
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.dialects.types import MemDescType
 from irkit.frontend.parsed import ParsedModule

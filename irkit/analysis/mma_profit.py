@@ -18,15 +18,14 @@ from xdsl.ir import Operation
 from irkit.analysis import cost_model, mma_slice
 from irkit.analysis.axis_info import AxisInfoAnalysis
 from irkit.analysis.shared_memory import (
-    V31,
     SharedMemoryReport,
     analyze_shared_memory,
     compute_offsets,
-    infer_version,
     module_int,
     module_target,
     resolve_target,
 )
+from irkit.analysis.triton_versions import V31, infer_version
 from irkit.dialects.types import PointerType
 from irkit.layout import algebra
 

@@ -32,7 +32,6 @@ docs/shared-memory.md for the measured accuracy).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from math import prod
 
@@ -40,20 +39,28 @@ from xdsl.dialects.builtin import (
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
-    IntegerAttr,
     NameLoc,
-    NoneAttr,
     StringAttr,
     SymbolRefAttr,
-    TensorType,
 )
-from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
+from irkit.analysis.liveness import _Liveness
+from irkit.analysis.scratch import (
+    _tensor,
+    atomic_scratch_bytes,
+    cvt_scratch_bytes,
+    gather_scratch_bytes,
+    histogram_scratch_bytes,
+    reduce_scratch_bytes,
+    scan_scratch_bytes,
+)
+from irkit.analysis.triton_versions import APPROX, V31, attr_int, infer_version, normalize_version
 from irkit.analysis.walk import post_order as _post_order
 from irkit.analysis.walk import pre_order as _pre_order
 from irkit.dialects.module_attrs import module_attrs, module_int, module_target  # noqa: F401 (re-exported)
-from irkit.dialects.types import MemDescType, PointerType
-from irkit.layout import algebra, conversion, linear
+from irkit.dialects.types import MemDescType
+from irkit.layout import algebra
 from irkit.names import exact_name
 
 # ---------------------------------------------------------------------------------------------
@@ -174,44 +181,6 @@ def verdict(report: SharedMemoryReport | int, limit: int | None = None) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Versions
-# ---------------------------------------------------------------------------------------------
-
-V31, V33, V39 = "3.1", "3.3", "3.9"
-APPROX = "approximate: "  # notes with this prefix also go to SharedMemoryReport.notes
-
-
-def normalize_version(version: str | None) -> str | None:
-    """'3.1.0' -> '3.1'; 3.2/3.3 -> '3.3' rules; 3.4 and newer -> '3.9' rules."""
-    if version is None:
-        return None
-    parts = str(version).split(".")
-    try:
-        mm = (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0)
-    except ValueError as e:
-        raise ValueError(f"bad Triton version {version!r}") from e
-    if mm < (3, 2):
-        return V31
-    if mm < (3, 4):
-        return V33
-    return V39
-
-
-def infer_version(module: Operation) -> str:
-    """`triton_gpu.*` module attributes mean Triton 3.1; `ttg.*` the newest rules (3.9)."""
-    keys = module_attrs(module)
-    if any(k.startswith("triton_gpu.") for k in keys):
-        return V31
-    return V39
-
-
-def _attr_int(a: Attribute | None) -> int | None:
-    if isinstance(a, IntegerAttr):
-        return a.value.data
-    return None
-
-
-# ---------------------------------------------------------------------------------------------
 # Op identification (current spelling)
 # ---------------------------------------------------------------------------------------------
 
@@ -268,461 +237,6 @@ def _location(op: Operation) -> tuple[int | None, str | None]:
         else:
             break
     return None, None
-
-
-# ---------------------------------------------------------------------------------------------
-# Scratch sizes
-# ---------------------------------------------------------------------------------------------
-
-
-def _tensor(t: Attribute) -> TensorType | None:
-    return t if isinstance(t, TensorType) else None
-
-
-def cvt_bits(t: TensorType) -> int:
-    return 64 if isinstance(t.element_type, PointerType) else algebra.elem_bits(t)
-
-
-def _cvt_elem_bytes(t: TensorType) -> int:
-    """ptr ? 8 : max(8, bits) / 8."""
-    if isinstance(t.element_type, PointerType):
-        return 8
-    return max(8, algebra.elem_bits(t)) // 8
-
-
-def padded_rep_shape_31(src: TensorType, dst: TensorType) -> tuple[list[int], int, int] | None:
-    """getScratchConfigForCvtLayout @U31: (paddedRepShape, inVec, outVec); None if no shared memory."""
-    se, de = src.encoding, dst.encoding
-    shape = tuple(src.get_shape())
-    s_cta, d_cta = algebra.shape_per_cta(se, shape), algebra.shape_per_cta(de, shape)
-    s_tile, d_tile = algebra.shape_per_cta_tile(se, shape), algebra.shape_per_cta_tile(de, shape)
-    rank = len(shape)
-    rep = [max(min(s_cta[d], s_tile[d]), min(d_cta[d], d_tile[d])) for d in range(rank)]
-    if algebra.num_ctas(se) > 1 and _cta_layout(se) != _cta_layout(de):
-        return list(s_cta), 1, 1
-    # getCvtOrder: mma / dot operands take the other side's order
-    in_ord = algebra.get_order(de) if (algebra.is_nvidia_mma(se) or algebra.is_dot_operand(se)) else algebra.get_order(se)
-    out_ord = algebra.get_order(se) if (algebra.is_nvidia_mma(de) or algebra.is_dot_operand(de)) else algebra.get_order(de)
-    src_c = algebra.unique_contig_per_thread(se, shape)[in_ord[0]]
-    dst_c = algebra.unique_contig_per_thread(de, shape)[out_ord[0]]
-    inner = rank - 1
-    in_vec = 1 if out_ord[0] != inner else (1 if in_ord[0] != inner else src_c)
-    out_vec = 1 if out_ord[0] != inner else dst_c
-    if algebra.is_nvidia_mma(se):
-        if algebra.mma_version(se) == 1:
-            in_vec = src_c
-        elif algebra.is_blocked(de):
-            out_vec = dst_c
-    if rank <= 1:
-        return rep, in_vec, out_vec
-    padded_dim = de.get("order")[0] if algebra.is_blocked(de) else rank - 1
-    rep[padded_dim] += max(in_vec, out_vec)
-    return rep, in_vec, out_vec
-
-
-def _cta_layout(enc: Attribute) -> tuple:
-    return (algebra.ctas_per_cga(enc), algebra.cta_split_num(enc), algebra._cta_field(enc, "CTAOrder"))
-
-
-def _linear_view(enc: Attribute, shape: Sequence[int]):
-    """(order, contigPerThread, shapePerCTATile) as LinearEncodingAttr answers them (3.2+); the legacy
-    answers for a layout with no linear form."""
-    ll = linear.to_linear_layout(enc, shape, keep_broadcast_registers=True)
-    if ll is None:
-        order = algebra.dpas_linear_order(enc) if algebra.is_dpas(enc) else algebra.get_order(enc)
-        return order, algebra.unique_contig_per_thread(enc, shape), algebra.shape_per_cta_tile(enc, shape)
-    split = algebra.cta_split_num(enc)
-    return linear.ll_order(ll), linear.ll_contig_per_thread(ll), linear.ll_shape_per_cta_tile(ll, split)
-
-
-def padded_rep_shape_33(src: TensorType, dst: TensorType) -> tuple[list[int], int, int] | None:
-    """getScratchConfigForCvt (3.2/3.3): linear-encoding tiles/orders/contiguity, vectors clamped to the
-    rep shape and to 128 bits, no padding when all dims but the fastest are 1, the pad on the destination's
-    fastest dim."""
-    se, de = src.encoding, dst.encoding
-    shape = tuple(src.get_shape())
-    s_cta, d_cta = algebra.shape_per_cta(se, shape), algebra.shape_per_cta(de, shape)
-    in_ord, s_contig, s_tile = _linear_view(se, shape)
-    out_ord, d_contig, d_tile = _linear_view(de, shape)
-    rank = len(shape)
-    rep = [max(min(s_cta[d], s_tile[d]), min(d_cta[d], d_tile[d])) for d in range(rank)]
-    if algebra.num_ctas(se) > 1 and _cta_layout(se) != _cta_layout(de):
-        return list(s_cta), 1, 1
-    src_c, dst_c = s_contig[in_ord[0]], d_contig[out_ord[0]]
-    inner = rank - 1
-    in_vec = 1 if out_ord[0] != inner else (1 if in_ord[0] != inner else src_c)
-    out_vec = 1 if out_ord[0] != inner else dst_c
-    if algebra.is_nvidia_mma(se) and algebra.is_blocked(de):
-        out_vec = dst_c
-    order0 = out_ord[0]
-    contiguous = rep[order0]
-    in_vec = min(in_vec, contiguous, 128 // cvt_bits(src))
-    out_vec = min(out_vec, contiguous, 128 // cvt_bits(dst))
-    if rank <= 1 or prod(rep) == rep[order0]:
-        return rep, in_vec, out_vec
-    rep = list(rep)
-    rep[order0] += max(in_vec, out_vec)
-    return rep, in_vec, out_vec
-
-
-def cvt_scratch_bytes(src: TensorType, dst: TensorType, version: str, target: str | None = None) -> tuple[int, str]:
-    """Scratch bytes of `convert_layout src -> dst` under a version's rules, and a note when approximate."""
-    se, de = src.encoding, dst.encoding
-    if se is None or de is None or algebra.is_shared(se) or algebra.is_shared(de):
-        return 0, ""
-    shape = tuple(src.get_shape())
-    bits = cvt_bits(src)
-    elem = src.element_type
-    note = ""
-    try:
-        if version == V31:
-            if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V31):
-                # 3.1.0 sizes a shortcut convert as the product of an empty rep shape: one element
-                return _cvt_elem_bytes(src), "register/shortcut convert: Triton 3.1 still reserves one element"
-            rep, _, _ = padded_rep_shape_31(src, dst)
-            return prod(rep) * _cvt_elem_bytes(src), note
-        if version == V33:
-            if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V33):
-                return 0, ""
-            rep, _, _ = padded_rep_shape_33(src, dst)
-            return prod(rep) * _cvt_elem_bytes(src), note
-        # 3.9
-        if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V39):
-            return 0, ""
-        n = conversion.swizzled_scratch_elems(se, de, shape, bits, target)
-        if n is None:
-            rep, _, _ = padded_rep_shape_33(src, dst)
-            return prod(rep) * _cvt_elem_bytes(src), f"{APPROX}no linear layout for this convert: 3.3 padded formula used"
-        return n * bits // 8, note
-    except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError, IndexError) as e:
-        # unknown layout: the whole tensor, unpadded (an upper bound for the padded formula's rep shape)
-        return prod(algebra.shape_per_cta(se, shape)) * _cvt_elem_bytes(src), f"{APPROX}layout not modelled ({e}): whole tensor assumed"
-
-
-def reduce_scratch_bytes(op: Operation, version: str) -> tuple[int, str]:
-    """ReduceOpHelper::getScratchSizeInBytes.  3.1/3.3: srcShape with the reduced axis replaced by the
-    warps holding distinct data along it (0 if a single warp), times the summed element bytes.  3.9: the
-    linear-layout reduction (cross-warp converts of the partially reduced layout)."""
-    tys = [o.type for o in op.operands if isinstance(o.type, TensorType)]
-    if not tys:
-        return 0, ""
-    src = tys[0]
-    axis = _attr_int(op.properties.get("axis") or op.attributes.get("axis")) or 0
-    shape = tuple(src.get_shape())
-    enc = src.encoding
-    if isinstance(enc, NoneAttr):
-        return 0, "no layout (TTIR): Triton allocates shared memory only for TTGIR"
-    if version == V39:
-        got = _reduce_scratch_ll(tys, axis)
-        if got is not None:
-            return got, ""
-    try:
-        wpc = algebra.warps_per_cta_with_unique_data(enc, shape)
-        if wpc[axis] == 1:
-            return 0, ""
-        contig = algebra.unique_contig_per_thread(enc, shape)[axis]
-        tpw = algebra.threads_per_warp_with_unique_data(enc, shape)[axis]
-        intra = min(shape[axis] // max(1, contig), tpw)
-        inter = min(shape[axis] // max(1, intra), wpc[axis])
-        smem = list(shape)
-        smem[axis] = inter
-        per_elem = sum(algebra.ceil_bytes(t) for t in tys)
-        note = f"{APPROX}3.9 linear-layout reduce not modelled for this layout; 3.1 formula used" if version == V39 else ""
-        return prod(smem) * per_elem, note
-    except (algebra.UnsupportedLayout, ValueError, TypeError, IndexError) as e:
-        return prod(shape) * sum(algebra.ceil_bytes(t) for t in tys), f"{APPROX}reduce layout not modelled ({e}): whole tensor assumed"
-
-
-def _reduce_scratch_ll(tys: list[TensorType], axis: int) -> int | None:
-    """ReduceOpHelper::getScratchSizeInBytes (3.9): move the warp bases of the reduced axis into lanes
-    with converts of the partially reduced layout; the largest convert's swizzled scratch."""
-    src = tys[0]
-    shape = tuple(src.get_shape())
-    ll = linear.to_linear_layout(src.encoding, shape)
-    if ll is None:
-        return None
-    ll = _reduced_reg_lane_layout(ll, axis)
-    best = 0
-    guard = 0
-    while ll.out_dims[axis][1] != 1 and guard < 8:
-        guard += 1
-        tmp = _inter_layout(ll, axis)
-        total = 0
-        for t in tys:
-            bits = algebra.elem_bits(t)
-            ls = ll.remove_zero_bases(linear.REG)
-            lt = tmp.remove_zero_bases(linear.REG)
-            smem = conversion.swizzled_scratch_layout(ls, lt, bits)
-            n = (1 << smem["dim"][0]) // (1 << len(smem["reps"]))
-            total += n * (bits // 8)
-        best = max(best, total)
-        ll = _zero_and_reorder(tmp, axis, linear.LANE)
-    return best
-
-
-def _zero_and_reorder(ll: linear.LinearLayout, axis: int, dim: str) -> linear.LinearLayout:
-    """zeroBasesAlongDimAndReorder: zero the `axis` component of in dim `dim`, then renumber the remaining
-    `axis` components 1, 2, 4, ... in (in dim, basis) order; the axis shrinks accordingly."""
-    bases = {d: [list(v) for v in vs] for d, vs in ll.bases.items()}
-    for v in bases.get(dim, []):
-        v[axis] = 0
-    nxt = 1
-    for d in bases:
-        for v in bases[d]:
-            if v[axis] == 0:
-                continue
-            v[axis] = nxt
-            nxt *= 2
-    outs = list(ll.out_dims)
-    outs[axis] = (outs[axis][0], nxt)
-    return linear.LinearLayout(bases, outs)
-
-
-def _reduced_reg_lane_layout(ll: linear.LinearLayout, axis: int) -> linear.LinearLayout:
-    ll = ll.remove_zero_bases(linear.REG)
-    regs = ll.bases.get(linear.REG, [])
-    front = [v for v in regs if v[axis] != 0]
-    back = [v for v in regs if v[axis] == 0]
-    bases = dict(ll.bases)
-    bases[linear.REG] = front + back
-    ll = linear.LinearLayout(bases, ll.out_dims)
-    ll = _zero_and_reorder(ll, axis, linear.REG)
-    ll = ll.remove_zero_bases(linear.REG)
-    return _zero_and_reorder(ll, axis, linear.LANE)
-
-
-def _inter_layout(ll: linear.LinearLayout, axis: int) -> linear.LinearLayout:
-    """getInterLayout: swap the warp (and block) bases moving along `axis` into lane slots."""
-    bases = {d: [list(v) for v in vs] for d, vs in ll.bases.items()}
-    lanes, warps, blocks = bases.get(linear.LANE, []), bases.get(linear.WARP, []), bases.get(linear.BLOCK, [])
-    warp_ax = [i for i, v in enumerate(warps) if v[axis] != 0]
-    block_ax = [i for i, v in enumerate(blocks) if v[axis] != 0]
-    zero_lanes = [i for i, v in enumerate(lanes) if not any(v)]
-    total = len(warp_ax) + len(block_ax)
-    if len(zero_lanes) >= total:
-        slots = zero_lanes
-    else:
-        slots = list(range(len(lanes)))
-    k = 0
-    for i in warp_ax:
-        if k >= len(slots):
-            break
-        lanes[slots[k]], warps[i] = warps[i], lanes[slots[k]]
-        k += 1
-    if len(zero_lanes) >= total or total <= len(lanes):
-        for i in block_ax:
-            if k >= len(slots):
-                break
-            lanes[slots[k]], blocks[i] = blocks[i], lanes[slots[k]]
-            k += 1
-    return linear.LinearLayout(bases, ll.out_dims)
-
-
-def scan_scratch_bytes(op: Operation, num_warps: int, version: str = V31) -> tuple[int, str]:
-    """ScanLoweringHelper::getScratchSizeInBytes (blocked layouts only).
-
-    numWarps * nonAxisThreadsPerWarp * nonAxisElemsPerThread * axisBlocks * nonAxisBlocks elements, each
-    the sum of the operands' bytes; 0 when a single warp spans the axis.  From 3.2 on the counts come
-    from the linear layout with broadcast registers/lanes/warps dropped (a small tensor uses fewer warps)."""
-    tys = [o.type for o in op.operands if isinstance(o.type, TensorType)]
-    if not tys:
-        return 0, ""
-    src = tys[0]
-    enc = src.encoding
-    axis = _attr_int(op.properties.get("axis") or op.attributes.get("axis")) or 0
-    shape = tuple(src.get_shape())
-    if not algebra.is_blocked(enc):
-        return 0, f"{APPROX}tt.scan on a non-blocked layout (Triton rejects it in lowering): 0 bytes"
-    per_elem = sum(algebra.ceil_bytes(t) for t in tys)
-    if version != V31:
-        ll = linear.to_linear_layout(enc, shape)
-        if ll is not None:
-            ll = ll.remove_zero_bases(linear.REG)
-            tpw = linear._bases_per_dim_ll(ll, linear.LANE)
-            wpc = linear._bases_per_dim_ll(ll, linear.WARP)
-            contig = list(linear.ll_contig_per_thread(ll))
-            if wpc[axis] == 1:
-                return 0, ""
-            axis_blocks = -(-shape[axis] // (contig[axis] * tpw[axis] * wpc[axis]))
-            non_axis_blocks = 1
-            for i in range(len(shape)):
-                if i != axis:
-                    non_axis_blocks *= -(-shape[i] // (contig[i] * tpw[i] * wpc[i]))
-            non_axis_threads = prod(tpw) // tpw[axis]
-            c = list(contig)
-            c[axis] = 1
-            elems = prod(wpc) * non_axis_threads * prod(c) * axis_blocks * non_axis_blocks
-            return elems * per_elem, ""
-    wpc_u = algebra.warps_per_cta_with_unique_data(enc, shape)
-    if wpc_u[axis] == 1:
-        return 0, ""
-    spt, tpw, wpc = enc.get("sizePerThread"), enc.get("threadsPerWarp"), enc.get("warpsPerCTA")
-    contig = list(algebra.contig_per_thread(enc))
-    contig[axis] = 1
-    tpw_na = list(tpw)
-    tpw_na[axis] = 1
-    axis_blocks = -(-shape[axis] // (spt[axis] * tpw[axis] * wpc[axis]))
-    non_axis_blocks = 1
-    for i in range(len(shape)):
-        if i != axis:
-            non_axis_blocks *= -(-shape[i] // (spt[i] * tpw[i] * wpc[i]))
-    elems = num_warps * prod(tpw_na) * prod(contig) * axis_blocks * non_axis_blocks
-    return elems * per_elem, ""
-
-
-def histogram_scratch_bytes(op: Operation, threads_per_warp: int) -> int:
-    dst = op.results[0].type
-    if not isinstance(dst, TensorType):
-        return 0
-    return max(prod(dst.get_shape()), threads_per_warp) * max(8, algebra.elem_bits(dst)) // 8
-
-
-def atomic_scratch_bytes(op: Operation, version: str) -> int:
-    """Scalar atomics return one value to every thread through shared memory."""
-    if not op.operands or isinstance(op.operands[0].type, TensorType):
-        return 0
-    if not op.results:
-        return 0
-    if version != V31 and not op.results[0].uses:
-        return 0
-    ptr = op.operands[0].type
-    elem = ptr.pointee if isinstance(ptr, PointerType) else op.results[0].type
-    return max(8, algebra.elem_bits(elem)) // 8
-
-
-def gather_scratch_bytes(op: Operation) -> int:
-    src = op.operands[0].type if op.operands else None
-    if not isinstance(src, TensorType):
-        return 0
-    # isWarpLocal is not modelled: the conservative whole-source size
-    return prod(src.get_shape()) * algebra.ceil_bytes(src)
-
-
-# ---------------------------------------------------------------------------------------------
-# Liveness (MLIR Liveness on structured IR)
-# ---------------------------------------------------------------------------------------------
-
-
-def _all_blocks(op: Operation) -> Iterator[Block]:
-    for region in op.regions:
-        for block in region.blocks:
-            yield block
-            for child in block.ops:
-                yield from _all_blocks(child)
-
-
-def _successors(block: Block) -> list[Block]:
-    last = block.last_op
-    return list(last.successors) if last is not None else []
-
-
-class _Liveness:
-    """MLIR's Liveness: per-block live-in/live-out sets; resolve(value) lists the ops it is live at."""
-
-    def __init__(self, root: Operation):
-        self.info: dict[Block, tuple[set, set, set, set]] = {}  # block -> (defs, uses, live_in, live_out)
-        blocks = list(_all_blocks(root))
-        defs: dict[Block, set] = {}
-        uses: dict[Block, set] = {}
-        out_vals: dict[Block, set] = {}
-        for b in blocks:
-            d: set = set(b.args)
-            u: set = set()
-            o: set = set()
-            region = b.parent
-
-            def gather_out(v: SSAValue, region=region, b=b, o=o) -> None:
-                for use in v.uses:
-                    ub = _ancestor_block_in_region(use.operation.parent_block(), region)
-                    if ub is not None and ub is not b:
-                        o.add(v)
-                        return
-
-            for a in b.args:
-                gather_out(a)
-            for op in b.ops:
-                for r in op.results:
-                    gather_out(r)
-            for op in b.ops:
-                for nested in _pre_order(op):
-                    d.update(nested.results)
-                    u.update(nested.operands)
-                    for reg in nested.regions:
-                        for nb in reg.blocks:
-                            d.update(nb.args)
-            u -= d
-            defs[b], uses[b], out_vals[b] = d, u, o
-        live_in = {b: set(uses[b]) | (out_vals[b] - defs[b]) for b in blocks}
-        live_out = {b: set(out_vals[b]) for b in blocks}
-        changed = True
-        while changed:
-            changed = False
-            for b in blocks:
-                new_out = set(out_vals[b])
-                for s in _successors(b):
-                    new_out |= live_in.get(s, set())
-                new_in = uses[b] | (new_out - defs[b])
-                if new_out != live_out[b] or new_in != live_in[b]:
-                    live_out[b], live_in[b] = new_out, new_in
-                    changed = True
-        for b in blocks:
-            self.info[b] = (defs[b], uses[b], live_in[b], live_out[b])
-
-    def resolve(self, value: SSAValue) -> list[Operation]:
-        result: list[Operation] = []
-        if isinstance(value, OpResult):
-            def_block = value.op.parent_block()
-        else:
-            def_block = value.block
-        to_process = [def_block]
-        visited = {def_block}
-        for use in value.uses:
-            ub = use.operation.parent_block()
-            if ub not in visited:
-                visited.add(ub)
-                to_process.append(ub)
-        while to_process:
-            block = to_process.pop()
-            if block is None or block not in self.info:
-                continue
-            _, _, live_in, live_out = self.info[block]
-            def_op = value.op if isinstance(value, OpResult) else None
-            if value in live_in or def_op is None or def_op.parent_block() is not block:
-                start = block.first_op
-            else:
-                start = def_op
-            if start is None:
-                continue
-            if value in live_out:
-                end = block.last_op
-            else:
-                end = start
-                for use in value.uses:
-                    anc = block.find_ancestor_op_in_block(use.operation)
-                    if anc is not None and end.is_before_in_block(anc):
-                        end = anc
-            op = start
-            result.append(op)
-            while op is not end and op is not None:
-                op = op.next_op
-                if op is not None:
-                    result.append(op)
-            for s in _successors(block):
-                if value in self.info.get(s, (None, None, set(), None))[2] and s not in visited:
-                    visited.add(s)
-                    to_process.append(s)
-        return result
-
-
-def _ancestor_block_in_region(block: Block | None, region) -> Block | None:
-    while block is not None:
-        if block.parent is region:
-            return block
-        parent_op = block.parent_op()
-        if parent_op is None:
-            return None
-        block = parent_op.parent_block()
-    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1011,7 +525,7 @@ class _FunctionAllocation:
         shape_cta = algebra.shape_per_cta(t.encoding, shape)
         bits = algebra.elem_bits(t)
         nbytes = prod(shape_cta) * bits // 8
-        align = _attr_int(op.properties.get("alignment") or op.attributes.get("alignment"))
+        align = attr_int(op.properties.get("alignment") or op.attributes.get("alignment"))
         if align is None:
             if self.ctx.version == V31:
                 # LocalAllocOp::getAlignmentOrDefault @3.1: 1024 for anything over 256 bytes (swizzling)

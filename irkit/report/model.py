@@ -13,14 +13,8 @@ from typing import Any
 import networkx as nx
 
 from irkit.analysis import graph as G_
-from irkit.analysis.shared_memory import (
-    FUNC_OPS,
-    TARGETS,
-    SharedMemoryReport,
-    infer_version,
-    normalize_version,
-    verdict,
-)
+from irkit.analysis.shared_memory import FUNC_OPS, TARGETS, SharedMemoryReport, verdict
+from irkit.analysis.triton_versions import infer_version, normalize_version
 from irkit.frontend.parsed import ParsedModule
 
 

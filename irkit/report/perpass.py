@@ -174,7 +174,7 @@ def build_per_pass_report(
 ) -> PerPassReport:
     """One row per section of a split dump log (see the module docstring for how each is computed).
     `with_final` also builds the module report of the last parsed TritonGPU section (its converts)."""
-    from irkit.analysis.shared_memory import normalize_version
+    from irkit.analysis.triton_versions import normalize_version
 
     ver = normalize_version(version) if version else infer_log_version(sections)
     cache: dict[str, _Facts] = {}

@@ -1,0 +1,48 @@
+"""The Triton generations the shared-memory model distinguishes ("3.1", "3.3" for 3.2-3.3, "3.9" for 3.4
+on), read from a version string or from a module's attribute spelling."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+)
+from xdsl.ir import Attribute, Operation
+
+from irkit.dialects.module_attrs import module_attrs, module_int, module_target  # noqa: F401 (re-exported)
+
+# ---------------------------------------------------------------------------------------------
+# Versions
+# ---------------------------------------------------------------------------------------------
+
+V31, V33, V39 = "3.1", "3.3", "3.9"
+APPROX = "approximate: "  # notes with this prefix also go to SharedMemoryReport.notes
+
+
+def normalize_version(version: str | None) -> str | None:
+    """'3.1.0' -> '3.1'; 3.2/3.3 -> '3.3' rules; 3.4 and newer -> '3.9' rules."""
+    if version is None:
+        return None
+    parts = str(version).split(".")
+    try:
+        mm = (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0)
+    except ValueError as e:
+        raise ValueError(f"bad Triton version {version!r}") from e
+    if mm < (3, 2):
+        return V31
+    if mm < (3, 4):
+        return V33
+    return V39
+
+
+def infer_version(module: Operation) -> str:
+    """`triton_gpu.*` module attributes mean Triton 3.1; `ttg.*` the newest rules (3.9)."""
+    keys = module_attrs(module)
+    if any(k.startswith("triton_gpu.") for k in keys):
+        return V31
+    return V39
+
+
+def attr_int(a: Attribute | None) -> int | None:
+    if isinstance(a, IntegerAttr):
+        return a.value.data
+    return None
