@@ -30,7 +30,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from irkit.analysis import mma_slice
 from irkit.analysis.mma_profit import ModuleFacts, PlanJudgement, judge_plan
 from irkit.diagnostics import PassFailure, emit_remark
+from irkit.dialects.arith import ConstantOp
 from irkit.dialects.builtin_extras import DenseElementsAttr
+from irkit.dialects.tt import FuncOp
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.layout import algebra
 from irkit.names import exact_name, set_exact_name
@@ -64,7 +66,7 @@ class PropagateMmaPass(ModulePass):
         except ValueError as e:
             raise PassFailure(op, f"propagate-mma: {e}") from None
         facts = [ModuleFacts(op)]  # replaced after each rewrite: shared memory and AxisInfo change
-        for func in [f for f in op.walk() if f.name == "tt.func"]:
+        for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             self._run_on_function(func, kinds, facts)
 
     def _run_on_function(self, func: Operation, kinds: frozenset[str], facts: list[ModuleFacts]) -> None:
@@ -72,7 +74,7 @@ class PropagateMmaPass(ModulePass):
         progress = True
         while progress:
             progress = False
-            for cvt in [o for o in func.walk() if o.name == mma_slice.CONVERT or mma_slice.is_dot_operand_round_trip(o)]:
+            for cvt in [o for o in func.walk() if isinstance(o, ConvertLayoutOp) or mma_slice.is_dot_operand_round_trip(o)]:
                 if cvt in settled:
                     continue
                 plan = self._plan(cvt, kinds)
@@ -219,7 +221,7 @@ class _PlanRewriter:
         operands = [self.get(v) for v in op.operands]
         result_types = [mma_slice.with_layout(r.type, p.layouts[r]) if r in p.layouts else r.type for r in op.results]
         properties = dict(op.properties)
-        if op.name == "arith.constant":
+        if isinstance(op, ConstantOp):
             value = properties["value"]
             properties["value"] = DenseElementsAttr(value.body, result_types[0])
         existing = _find_equivalent(op, operands, result_types, properties)
@@ -255,7 +257,7 @@ class _PlanRewriter:
             if new_src.type == wanted:
                 self.new[res] = new_src
             else:
-                cvt = ConvertLayoutOp.create(operands=[new_src], result_types=[wanted])
+                cvt = ConvertLayoutOp(new_src, wanted)
                 cvt.location = op.location
                 Rewriter.insert_op(cvt, InsertPoint.before(op))
                 self.created.append(cvt)
@@ -282,7 +284,7 @@ class _PlanRewriter:
         outside = {user for user, _ in p.conversions_out.get(v, ())}
         if not outside:
             return
-        back = ConvertLayoutOp.create(operands=[nv], result_types=[old_type])
+        back = ConvertLayoutOp(nv, old_type)
         self.created.append(back)
         if isinstance(nv, BlockArgument):
             block: Block = nv.block
@@ -294,7 +296,7 @@ class _PlanRewriter:
         nv.replace_uses_with_if(back.results[0], lambda use: use.operation in outside)
 
     def _convert_after(self, v: SSAValue, new_type: Attribute) -> SSAValue:
-        cvt = ConvertLayoutOp.create(operands=[v], result_types=[new_type])
+        cvt = ConvertLayoutOp(v, new_type)
         self.created.append(cvt)
         if isinstance(v, BlockArgument):
             cvt.location = v.block.parent_op().location if v.block.parent_op() else cvt.location
