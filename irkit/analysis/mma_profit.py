@@ -26,6 +26,7 @@ from irkit.analysis.shared_memory import (
     resolve_target,
 )
 from irkit.analysis.triton_versions import V31, infer_version
+from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.dialects.types import PointerType
 from irkit.layout import algebra
 
@@ -148,10 +149,10 @@ def assess_module(module: Operation, version: str | None = None) -> list[Convers
     facts = ModuleFacts(module, version)
     out = []
     for op in module.walk():
-        if op.name != mma_slice.CONVERT and not mma_slice.is_dot_operand_round_trip(op):
+        if not isinstance(op, ConvertLayoutOp) and not mma_slice.is_dot_operand_round_trip(op):
             continue
         candidate, why_not = mma_slice.classify_conversion(op, dot_operands=None)
-        if candidate is None and op.name != mma_slice.CONVERT:
+        if candidate is None and not isinstance(op, ConvertLayoutOp):
             continue  # a shared-memory round trip of a dot operand that is not a seed here
         if candidate is None:
             out.append(ConversionAssessment(op, "-", why_not or "not between an mma and a blocked layout"))

@@ -40,6 +40,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from irkit.dialects.arith import CAST_OPS, FLOAT_BINARY_OPS, INT_BINARY_OPS, MATH_OPS
 from irkit.dialects.encodings import SliceEncodingAttr
+from irkit.dialects.ttg import ConvertLayoutOp, LocalAllocOp, LocalLoadOp
 from irkit.dialects.types import PointerType, is_block_pointer
 from irkit.layout import algebra
 from irkit.names import exact_name
@@ -165,7 +166,7 @@ class Candidate:
 def seed_source(seed: Operation) -> SSAValue:
     """The value a seed converts: a conversion's operand, or what a local_alloc feeding a local_load
     stored (the shared-memory round trip of a dot operand)."""
-    if seed.name == LOCAL_LOAD:
+    if isinstance(seed, LocalLoadOp):
         return seed.operands[0].owner.operands[0]
     return seed.operands[0]
 
@@ -173,12 +174,12 @@ def seed_source(seed: Operation) -> SSAValue:
 def is_dot_operand_round_trip(op: Operation) -> bool:
     """`ttg.local_load(ttg.local_alloc(x))` into a #dot_op, the alloc used by that load only: a
     conversion through shared memory in all but name (what Triton's pipeliner leaves for dot operands)."""
-    if op.name != LOCAL_LOAD or len(op.operands) != 1:
+    if not isinstance(op, LocalLoadOp) or len(op.operands) != 1:
         return False
     alloc = op.operands[0].owner
     return (
         isinstance(alloc, Operation)
-        and alloc.name == LOCAL_ALLOC
+        and isinstance(alloc, LocalAllocOp)
         and len(alloc.operands) == 1
         and alloc.results[0].has_one_use()
         and algebra.is_dot_operand(layout_of(op.results[0].type))
@@ -190,7 +191,7 @@ def classify_conversion(cvt: Operation, dot_operands: bool | None = False) -> tu
 
     `dot_operands`: False: conversions to `#dot_op` are left to RLC; True: they are candidates; None:
     candidates when the dot operand's parent is `#dpas` (Intel's RLC moves them into block loads)."""
-    if cvt.name == LOCAL_LOAD and not is_dot_operand_round_trip(cvt):
+    if isinstance(cvt, LocalLoadOp) and not is_dot_operand_round_trip(cvt):
         return None, None
     src_l = layout_of(seed_source(cvt).type)
     dst_l = layout_of(cvt.results[0].type)
@@ -201,13 +202,13 @@ def classify_conversion(cvt: Operation, dot_operands: bool | None = False) -> tu
         parent = dst_l.get("parent")
         wanted = dot_operands if dot_operands is not None else algebra.is_dpas(parent)
         if not wanted:
-            if cvt.name == LOCAL_LOAD:
+            if isinstance(cvt, LocalLoadOp):
                 return None, None
             return None, "it converts to a dot operand (#dot_op), not to an accumulator layout (dot-operands=false)"
         if any(p(src_l) for p in plain):
             return Candidate(dst_l, mma_kind(parent), False, dot_operand=True), None
         return None, None
-    if cvt.name == LOCAL_LOAD:
+    if isinstance(cvt, LocalLoadOp):
         return None, None
     if algebra.is_mma(dst_l) and any(p(src_l) for p in plain):
         return Candidate(dst_l, mma_kind(dst_l), False), None
@@ -326,7 +327,7 @@ class _Planner:
         p = self.plan
         cvt = p.seed
         p.roles[cvt] = CONVERSION
-        if cvt.name == LOCAL_LOAD:
+        if isinstance(cvt, LocalLoadOp):
             p.roles[cvt] = ROUND_TRIP
             p.roles[cvt.operands[0].owner] = ROUND_TRIP
             self.want(seed_source(cvt), candidate.target)
@@ -511,7 +512,7 @@ class _Planner:
         if v in self.forward_roots or isinstance(v, BlockArgument):
             return False
         op = v.owner
-        if op.name == CONVERT:
+        if isinstance(op, ConvertLayoutOp):
             return True
         if op.name not in PURE_SAME_LAYOUT and op.name not in LEAVES and op.name != EXPAND_DIMS:
             return False
