@@ -62,7 +62,8 @@ def run_sweep(
     sink.start(kept)
     new: list[dict] = []
     memory: list[dict] = []
-    bar = progress_bar(total=len(todo), desc="sweep", unit="kernel", enabled=progress and bool(todo))
+    bar = progress_bar(total=len(todo), desc="sweep", unit="kernel", enabled=progress and bool(todo),
+                       leave=True)
     try:
         if use_ray:
             engines.ray_init(ray_address, workers)
