@@ -35,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import prod
 
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import (
     CallSiteLoc,
     FileLineColLoc,
@@ -59,6 +60,8 @@ from irkit.analysis.triton_versions import APPROX, V31, attr_int, infer_version,
 from irkit.analysis.walk import post_order as _post_order
 from irkit.analysis.walk import pre_order as _pre_order
 from irkit.dialects.module_attrs import module_attrs, module_int, module_target  # noqa: F401 (re-exported)
+from irkit.dialects.tt import AtomicCASOp, AtomicRMWOp, GatherOp, HistogramOp, ReduceOp, ScanOp
+from irkit.dialects.ttg import ConvertLayoutOp, LocalAllocOp
 from irkit.dialects.types import MemDescType
 from irkit.layout import algebra
 from irkit.names import exact_name
@@ -269,11 +272,11 @@ def _alias_sets(func: Operation) -> dict[SSAValue, frozenset]:
         changed = False
         for op in ops:
             name = op.name
-            if name == LOCAL_ALLOC and op.results and _is_memdesc(op.results[0].type):
+            if isinstance(op, LocalAllocOp) and op.results and _is_memdesc(op.results[0].type):
                 changed |= join(op.results[0], frozenset([op.results[0]]))
             elif name in VIEW_OPS and op.operands and op.results and _is_memdesc(op.results[0].type):
                 changed |= join(op.results[0], get(op.operands[0]))
-            elif name == "scf.for":
+            elif isinstance(op, scf.ForOp):
                 n_lb = 3
                 inits = list(op.operands[n_lb:])
                 body = op.regions[0].blocks[0]
@@ -286,16 +289,16 @@ def _alias_sets(func: Operation) -> dict[SSAValue, frozenset]:
                         changed |= join(iter_args[i], s)
                     if i < len(op.results):
                         changed |= join(op.results[i], s)
-            elif name == "scf.if":
+            elif isinstance(op, scf.IfOp):
                 for region in op.regions:
                     for block in region.blocks:
                         yld = block.last_op
-                        if yld is None or yld.name != "scf.yield":
+                        if not isinstance(yld, scf.YieldOp):
                             continue
                         for i, v in enumerate(yld.operands):
                             if i < len(op.results):
                                 changed |= join(op.results[i], get(v))
-            elif name == "scf.while":
+            elif isinstance(op, scf.WhileOp):
                 before = op.regions[0].blocks[0]
                 after = op.regions[1].blocks[0] if len(op.regions) > 1 else None
                 cond = before.last_op
@@ -306,7 +309,7 @@ def _alias_sets(func: Operation) -> dict[SSAValue, frozenset]:
                         s |= get(after_yield.operands[i])
                     if i < len(before.args):
                         changed |= join(before.args[i], s)
-                if cond is not None and cond.name == "scf.condition":
+                if isinstance(cond, scf.ConditionOp):
                     fwd = list(cond.operands[1:])
                     for i, v in enumerate(fwd):
                         if after is not None and i < len(after.args):
@@ -513,7 +516,7 @@ class _FunctionAllocation:
         return b
 
     def _explicit(self, op: Operation) -> Buffer | None:
-        if op.name != LOCAL_ALLOC or not op.results:
+        if not isinstance(op, LocalAllocOp) or not op.results:
             return None
         t = op.results[0].type
         if not _is_memdesc(t) or not _in_shared_memory(t):
@@ -545,19 +548,19 @@ class _FunctionAllocation:
             if callee not in callee_sizes:
                 note = f"{APPROX}callee @{callee} not in the module: 0 bytes assumed"
             kind = "virtual"
-        elif name == CONVERT:
+        elif isinstance(op, ConvertLayoutOp):
             src, dst = _tensor(op.operands[0].type), _tensor(op.results[0].type)
             if src is not None and dst is not None:
                 nbytes, note = cvt_scratch_bytes(src, dst, ctx.version, ctx.target_triple)
-        elif name == "tt.reduce":
+        elif isinstance(op, ReduceOp):
             nbytes, note = reduce_scratch_bytes(op, ctx.version)
-        elif name == "tt.scan":
+        elif isinstance(op, ScanOp):
             nbytes, note = scan_scratch_bytes(op, ctx.num_warps, ctx.version)
-        elif name == "tt.histogram":
+        elif isinstance(op, HistogramOp):
             nbytes = histogram_scratch_bytes(op, ctx.threads_per_warp)
-        elif name in ("tt.atomic_rmw", "tt.atomic_cas"):
+        elif isinstance(op, (AtomicRMWOp, AtomicCASOp)):
             nbytes = atomic_scratch_bytes(op, ctx.version)
-        elif name == "tt.gather" and ctx.version != V31:
+        elif isinstance(op, GatherOp) and ctx.version != V31:
             nbytes = gather_scratch_bytes(op)
             note = f"{APPROX}tt.gather: the warp-local case is not modelled (whole source assumed)"
         elif name in ("ttng.tensormap_create", "ttng.experimental_tensormap_create") and ctx.version != V31:
