@@ -43,7 +43,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 
+from irkit.dialects.arith import INT_BINARY_OPS, AddIOp, AndIOp, SubIOp
 from irkit.dialects.builtin_extras import DenseElementsAttr
+from irkit.dialects.tt import AddPtrOp
 from irkit.dialects.types import PointerType
 from irkit.layout.algebra import elem_bits
 
@@ -314,7 +316,7 @@ def _add_contiguity(op, lhs: AxisInfo, rhs: AxisInfo, d: int) -> int:
 
 def _add_divisibility(op, lhs: AxisInfo, rhs: AxisInfo, d: int) -> int:
     rhs_div = rhs.divisibility[d]
-    if op.name == "tt.addptr":
+    if isinstance(op, AddPtrOp):
         # offsets count elements, the pointer counts bytes
         rhs_div = multiply_divisor(rhs_div, _addptr_elem_bytes(op))
     return gcd(lhs.divisibility[d], rhs_div)
@@ -323,9 +325,9 @@ def _add_divisibility(op, lhs: AxisInfo, rhs: AxisInfo, d: int) -> int:
 def _add_constant(op, lhs: AxisInfo, rhs: AxisInfo) -> int | None:
     if not _both_constant(lhs, rhs):
         return None
-    if op.name == "arith.addi":
+    if isinstance(op, AddIOp):
         return lhs.constant + rhs.constant
-    if op.name == "arith.subi":
+    if isinstance(op, SubIOp):
         return lhs.constant - rhs.constant
     return lhs.constant + rhs.constant * _addptr_elem_bytes(op)
 
@@ -433,9 +435,9 @@ def _logical_constant(op, lhs: AxisInfo, rhs: AxisInfo) -> int | None:
     if not _both_constant(lhs, rhs):
         return None
     a, b = lhs.constant, rhs.constant
-    if op.name == "arith.andi":
+    if isinstance(op, AndIOp):
         return a & b
-    if op.name == "arith.ori":
+    if isinstance(op, INT_BINARY_OPS["ori"]):
         return a | b
     return a ^ b
 
@@ -486,7 +488,7 @@ def _visit_max_min(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
     lhs, rhs = ins[0], ins[1]
     rank = lhs.rank
     if _both_constant(lhs, rhs):
-        pick = max if op.name in ("arith.maxsi", "arith.maxui") else min
+        pick = max if isinstance(op, (INT_BINARY_OPS["maxsi"], INT_BINARY_OPS["maxui"])) else min
         value = pick(lhs.constant, rhs.constant)
         return AxisInfo((1,) * rank, (1,) * rank, (1,) * rank, value)
     return AxisInfo(
