@@ -5,6 +5,8 @@ script under another Python that has another Triton version:
 
     python tests/real_triton_check.py [--isolate] FILE...   ->  one JSON object on stdout:
     {"version": "3.1.0", "results": {"FILE": null | "error text", ...}}
+    python tests/real_triton_check.py --print FILE          ->  the module as this Triton prints it
+    python tests/real_triton_check.py --print-nodebug FILE...  ->  {"version", "texts": {FILE: text}}
 
 Only the standard library and triton are imported: the other Python has
 neither pytest nor irkit.
@@ -114,7 +116,35 @@ def check_files(paths: list[str], isolate: bool = False) -> dict[str, str | None
     return results
 
 
+def print_file(path: str) -> str:
+    """The module in `path` as this Triton prints it (`str(module)`: with locations)."""
+    from triton._C.libtriton import ir
+
+    ctx = make_context()
+    module = ir.parse_mlir_module(path, ctx)
+    return str(module)
+
+
+def print_files_nodebug(paths: list[str]) -> dict[str, str | None]:
+    """Each module as triton-opt prints it by default (no locations, values numbered as MLIR does); None
+    where this Triton cannot (3.1 and 3.3 have no `str_nodebug`)."""
+    from triton._C.libtriton import ir
+
+    ctx = make_context()
+    out: dict[str, str | None] = {}
+    for path in paths:
+        module = ir.parse_mlir_module(path, ctx)
+        out[path] = module.str_nodebug() if hasattr(module, "str_nodebug") else None
+    return out
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--print"]:
+        sys.stdout.write(print_file(argv[1]))
+        return 0
+    if argv[:1] == ["--print-nodebug"]:
+        json.dump({"version": triton_version(), "texts": print_files_nodebug(argv[1:])}, sys.stdout)
+        return 0
     isolate = "--isolate" in argv
     paths = [a for a in argv if a != "--isolate"]
     out = {"version": triton_version(), "results": check_files(paths, isolate)}

@@ -2,15 +2,18 @@
 
 What the printer must reproduce and xDSL's own printer does not: `#locN`
 aliases defined after the module (as MLIR prints them) and used as
-`loc(#locN)`; attribute aliases under the input's names; new layouts named the
-way Triton's dialects name them; SSA names as written (`%acc`, `%rm_0`,
-`%x:3` with `%x#1` uses); `triton_gpu.*`/`!tt.memdesc` (3.1) and
-`ttg.*`/`!ttg.memdesc` (3.2+) each printed back as they came.
+`loc(#locN)`; attribute and location aliases named, numbered and placed as
+triton-opt does, whatever the input called them (the input's names on request);
+SSA names as written (`%acc`, `%rm_0`, `%x:3` with `%x#1` uses);
+`triton_gpu.*`/`!tt.memdesc` (3.1) and `ttg.*`/`!ttg.memdesc` (3.2+) each
+printed back as they came.
 """
 
 from __future__ import annotations
 
 import re
+import subprocess
+from pathlib import Path
 
 import pytest
 from xdsl.dialects.builtin import (
@@ -45,7 +48,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     %acc = arith.addi %n, %c1_i32 : i32 loc(#loc3)
     %rm_0 = arith.muli %acc, %acc : i32 loc(#loc4)
     %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked> loc(#loc5)
-    %x:3 = scf.for %i = %n to %acc step %c1_i32 iter_args(%a = %n, %b = %acc, %c = %rm_0) -> (i32, i32, i32) : i32 {
+    %x:3 = scf.for %i = %n to %acc step %c1_i32 iter_args(%a = %n, %b = %acc, %c = %rm_0) -> (i32, i32, i32)  : i32 {
       %s = arith.addi %a, %b : i32 loc(#loc6)
       scf.yield %s, %c, %a : i32, i32, i32 loc(#loc7)
     } loc(#loc8)
@@ -114,19 +117,75 @@ def test_location_of_block_arguments(located):
     assert isinstance(args[1].location, UnknownLoc)
 
 
-def test_debuginfo_prints_the_input_exactly(located):
-    assert print_module(located, debuginfo=True) == LOCATIONS
+# LOCATIONS as triton-opt prints it: every location gets a `#locN`, numbered in the order MLIR's alias dry run
+# meets them (an op's location before the op) with the locations that hold other aliases (callsite, named,
+# fused) after all plain ones; those of block arguments stand before the module.  The alias lines are what
+# Triton 3.9's own printer gives for LOCATIONS (test_real_printer_numbers_locations_alike).
+LOCATIONS_AS_PRINTED = """\
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#loc = loc("/src/k.py":10:0)
+#loc1 = loc(unknown)
+#loc6 = loc("x_ptr"(#loc))
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func public @k(%x_ptr: !tt.ptr<f32> loc("x_ptr"(#loc)), %n: i32 loc(unknown)) attributes {noinline = false} {
+    %c1_i32 = arith.constant 1 : i32 loc(#loc2)
+    %acc = arith.addi %n, %c1_i32 : i32 loc(#loc7)
+    %rm_0 = arith.muli %acc, %acc : i32 loc(#loc8)
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked> loc(#loc9)
+    %x:3 = scf.for %i = %n to %acc step %c1_i32 iter_args(%a = %n, %b = %acc, %c = %rm_0) -> (i32, i32, i32)  : i32 {
+      %s = arith.addi %a, %b : i32 loc(#loc10)
+      scf.yield %s, %c, %a : i32, i32, i32 loc(#loc1)
+    } loc(#loc11)
+    %y = arith.addi %x#1, %x#2 : i32 loc(#loc4)
+    tt.return loc(#loc5)
+  } loc(#loc)
+} loc(#loc)
+#loc2 = loc("/src/k.py":12:8)
+#loc3 = loc("/src/k.py":11:4)
+#loc4 = loc("/src/k.py":13:2)
+#loc5 = loc("/src/k.py":14:2)
+#loc7 = loc(callsite(#loc3 at #loc2))
+#loc8 = loc("acc"(#loc3))
+#loc9 = loc(fused[#loc3, #loc2])
+#loc10 = loc(fused<"meta">[#loc3, #loc2])
+#loc11 = loc("loop"(#loc7))
+"""
+
+
+def test_debuginfo_numbers_locations_as_triton_opt(located):
+    assert print_module(located, debuginfo=True) == LOCATIONS_AS_PRINTED
+    # what irkit prints, it prints again unchanged; the input's own numbering is kept on request
+    assert print_module(parse(LOCATIONS_AS_PRINTED), debuginfo=True) == LOCATIONS_AS_PRINTED
+    assert print_module(located, debuginfo=True, input_aliases=True) == LOCATIONS
 
 
 def test_location_aliases_after_the_module_and_used_by_name(located):
     out = print_module(located, debuginfo=True)
-    end = out.index("} loc(#loc)\n#loc1 =")
-    assert "loc(#loc3)" in out[:end]
+    end = out.index("} loc(#loc)\n#loc2 =")
+    assert "loc(#loc7)" in out[:end]
     after = out[end:]
-    for n in range(1, 11):
+    for n in (2, 3, 4, 5, 7, 8, 9, 10, 11):
         assert f"\n#loc{n} = loc(" in after
-    # `#loc` was defined before the module in the input: it stays there
-    assert out.index('#loc = loc("/src/k.py":10:0)') < out.index("module")
+    # the locations of block arguments, and what they hold, stand before the module
+    before = out[: out.index("module")]
+    assert '#loc = loc("/src/k.py":10:0)' in before and "#loc1 = loc(unknown)" in before
+    assert '#loc6 = loc("x_ptr"(#loc))' in before
+
+
+def test_real_printer_numbers_locations_alike(tmp_path):
+    """Triton 3.9's own printer gives the alias lines of LOCATIONS_AS_PRINTED (when it can be run)."""
+    from test_real_parser import env_pythons
+
+    python = env_pythons().get("3.9.0")
+    if python is None:
+        pytest.skip("no Triton 3.9.0 in IRKIT_TRITON_PYTHONS")
+    src = tmp_path / "locations.mlir"
+    src.write_text(LOCATIONS)
+    checker = Path(__file__).parent / "real_triton_check.py"
+    real = subprocess.run([python, str(checker), "--print", str(src)], capture_output=True, text=True, check=True)
+    real = real.stdout
+    aliases = [line for line in real.splitlines() if line.startswith("#")]
+    assert aliases == [line for line in LOCATIONS_AS_PRINTED.splitlines() if line.startswith("#")]
 
 
 def test_without_debuginfo_no_location_is_printed(located):
@@ -135,11 +194,12 @@ def test_without_debuginfo_no_location_is_printed(located):
     assert print_module(parse(out)) == out
 
 
-def test_inline_locations_keep_their_form():
+def test_inline_locations_get_aliases_too():
     text = LOCATIONS.replace("loc(#loc9)", 'loc("/src/k.py":13:2)').replace('#loc9 = loc("/src/k.py":13:2)\n', "")
     pm = parse(text)
     assert func_ops(pm)["y"].location == flc(13, 2)
-    assert print_module(pm, debuginfo=True) == text
+    assert print_module(pm, debuginfo=True) == LOCATIONS_AS_PRINTED  # as triton-opt prints any location
+    assert print_module(pm, debuginfo=True, input_aliases=True) == text
 
 
 def test_location_alias_used_before_definition_is_resolved_and_undefined_is_an_error():
@@ -167,12 +227,36 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 """
 
 
-def test_attribute_aliases_keep_the_input_names():
+def test_attribute_aliases_are_renamed_as_triton_opt_names_them():
     pm = parse(CUSTOM_NAMES)
-    assert print_module(pm) == CUSTOM_NAMES
+    out = print_module(pm)
+    renamed = CUSTOM_NAMES.replace("#my_layout", "#blocked").replace("#other7", "#blocked1")
+    assert out == renamed
     layout = pm.module.body.block.first_op.regions[0].blocks[0].args[0].type.encoding
     assert isinstance(layout, BlockedEncodingAttr) and layout.get("order") == (1, 0)
     assert pm.attr_aliases[layout] == "my_layout"
+    assert print_module(pm, input_aliases=True) == CUSTOM_NAMES
+
+
+INLINE_KINDS = """\
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#dot0 = #ttg.dot_op<{opIdx = 0, parent = #blocked}>
+#sl = #ttg.slice<{dim = 0, parent = #blocked}>
+!ptr = !tt.ptr<f32>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @k(%a: tensor<64x64xf32, #dot0>, %b: tensor<64xi32, #sl>, %p: !ptr) {
+    tt.return
+  }
+}
+"""
+
+
+def test_aliases_only_the_input_defined_are_dropped():
+    out = print_module(parse(INLINE_KINDS))
+    assert re.findall(r"^[#!]\w+ =", out, re.MULTILINE) == ["#blocked ="]
+    assert "tensor<64x64xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>" in out
+    assert "tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>" in out
+    assert "%p: !tt.ptr<f32>" in out
 
 
 TWO_BLOCKED = """\
@@ -213,16 +297,19 @@ def test_new_layouts_get_fresh_triton_style_names():
     assert verify_module(pm.module) == []
     out = print_module(pm)
     aliases = dict(re.findall(r"^#(\w+) = (.*)$", out, re.MULTILINE))
-    # the input's names stay; the new layouts take the first free numbers
-    assert set(aliases) == {"blocked", "blocked1", "blocked2", "blocked3", "mma", "mma1"}
-    assert "sizePerThread = [2]" in aliases["blocked2"]
-    new_names = {aliases[n] for n in ("blocked1", "blocked3")}
-    assert new_names == {
+    # numbered in the order the text first uses them, the new layouts among the old ones, as triton-opt does
+    assert list(aliases) == ["blocked", "blocked1", "blocked2", "blocked3", "mma", "mma1"]
+    assert [aliases[n] for n in ("blocked", "blocked1", "blocked2", "blocked3")] == [
+        "#ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
         "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
         "#ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>",
-    }
+        "#ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
+    ]
     assert "warpsPerCTA = [4, 1]" in aliases["mma1"]
     assert "-> tensor<32x32xf32, #mma1>" in out
+    # with the input's names kept, the new layouts take the first free numbers
+    kept = dict(re.findall(r"^#(\w+) = (.*)$", print_module(pm, input_aliases=True), re.MULTILINE))
+    assert "sizePerThread = [2]" in kept["blocked2"] and "sizePerThread = [1]" in kept["blocked1"]
     # and the output reads back to the same layouts
     back = parse(out)
     assert print_module(back) == out

@@ -102,7 +102,7 @@ module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.th
 #blocked = #ttg.blocked<{{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}}>
 #blocked1 = #ttg.blocked<{{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}}>
 module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}} {{
-  tt.func @other_layout(%ptrs: tensor<128x!tt.ptr<f32>, #blocked1>, %x: tensor<128xf32, #blocked>) {{
+  tt.func @other_layout(%x: tensor<128xf32, #blocked>, %ptrs: tensor<128x!tt.ptr<f32>, #blocked1>) {{
     %y = ttg.convert_layout %x : tensor<128xf32, #blocked> -> tensor<128xf32, #blocked1>
     tt.store %ptrs, %y : tensor<128x!tt.ptr<f32>, #blocked1>
     tt.return

@@ -101,6 +101,10 @@ def build_arg_parser(with_passes: bool = True) -> argparse.ArgumentParser:
     ap.add_argument("--split-input-file", action="store_true", help="split the input on '// -----' and process each part")
     ap.add_argument("--mlir-print-op-generic", action="store_true", help="print every op in generic form")
     ap.add_argument("--mlir-print-debuginfo", action="store_true", help="print locations (loc(#locN) with the alias block)")
+    ap.add_argument("--mlir-print-triton-names", action="store_true",
+                    help="name values as triton-opt does (%%0, %%arg0, %%c0_i32, %%cst) instead of as the input wrote them")
+    ap.add_argument("--mlir-print-input-aliases", action="store_true",
+                    help="keep the input's alias names (#dot0, #AL) instead of triton-opt's (#blocked, #mma; dot_op inline)")
     ap.add_argument("--mlir-print-ir-after-all", action="store_true", help="print the IR after every pass to stderr")
     ap.add_argument("--mlir-print-ir-before-all", action="store_true", help="print the IR before every pass to stderr")
     ap.add_argument("--mlir-print-ir-after-change", action="store_true",
@@ -392,7 +396,9 @@ def process_chunk(args, chunk: InputText, pipeline, out_err, run_ctx: RunContext
         return Diagnostic(severity, message, chunk.name, line, col, text, op=op)
 
     def printed() -> str:
-        return print_module(parsed, debuginfo=args.mlir_print_debuginfo, generic=args.mlir_print_op_generic)
+        return print_module(parsed, debuginfo=args.mlir_print_debuginfo, generic=args.mlir_print_op_generic,
+                            input_aliases=getattr(args, "mlir_print_input_aliases", False),
+                            mlir_value_names=getattr(args, "mlir_print_triton_names", False))
 
     def verify(after: str | None) -> bool:
         if args.no_verify:

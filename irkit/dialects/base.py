@@ -3,7 +3,8 @@
 `FORMAT` is the op's MLIR `assemblyFormat` (None: the op has hand-written
 syntax in `irkit.frontend.custom_syntax`, or prints in generic form).
 `FORMAT_LEGACY` overrides it for modules in the Triton 3.1 spelling where the
-C++ format changed between versions.
+C++ format changed between versions; `FORMAT_PRE34` for Triton 3.1-3.3 modules where
+only 3.4 changed it (the parser reads both; the printer writes the module's).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from irkit.frontend.opformat import AttrStyle
 class TritonOp(IRDLOperation):
     FORMAT: ClassVar[str | None] = None
     FORMAT_LEGACY: ClassVar[str | None] = None
+    FORMAT_PRE34: ClassVar[str | None] = None
     ATTR_STYLES: ClassVar[dict[str, AttrStyle]] = {}
     STRIPPED: ClassVar[dict[str, str]] = {}  # operand/result name -> dialect type name
 
@@ -58,7 +60,7 @@ def same_as(types: dict[str, list[Attribute]], target: str, source: str) -> None
         types[target] = list(types[source])
 
 
-_SYNTAX_FIELDS = ("FORMAT", "FORMAT_LEGACY", "ATTR_STYLES", "STRIPPED")
+_SYNTAX_FIELDS = ("FORMAT", "FORMAT_LEGACY", "FORMAT_PRE34", "ATTR_STYLES", "STRIPPED")
 
 
 def irkit_op(cls):

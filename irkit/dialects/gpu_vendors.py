@@ -282,7 +282,7 @@ class AsyncTDMWaitOp(TritonOp):
     asyncToken = var_operand_def()
     retToken = result_def()
     num = prop_def()
-    FORMAT = "($asyncToken^)? attr-dict"
+    FORMAT = "$asyncToken attr-dict"
 
     @classmethod
     def infer_types(cls, types):

@@ -57,6 +57,7 @@ class LocalAllocOp(TritonOp):
     result = result_def()
     alignment = opt_prop_def()
     FORMAT = "($src^)? attr-dict `:` functional-type(operands, results)"
+    FORMAT_PRE34 = "$src attr-dict `:` functional-type(operands, results)"  # `ttg.local_alloc  : () -> ...`
 
 
 @irkit_op
@@ -188,6 +189,7 @@ class AsyncWaitOp(TritonOp):
     retToken = result_def()
     num = prop_def()
     FORMAT = "($asyncToken^)? attr-dict"
+    FORMAT_PRE34 = "$asyncToken attr-dict"  # `ttg.async_wait  {num = 0 : i32}`
 
     @classmethod
     def infer_types(cls, types):

@@ -46,7 +46,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from irkit.dialects import encodings as enc
-from irkit.dialects.builtin_extras import DenseElementsAttr, float_bits, parse_scalar
+from irkit.dialects.builtin_extras import DenseElementsAttr, float_bits, format_scalar, parse_scalar
 from irkit.dialects.types import (
     AsyncTokenType,
     MemDescType,
@@ -104,6 +104,21 @@ def integer_type(width: int, signedness: str = "i") -> IntegerType:
     if t is None:
         t = _INT_TYPES[key] = IntegerType(width, _SIGNEDNESS[signedness])
     return t
+
+
+_DENSE_TOKEN = re.compile(r"[^\s\[\],]+")
+
+
+def _canonical_dense_body(body: str, values: list, element: Attribute) -> str:
+    """The literal as MLIR prints it back: each value in MLIR's form (`0.0` -> `0.000000e+00`), `, `
+    between them, and equal values as one splat."""
+    if body.startswith('"'):  # hex blob
+        return body
+    if body.startswith("[") and values and any(v != values[0] for v in values):
+        it = iter(values)
+        text = _DENSE_TOKEN.sub(lambda _: format_scalar(next(it), element), body)
+        return re.sub(r"\s*,\s*", ", ", re.sub(r"\[\s+", "[", re.sub(r"\s+\]", "]", text)))
+    return format_scalar(values[0], element) if values else body
 
 
 class AliasTable:
@@ -522,7 +537,7 @@ class AttrParser:
         problem = _dense_problem(body, values, t)
         if problem is not None:
             raise ParseError(start, problem)
-        return DenseElementsAttr(StringAttr(body), t)
+        return DenseElementsAttr(StringAttr(_canonical_dense_body(body, values, t.element_type)), t)
 
     def _dense_array(self) -> Attribute:
         cur = self.cur

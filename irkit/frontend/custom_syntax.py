@@ -155,7 +155,7 @@ def _print_func(pr, op):
     ftype: FunctionType = op.properties["function_type"]
     arg_attrs = op.properties.get("arg_attrs")
     body = op.regions[0]
-    names = ValueNames()
+    names = ValueNames(pr.o.mlir_value_names)
     if body.blocks:
         names.number(body)
     pr.scopes.append(names)
@@ -299,13 +299,15 @@ def _parse_for(p, cls, legacy, nres):
 
 def _print_for(pr, op):
     body = op.body.block
+    if "unsignedCmp" in op.attributes:
+        pr.w(" unsigned")
     pr.w(f" {pr.value(body.args[0])} = {pr.value(op.lb)} to {pr.value(op.ub)} step {pr.value(op.step)}")
     if op.iter_args:
         pairs = ", ".join(f"{pr.value(a)} = {pr.value(v)}" for a, v in zip(body.args[1:], op.iter_args))
         pr.w(f" iter_args({pairs}) -> (" + ", ".join(pr.type(v.type) for v in op.iter_args) + ")")
-    if not isinstance(op.lb.type, IndexType):
-        pr.w(" : " + pr.type(op.lb.type))
     pr.w(" ")
+    if not isinstance(op.lb.type, IndexType):
+        pr.w(" : " + pr.type(op.lb.type) + " ")  # MLIR's spacing: `step %c  : i32 {`
     pr.print_region(op.body, entry_args=False, terminators=bool(op.iter_args))
     attrs = {k: v for k, v in op.attributes.items() if k != "unsignedCmp"}
     if attrs:
@@ -552,8 +554,9 @@ def _parse_commit_group(p, cls, legacy, nres):
     from irkit.dialects.types import AsyncTokenType
 
     keyword = p.cur.try_lit("tokens")
-    p.variants[cls.name] = "tokens" if keyword else "plain"
     uses = p._use_list()
+    if uses:  # only a commit group with tokens shows which syntax the file has
+        p.variants[cls.name] = "tokens" if keyword else "plain"
     vals = [p.lookup(n, i, pos) for n, i, pos in uses]
     attrs = p.optional_attr_dict()
     return cls.create(operands=vals, result_types=[AsyncTokenType()], attributes=attrs)

@@ -384,12 +384,18 @@ EXTERNAL_FORMATS: dict[str, str] = {
     "scf.condition": "`(` $condition `)` attr-dict ($args^ `:` type($args))?",
     "cf.assert": "$arg `,` $msg attr-dict",
     "gpu.barrier": "attr-dict",
+    "builtin.unrealized_conversion_cast": "($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict",
 }
 
 
-def format_of(cls: type[Operation], legacy: bool) -> str | None:
+def format_of(cls: type[Operation], legacy: bool, pre34: bool = False) -> str | None:
+    """The op's assembly format: Triton 3.1's (`legacy`), or up to 3.3's (`pre34`), where they differ."""
     if legacy:
         fmt = getattr(cls, "FORMAT_LEGACY", None)
+        if fmt is not None:
+            return fmt
+    if legacy or pre34:
+        fmt = getattr(cls, "FORMAT_PRE34", None)
         if fmt is not None:
             return fmt
     fmt = getattr(cls, "FORMAT", None)
@@ -398,14 +404,14 @@ def format_of(cls: type[Operation], legacy: bool) -> str | None:
     return EXTERNAL_FORMATS.get(cls.name)
 
 
-_COMPILED: dict[tuple[str, bool], CompiledFormat | None] = {}
+_COMPILED: dict[tuple[str, bool, bool], CompiledFormat | None] = {}
 
 
-def compiled_format(cls: type[Operation], legacy: bool) -> CompiledFormat | None:
-    """The compiled format of an op class (its Triton 3.1 variant when `legacy`), None for ops with
-    hand-written syntax or none; compiled on first use, shared by the parser and the printer."""
-    key = (cls.name, legacy)
+def compiled_format(cls: type[Operation], legacy: bool, pre34: bool = False) -> CompiledFormat | None:
+    """The compiled format of an op class (its Triton 3.1 variant when `legacy`, 3.1-3.3's when `pre34`),
+    None for ops with hand-written syntax or none; compiled on first use, shared by parser and printer."""
+    key = (cls.name, legacy, pre34)
     if key not in _COMPILED:
-        fmt = format_of(cls, legacy)
+        fmt = format_of(cls, legacy, pre34)
         _COMPILED[key] = None if fmt is None else compile_format(fmt, cls.get_irdl_definition())
     return _COMPILED[key]

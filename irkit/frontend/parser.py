@@ -53,6 +53,10 @@ from irkit.names import set_exact_name
 _NUMERIC = re.compile(r"\d+$")
 # `%name = dialect.op`: one result bound, then a custom-form op name
 _ONE_RESULT_HEAD = re.compile(rf"%({SSA_SUFFIX})[ \t]*=[ \t]*([A-Za-z_][\w$.\-]*)")
+# Triton 3.1-3.3 print an absent optional operand of these ops as a second blank (3.4 made it optional group)
+_PRE34_SPACING = re.compile(r"\b(?:ttg|triton_gpu)\.(?:local_alloc|async_wait)  [:{]")
+
+
 class _Scope:
     __slots__ = ("values", "isolated")
 
@@ -158,6 +162,10 @@ class Parser:
         pm.text = self.text
         pm.op_positions = self.op_positions
         pm.variants = dict(self.variants)
+        if pm.spelling is Spelling.CURRENT and (
+            self.variants.get("ttg.async_commit_group") == "plain" or _PRE34_SPACING.search(self.text)
+        ):
+            pm.variants["syntax"] = "pre3.4"
         if pm.spelling is Spelling.CURRENT:
             # Triton 3.2/3.3 already write ttg.* but still amdgpu.* (amdg.* from 3.4 on); Intel's XPU backend
             # 3.3 writes ttg.* beside triton_intel_gpu.*: such a dialect prints back in its old name
@@ -495,8 +503,8 @@ class Parser:
                         st.operands[e.name] = self._use_list()
                     else:
                         pos = cur.skip()
-                        u = cur.value_use()
-                        st.operands[e.name] = [(u[0], u[1], pos)]
+                        u = cur.try_value_use() if e.optional else cur.value_use()
+                        st.operands[e.name] = [] if u is None else [(u[0], u[1], pos)]
                 elif e.kind == "attr":
                     style = cls.ATTR_STYLES.get(e.name, DEFAULT_STYLE) if hasattr(cls, "ATTR_STYLES") else DEFAULT_STYLE
                     value = style.parse(self)

@@ -50,6 +50,7 @@ from irkit.dialects.types import (
     TensorDescType,
 )
 from irkit.frontend import custom_syntax
+from irkit.frontend.aliases import AliasNamer, alias_kind
 from irkit.frontend.attributes import LOCATION_TYPES, scalar_type_name
 from irkit.frontend.construct import gc_paused
 from irkit.frontend.lexer import BARE_KEY, quote_string, symbol
@@ -70,23 +71,8 @@ from irkit.frontend.parsed import ParsedModule
 from irkit.frontend.spelling import Spelling, memdesc_prefix, spelled
 from irkit.frontend.ssa_names import ValueNames, is_isolated
 
-
-def alias_prefix(attr: Attribute) -> str | None:
-    """The alias name Triton's dialects give an attribute kind (None: printed inline)."""
-    if isinstance(attr, enc.BlockedEncodingAttr):
-        return "blocked"
-    if isinstance(attr, enc.MMA_LAYOUTS):
-        return "mma"
-    if isinstance(attr, enc.SHARED_LAYOUTS):
-        return "shared"
-    if isinstance(attr, enc.LinearEncodingAttr):
-        return "linear"
-    if isinstance(attr, enc.SharedMemorySpaceAttr):
-        return "smem"
-    return None
-
-
 _SEGMENTS = ("operandSegmentSizes", "resultSegmentSizes")
+_UNKNOWN: Any = object()
 
 
 @dataclass
@@ -95,6 +81,10 @@ class PrintOptions:
     generic: bool = False
     spelling: Spelling = Spelling.CURRENT
     variants: dict[str, str] = field(default_factory=dict)
+    # "mlir": aliases named and placed as triton-opt does (irkit/frontend/aliases.py); "input": the names
+    # of the AliasState given (the input's), new layouts named after them (labels in reports)
+    alias_names: str = "input"
+    mlir_value_names: bool = False  # name values as triton-opt does (%0, %arg0, %c0_i32, %cst), not as written
 
 
 @dataclass
@@ -115,22 +105,28 @@ class Printer:
     def __init__(self, options: PrintOptions, aliases: AliasState | None = None):
         self.o = options
         self.aliases = aliases or AliasState()
+        self.namer: AliasNamer | None = AliasNamer() if options.alias_names == "mlir" else None
+        self._early_locations = self.namer is not None and options.debuginfo
         self.out: list[str] = []
         self.indent = 0
-        self.scopes: list[ValueNames] = [ValueNames()]
+        self.scopes: list[ValueNames] = [ValueNames(options.mlir_value_names)]
         self._attr_text: dict[int, tuple[Attribute, str]] = {}
         # per-object and per-class memos: a module repeats a few locations,
         # types and op kinds thousands of times
         self._loc_text: dict[int, tuple[Attribute, str]] = {}
         self._stripped_text: dict[int, tuple[Attribute, str]] = {}
         self._formats: dict[type, CompiledFormat | None] = {}
+        # ops with unit flags and a Triton 3.1 form: (flag names, the 3.1 format)
+        self._flag_formats: dict[type, tuple[list[str], CompiledFormat | None]] = {}
         self._spelled: dict[str, str] = {}
 
     # -- module ---------------------------------------------------------------------------
     def module_text(self, module: ModuleOp, implicit: bool = False) -> str:
-        top = ValueNames()
+        top = ValueNames(self.o.mlir_value_names)
         top.number(module.body)
         self.scopes.append(top)
+        if self.namer is not None:
+            return self._module_text_mlir_aliases(module)
         # like mlir-opt, a file of bare ops prints inside the implicit `module {}`
         self.print_op(module)
         self.out.append("\n")
@@ -160,6 +156,52 @@ class Printer:
             head = self._merge_top(head, top)
         text = "".join(head) + body + "".join(tail)
         return text
+
+    def _module_text_mlir_aliases(self, module: ModuleOp) -> str:
+        namer = self.namer
+        assert namer is not None
+        if self.o.generic:
+            self._visit_generic(module)
+        self.print_op(module)
+        self.out.append("\n")
+        body = "".join(self.out)
+        top, tail = namer.finish()
+        head = "".join(self._alias_definition(i) for i in top)
+        rest = "".join(self._alias_definition(i) for i in tail)
+        return namer.substitute(head + body + rest)
+
+    def _alias_definition(self, i: int) -> str:
+        namer = self.namer
+        assert namer is not None
+        entry = namer.entries[i]
+        if entry.kind == "loc":
+            return f"{namer.ref(i)} = loc({self._loc_inner(entry.attr, top=True)})\n"
+        return f"{namer.ref(i)} = {self._attr_body(entry.attr)}\n"
+
+    def _visit_generic(self, op: Operation) -> None:
+        """Meet what the generic form of `op` prints in the order MLIR's alias dry run meets it: the
+        location, the regions, operand and result types, then the attributes."""
+        namer = self.namer
+        assert namer is not None
+        debuginfo = self.o.debuginfo
+        if debuginfo:
+            namer.visit(op.location, deferrable=True)
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    namer.visit(arg.type)
+                    if debuginfo:
+                        namer.visit(arg.location)
+                for inner in block.ops:
+                    self._visit_generic(inner)
+        for v in op.operands:
+            namer.visit(v.type)
+        for r in op.results:
+            namer.visit(r.type)
+        for a in op.properties.values():
+            namer.visit(a)
+        for a in op.attributes.values():
+            namer.visit(a)
 
     def _merge_top(self, attr_lines: list[str], loc_lines: list[str]) -> list[str]:
         """Aliases before the module keep the input's order; new ones go last."""
@@ -194,6 +236,8 @@ class Printer:
         self.out.append("\n" + "  " * self.indent)
 
     def print_op(self, op: Operation) -> None:
+        # MLIR meets an op's location before what the op prints
+        loc_text = self._op_location_text(op.location) if self._early_locations else None
         if op.results:
             self.w(self._result_binding(op) + " = ")
         name = op.name
@@ -208,18 +252,36 @@ class Printer:
                 self.print_with_format(op, fmt)
             else:
                 self.print_generic(op)
-        self.print_location(op.location)
+        if loc_text is not None:
+            self.w(loc_text)
+        else:
+            self.print_location(op.location)
 
     def _format_for(self, op: Operation) -> CompiledFormat | None:
         cls = type(op)
-        if cls in self._formats:
-            return self._formats[cls]
-        try:
-            fmt = compiled_format(cls, self.spell(op.name) != op.name)
-        except Exception:  # an op class without a definition (unregistered)
-            fmt = None
-        self._formats[cls] = fmt
+        fmt = self._formats.get(cls, _UNKNOWN)
+        if fmt is _UNKNOWN:
+            fmt = self._formats[cls] = self._compiled_format(cls, op, self._legacy_syntax(op))
+            flags = [n for n, st in getattr(cls, "ATTR_STYLES", {}).items() if isinstance(st, UnitStyle)]
+            if fmt is not None and flags and getattr(cls, "FORMAT_LEGACY", None):
+                self._flag_formats[cls] = (flags, self._compiled_format(cls, op, True))
+        if self._flag_formats:
+            alt = self._flag_formats.get(cls)
+            if alt is not None and any(self._non_unit_flag(op, a) for a in alt[0]):
+                # a flag holding a BoolAttr (Triton 3.1's `allow_reorder = true`): the op is in its 3.1 form,
+                # where every flag sits in the attribute dictionary
+                return alt[1]
         return fmt
+
+    def _legacy_syntax(self, op: Operation) -> bool:
+        """Ops print in their Triton 3.1 syntax in 3.1 modules (and where the name keeps its old spelling)."""
+        return self.o.spelling is Spelling.LEGACY or self.spell(op.name) != op.name
+
+    def _compiled_format(self, cls: type, op: Operation, legacy: bool) -> CompiledFormat | None:
+        try:
+            return compiled_format(cls, legacy, self.o.variants.get("syntax") == "pre3.4")
+        except Exception:  # an op class without a definition (unregistered)
+            return None
 
     def spell(self, name: str) -> str:
         """`name` (current spelling) as this module writes it: the module's spelling, except a dialect the
@@ -249,15 +311,30 @@ class Printer:
         self._loc_text[id(loc)] = (loc, text)
         self.w(text)
 
+    def _op_location_text(self, loc: Attribute) -> str:
+        assert self.namer is not None
+        hit = self._loc_text.get(id(loc))
+        if hit is not None and hit[0] is loc:
+            return hit[1]
+        text = " loc(" + self.namer.ref(self.namer.visit(loc, deferrable=True)) + ")"
+        self._loc_text[id(loc)] = (loc, text)
+        return text
+
     def inline_location(self, loc: Attribute) -> str:
         """Block-argument locations: MLIR writes them out (children still by alias)
         and still defines the alias the location has."""
+        if self.namer is not None:
+            self.namer.visit(loc)  # not deferrable: the alias stands before the module
+            return "loc(" + self._loc_inner(loc, top=True) + ")"
         name = self.aliases.loc_names.get(loc)
         if name is not None:
             self.aliases.used_locs.setdefault(name, loc)
         return "loc(" + self._loc_inner(loc, top=True) + ")"
 
     def _loc_inner(self, loc: Attribute, top: bool = False) -> str:
+        if not top and self.namer is not None:
+            i = self.namer.index.get(loc)  # met with the location holding it
+            return self.namer.ref(i if i is not None else self.namer.visit(loc))
         if not top:
             name = self.aliases.loc_names.get(loc)
             if name is not None:
@@ -313,7 +390,7 @@ class Printer:
         """`{ ... }`; `entry_args=False` when the op prints the entry block's
         arguments itself (tt.func signature, scf.for induction variable)."""
         if isolated:
-            names = ValueNames()
+            names = ValueNames(self.o.mlir_value_names)
             names.number(region)
             self.scopes.append(names)
         self.w("{")
@@ -425,7 +502,7 @@ class Printer:
             return op.properties[name]
         return op.attributes.get(name)
 
-    def _emit(self, op: Operation, fmt: CompiledFormat, elements: list[Any], s: _SpaceState) -> None:
+    def _emit(self, op: Operation, fmt: CompiledFormat, elements: list[Any], s: _SpaceState, top: bool = True) -> None:
         for e in elements:
             kind = type(e)  # the element classes are final: `is` is the cheapest test
             if kind is Lit:
@@ -440,7 +517,9 @@ class Printer:
                     value = self._attr_value(op, e.name)
                     style = getattr(op, "ATTR_STYLES", {}).get(e.name, DEFAULT_STYLE)
                     text = "" if value is None or isinstance(value, UnitAttr) else style.print(self, value)
-                if text:
+                if text or (top and e.kind != "attr"):
+                    # OpFormatGen writes the space before an operand element outside optional groups even
+                    # when it prints nothing (`ttg.local_alloc  : () -> ...`, `ttg.async_wait  {num = 0 : i32}`)
                     s.variable(self, text)
             elif kind is TypeOf:
                 s.variable(self, self._types_text(op, e))
@@ -462,7 +541,7 @@ class Printer:
                     s.after_attr_dict()
             elif isinstance(e, Group):
                 if self._present(op, e.anchor) if isinstance(e.anchor, Var) else self._types_present(op, e.anchor):
-                    self._emit(op, fmt, e.elements, s)
+                    self._emit(op, fmt, e.elements, s, False)
             elif isinstance(e, OIList):
                 for clause in e.clauses:
                     var = next((x for x in clause if isinstance(x, Var)), None)
@@ -520,10 +599,16 @@ class Printer:
         return text
 
     def _attribute(self, a: Attribute) -> str:
+        namer = self.namer
+        if namer is not None:
+            i = namer.visit(a)
+            if namer.entries[i].kind is not None:
+                return namer.ref(i)
+            return self._attr_body(a)
         name = self.aliases.attr_names.get(a)
         if name is None:
-            prefix = alias_prefix(a)
-            if prefix is not None:
+            prefix = alias_kind(a)
+            if prefix is not None and prefix != "loc":  # locations print through print_location
                 name = self._new_alias(prefix, a)
         if name is not None:
             self.aliases.used_attrs.setdefault(name, a)
@@ -583,7 +668,7 @@ class Printer:
         if isinstance(a, enc.OpaqueAttr):
             return "#" + a.dialect_name.data + a.body.data
         if isinstance(a, LOCATION_TYPES):
-            if self.o.debuginfo:
+            if self.o.debuginfo or self.namer is not None:
                 return "loc(" + self._loc_inner(a) + ")"
             # without debuginfo no location alias is defined: write the location out
             saved, self.aliases.loc_names = self.aliases.loc_names, {}
@@ -609,7 +694,11 @@ class Printer:
         cached = self._attr_text.get(id(t))
         if cached is not None and cached[0] is t:
             return cached[1]
-        name = self.aliases.type_names.get(t)
+        if self.namer is not None:
+            self.namer.visit(t)  # no type aliases in Triton's dialects, but what it holds may have some
+            name = None
+        else:
+            name = self.aliases.type_names.get(t)
         if name is not None:
             self.aliases.used_types.setdefault(name, t)
             text = "!" + name
@@ -763,8 +852,14 @@ def print_module(
     debuginfo: bool = False,
     generic: bool = False,
     spelling: Spelling | None = None,
+    input_aliases: bool = False,
+    mlir_value_names: bool = False,
 ) -> str:
-    """Print a `ParsedModule` (or a bare ModuleOp) as text."""
+    """Print a `ParsedModule` (or a bare ModuleOp) as text, as triton-opt prints it.
+
+    Aliases are those triton-opt prints, named and ordered as it does (irkit/frontend/aliases.py), unless
+    `input_aliases` keeps the names the input gave them.  Values keep the names the input wrote, or with
+    `mlir_value_names` get triton-opt's (`%0`, `%arg0`, `%c0_i32`, `%cst`)."""
     if isinstance(parsed, ParsedModule):
         aliases = AliasState(
             attr_names=dict(parsed.attr_aliases),
@@ -779,7 +874,9 @@ def print_module(
         aliases, module, implicit = AliasState(), parsed, False
         spelling = spelling or Spelling.CURRENT
     variants = dict(getattr(parsed, "variants", {}) or {})
-    printer = Printer(PrintOptions(debuginfo, generic, spelling, variants), aliases)
+    options = PrintOptions(debuginfo, generic, spelling, variants, "input" if input_aliases else "mlir",
+                           mlir_value_names)
+    printer = Printer(options, aliases)
     with gc_paused():
         return printer.module_text(module, implicit)
 

@@ -1,5 +1,6 @@
-"""How the printer names SSA values and blocks, as MLIR does: names as written, unnamed values numbered
-per isolated region (`%0`, `%arg3`, `^bb1`), clashes made unique with `_N`, multi-result groups kept.
+"""How the printer names SSA values and blocks, as MLIR does: names as written (or, on request, as
+triton-opt names them: `getAsmResultNames`), unnamed values numbered per isolated region (`%0`, `%arg3`,
+`^bb1`), clashes made unique with `_N`, multi-result groups kept.
 Used by the printer and by the hand-written syntax of `tt.func` (custom_syntax)."""
 
 from __future__ import annotations
@@ -7,7 +8,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, Signedness
 from xdsl.ir import Block, Operation, Region, SSAValue
+
+from irkit.dialects.arith import ConstantOp
 
 _ARG_NAME = re.compile(r"arg\d+$")
 
@@ -15,17 +19,25 @@ _ARG_NAME = re.compile(r"arg\d+$")
 class ValueNames:
     """SSA value and block names of one isolated region, numbered as MLIR does:
     a region's blocks first, then its nested regions, each starting from the
-    counters its parent region ended with (so sibling regions reuse numbers)."""
+    counters its parent region ended with (so sibling regions reuse numbers).
 
-    def __init__(self) -> None:
+    Names come from the values' name hints (as the input wrote them), or with
+    `mlir=True` as triton-opt gives them: `%argN` for entry-block arguments,
+    arith.constant's own names (`%c0_i32`, `%cst`, `%true`), numbers otherwise;
+    a name already in use gets MLIR's `_N` suffix from one counter per region."""
+
+    def __init__(self, mlir: bool = False) -> None:
+        self.mlir = mlir
         self.values: dict[SSAValue, str] = {}
         # result groups of multi-result ops: (name, size) per group, as written (`%a, %b:2 = ...`)
         self.groups: dict[Operation, list[tuple[str, int]]] = {}
         self.blocks: dict[Block, str] = {}
 
-    def number(self, region: Region, next_value: int = 0, next_arg: int = 0, chain: tuple[set[str], ...] = ()) -> None:
+    def number(self, region: Region, next_value: int = 0, next_arg: int = 0, chain: tuple[set[str], ...] = (),
+               next_conflict: int = 0) -> None:
         used: set[str] = set()
         chain = chain + (used,)
+        mlir = self.mlir
 
         def taken(n: str) -> bool:
             for u in chain:
@@ -33,18 +45,36 @@ class ValueNames:
                     return True
             return False
 
+        conflict = [next_conflict]  # a list, not `nonlocal`: the loops below stay free of cell variables
+
         def unique(hint: str) -> str:
             name = hint
-            i = 0
-            while taken(name):
-                name = f"{hint}_{i}"
-                i += 1
+            if mlir:  # SSANameState::uniqueValueName
+                while taken(name):
+                    name = f"{hint}_{conflict[0]}"
+                    conflict[0] += 1
+            else:
+                i = 0
+                while taken(name):
+                    name = f"{hint}_{i}"
+                    i += 1
             used.add(name)
             return name
 
         for bi, block in enumerate(region.blocks):
             self.blocks[block] = f"bb{bi}"
             for arg in block.args:
+                if mlir:
+                    if bi == 0:
+                        self.values[arg] = unique(f"arg{next_arg}")
+                        next_arg += 1
+                        continue
+                    while taken(str(next_value)):  # a non-entry block's arguments are numbered
+                        next_value += 1
+                    self.values[arg] = str(next_value)
+                    used.add(str(next_value))
+                    next_value += 1
+                    continue
                 i = next_arg
                 next_arg += 1
                 hint = arg.name_hint
@@ -58,20 +88,22 @@ class ValueNames:
                     continue
                 if len(results) == 1:  # the common case of the loop below
                     r = results[0]
-                    hint = r.name_hint
+                    hint = _mlir_result_name(op) if mlir else r.name_hint
                     if hint:
                         self.values[r] = unique(hint)
-                    else:
-                        while taken(str(next_value)):
-                            next_value += 1
-                        name = str(next_value)
+                        continue
+                    while taken(str(next_value)):
                         next_value += 1
-                        used.add(name)
-                        self.values[r] = name
+                    name = str(next_value)
+                    next_value += 1
+                    used.add(name)
+                    self.values[r] = name
                     continue
                 groups: list[tuple[str, int]] = []
-                for run in _result_runs(op.results):
-                    hint = run[0].name_hint
+                names = _RESULT_NAMES.get(op.name) if mlir else None
+                runs = [[r] for r in op.results] if names else [list(op.results)] if mlir else _result_runs(op.results)
+                for k, run in enumerate(runs):
+                    hint = (names[k] if k < len(names) else None) if names else None if mlir else run[0].name_hint
                     if hint:
                         name = unique(hint)
                     else:
@@ -93,7 +125,32 @@ class ValueNames:
                 if is_isolated(op):
                     continue
                 for r in op.regions:
-                    self.number(r, next_value, next_arg, chain)
+                    self.number(r, next_value, next_arg, chain, conflict[0])
+
+
+# Ops naming their results (OpAsmOpInterface::getAsmResultNames), by op name; checked against the real printers.
+_RESULT_NAMES = {
+    "tt.split": ("outLHS", "outRHS"),
+    "ttng.tmem_alloc": ("result", "token"),
+    "ttng.tmem_load": ("result", "token"),
+}
+
+
+def _mlir_result_name(op: Operation) -> str | None:
+    """OpAsmOpInterface::getAsmResultNames of a single-result op Triton prints."""
+    if not isinstance(op, ConstantOp):
+        names = _RESULT_NAMES.get(op.name)
+        return names[0] if names else None
+    value = op.properties.get("value")
+    if isinstance(value, IntegerAttr):
+        t = value.type
+        if isinstance(t, IntegerType) and t.width.data == 1:
+            return "true" if value.value.data else "false"
+        if isinstance(t, IntegerType):
+            sign = {Signedness.SIGNLESS: "i", Signedness.SIGNED: "si", Signedness.UNSIGNED: "ui"}[t.signedness.data]
+            return f"c{value.value.data}_{sign}{t.width.data}"
+        return f"c{value.value.data}"
+    return "cst"
 
 
 def _result_runs(results: Any) -> list[list[SSAValue]]:

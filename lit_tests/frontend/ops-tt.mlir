@@ -5,7 +5,7 @@
 // The input is accepted by the real Triton 3.9 parser; so is irkit's output.
 
 // CHECK: #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-// CHECK: #blocked2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK: #blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK: #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 // CHECK-LABEL: tt.func @dots(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>, %x8: tensor<16x32xf8E4M3FN>, %s: tensor<16x1xi8>, %y8: tensor<32x16xf8E4M3FN>) {
 // CHECK: %0 = tt.dot %a, %b, %c, inputPrecision = bf16x3 : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
@@ -27,11 +27,11 @@
 // CHECK: tt.assert %c, "x must be non-negative" : tensor<128xi1, #blocked>
 // CHECK: tt.print " pid: " {hex = false, isSigned = array<i32: 1>} : %i : i32
 // CHECK: tt.print " x: " {hex = true, isSigned = array<i32: 1, 1>} : %v, %v : tensor<128xi32, #blocked>, tensor<128xi32, #blocked>
-// CHECK-LABEL: tt.func @descriptors(%base: !tt.ptr<f16>, %m: i32, %n: i32, %s: i64, %t: tensor<64x64xf16, #blocked2>) {
+// CHECK-LABEL: tt.func @descriptors(%base: !tt.ptr<f16>, %m: i32, %n: i32, %s: i64, %t: tensor<64x64xf16, #blocked1>) {
 // CHECK: %d = tt.make_tensor_descriptor %base, [%m, %n], [%s, %s] : <f16>, <64x64xf16, #shared>
-// CHECK: %0 = tt.descriptor_load %d[%m, %n] : !tt.tensordesc<64x64xf16, #shared> -> tensor<64x64xf16, #blocked2>
-// CHECK: tt.descriptor_store %d[%m, %n], %0 : !tt.tensordesc<64x64xf16, #shared>, tensor<64x64xf16, #blocked2>
-// CHECK: tt.descriptor_reduce add, %d[%m, %n], %t : !tt.tensordesc<64x64xf16, #shared>, tensor<64x64xf16, #blocked2>
+// CHECK: %0 = tt.descriptor_load %d[%m, %n] : !tt.tensordesc<64x64xf16, #shared> -> tensor<64x64xf16, #blocked1>
+// CHECK: tt.descriptor_store %d[%m, %n], %0 : !tt.tensordesc<64x64xf16, #shared>, tensor<64x64xf16, #blocked1>
+// CHECK: tt.descriptor_reduce add, %d[%m, %n], %t : !tt.tensordesc<64x64xf16, #shared>, tensor<64x64xf16, #blocked1>
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #blocked2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>

@@ -167,10 +167,10 @@ module attributes {"triton_gpu.num-ctas" = 1 : i32, "triton_gpu.num-warps" = 8 :
 
 // CHECK-LABEL: tt.func public @issue_2378_epilogue
 // CHECK-NOT: triton_gpu.convert_layout
-// CHECK: %[[MASK:.*]] = arith.andi %{{.*}}, %{{.*}} : tensor<256x256xi1, #dpas>
-// CHECK: %[[X:.*]] = tt.load %{{.*}}, %[[MASK]] : tensor<256x256x!tt.ptr<f32>, #dpas>
-// CHECK: %[[SUM:.*]] = arith.addf %acc, %[[X]] : tensor<256x256xf32, #dpas>
-// CHECK: tt.store %{{.*}}, %[[SUM]] {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<256x256xf32, #dpas>>
+// CHECK: %[[MASK:.*]] = arith.andi %{{.*}}, %{{.*}} : tensor<256x256xi1, #mma>
+// CHECK: %[[X:.*]] = tt.load %{{.*}}, %[[MASK]] : tensor<256x256x!tt.ptr<f32>, #mma>
+// CHECK: %[[SUM:.*]] = arith.addf %acc, %[[X]] : tensor<256x256xf32, #mma>
+// CHECK: tt.store %{{.*}}, %[[SUM]] {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<256x256xf32, #mma>>
 // TGT-LABEL: tt.func public @issue_2378_epilogue
 // TGT-NOT: triton_gpu.convert_layout
 // TGT: tt.return
@@ -235,12 +235,12 @@ module attributes {"triton_gpu.num-ctas" = 1 : i32, "triton_gpu.num-warps" = 32 
 
 // CHECK-LABEL: tt.func public @block_pointer_loop
 // CHECK-NOT: triton_gpu.convert_layout
-// CHECK: %p0 = tt.make_tensor_ptr %base, {{.*}} : <tensor<256x256xf32, #dpas>>
-// CHECK: scf.for {{.*}} iter_args(%acc = %init, %p = %p0) -> (tensor<256x256xf32, #dpas>, !tt.ptr<tensor<256x256xf32, #dpas>>)
-// CHECK: %x = tt.load %p {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<256x256xf32, #dpas>>
-// CHECK: %a = arith.addf %acc, %x : tensor<256x256xf32, #dpas>
-// CHECK: %pn = tt.advance %p, [%c256_i32, %c0_i32] : <tensor<256x256xf32, #dpas>>
-// CHECK: scf.yield %a, %pn : tensor<256x256xf32, #dpas>, !tt.ptr<tensor<256x256xf32, #dpas>>
+// CHECK: %p0 = tt.make_tensor_ptr %base, {{.*}} : <tensor<256x256xf32, #mma>>
+// CHECK: scf.for {{.*}} iter_args(%acc = %init, %p = %p0) -> (tensor<256x256xf32, #mma>, !tt.ptr<tensor<256x256xf32, #mma>>)
+// CHECK: %x = tt.load %p {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<256x256xf32, #mma>>
+// CHECK: %a = arith.addf %acc, %x : tensor<256x256xf32, #mma>
+// CHECK: %pn = tt.advance %p, [%c256_i32, %c0_i32] : <tensor<256x256xf32, #mma>>
+// CHECK: scf.yield %a, %pn : tensor<256x256xf32, #mma>, !tt.ptr<tensor<256x256xf32, #mma>>
 #blocked = #triton_gpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [8, 4], order = [1, 0]}>
 #dpas = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [8, 4], repCluster = [4, 2], A = [32, 16], B = [16, 32], C = [32, 32]}>
 module attributes {"triton_gpu.num-ctas" = 1 : i32, "triton_gpu.num-warps" = 32 : i32, triton_gpu.target = "xpu", "triton_gpu.threads-per-warp" = 16 : i32, "triton_intel_gpu.support_sg_2d_block"} {
@@ -425,8 +425,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // CHECK-LABEL: tt.func public @two_for_one
 // CHECK: %x = tt.load %{{.*}} : tensor<256x256x!tt.ptr<f32>, #mma>
-// CHECK: %[[BACK:.*]] = triton_gpu.convert_layout %x : tensor<256x256xf32, #mma> -> tensor<256x256xf32, #blocked2>
-// CHECK: triton_gpu.local_alloc %[[BACK]] : (tensor<256x256xf32, #blocked2>)
+// CHECK: %[[BACK:.*]] = triton_gpu.convert_layout %x : tensor<256x256xf32, #mma> -> tensor<256x256xf32, #blocked>
+// CHECK: triton_gpu.local_alloc %[[BACK]] : (tensor<256x256xf32, #blocked>)
 // CHECK: %sum = arith.addf %acc, %x : tensor<256x256xf32, #mma>
 // CHECK: tt.store %{{.*}}, %sum : tensor<256x256x!tt.ptr<f32>, #mma>
 // CHECK-NOT: triton_gpu.convert_layout

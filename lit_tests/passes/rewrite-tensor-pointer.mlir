@@ -160,25 +160,25 @@ tt.func @padding(%ints: !tt.ptr<i32>, %floats: !tt.ptr<f32>, %m: i64) -> (tensor
 #dot1 = #triton_gpu.dot_op<{opIdx = 1, parent = #dpas, kWidth = 2}>
 module attributes {"triton_gpu.num-warps" = 32 : i32, "triton_gpu.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
   // CHECK-LABEL: tt.func public @seed_epilogue
-  // UP: scf.for {{.*}} -> (tensor<256x256xf32, #dpas>, i64, i64, i64, i64) : i32 {
-  // UP: %la = tt.load {{%.+}}, {{%.+}} : tensor<256x32x!tt.ptr<bf16>, #dot0>
+  // UP: scf.for {{.*}} -> (tensor<256x256xf32, #mma>, i64, i64, i64, i64) : i32 {
+  // UP: %la = tt.load {{%.+}}, {{%.+}} : tensor<256x32x!tt.ptr<bf16>, #triton_gpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
   // INTEL: %a = tt.make_tensor_ptr %arg0
   // INTEL: %b = tt.make_tensor_ptr %arg1
-  // INTEL: scf.for {{.*}} -> (tensor<256x256xf32, #dpas>, !tt.ptr<tensor<256x32xbf16, #dot0>>, !tt.ptr<tensor<32x256xbf16, #dot1>>) : i32 {
-  // INTEL: %la = tt.load %pa {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<256x32xbf16, #dot0>>
-  // UPPRE: [[EPI:%.+]] = tt.splat %arg3 : !tt.ptr<f32> -> tensor<256x256x!tt.ptr<f32>, #dpas>
-  // UPPRE: tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #triton_gpu.slice<{dim = 1, parent = #dpas}>>
-  // UPPRE: tt.expand_dims {{%.+}} {axis = 1 : i32} : tensor<256xi64, #triton_gpu.slice<{dim = 1, parent = #dpas}>> -> tensor<256x1xi64, #dpas>
-  // UPPRE: tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #triton_gpu.slice<{dim = 0, parent = #dpas}>>
-  // UPPRE: tt.expand_dims {{%.+}} {axis = 0 : i32} : tensor<256xi64, #triton_gpu.slice<{dim = 0, parent = #dpas}>> -> tensor<1x256xi64, #dpas>
-  // UPPRE: [[EMASK:%.+]] = arith.andi {{%.+}}, {{%.+}} : tensor<256x256xi1, #dpas>
-  // UPPRE: %lc = tt.load {{%.+}}, [[EMASK]] : tensor<256x256x!tt.ptr<f32>, #dpas>
-  // KEEP: %c = tt.make_tensor_ptr %arg3, [%c4096_i64, %c4096_i64], [%c4096_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<256x256xf32, #dpas>>
-  // KEEP-NEXT: %lc = tt.load %c {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<256x256xf32, #dpas>>
-  // CHECK: %sum = arith.addf %r#0, %lc : tensor<256x256xf32, #dpas>
-  // UP: tt.store {{%.+}}, %sum, {{%.+}} : tensor<256x256x!tt.ptr<f32>, #dpas>
+  // INTEL: scf.for {{.*}} -> (tensor<256x256xf32, #mma>, !tt.ptr<tensor<256x32xbf16, #triton_gpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>>, !tt.ptr<tensor<32x256xbf16, #triton_gpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>>) : i32 {
+  // INTEL: %la = tt.load %pa {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<256x32xbf16, #triton_gpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>>
+  // UPPRE: [[EPI:%.+]] = tt.splat %arg3 : !tt.ptr<f32> -> tensor<256x256x!tt.ptr<f32>, #mma>
+  // UPPRE: tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #triton_gpu.slice<{dim = 1, parent = #mma}>>
+  // UPPRE: tt.expand_dims {{%.+}} {axis = 1 : i32} : tensor<256xi64, #triton_gpu.slice<{dim = 1, parent = #mma}>> -> tensor<256x1xi64, #mma>
+  // UPPRE: tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #triton_gpu.slice<{dim = 0, parent = #mma}>>
+  // UPPRE: tt.expand_dims {{%.+}} {axis = 0 : i32} : tensor<256xi64, #triton_gpu.slice<{dim = 0, parent = #mma}>> -> tensor<1x256xi64, #mma>
+  // UPPRE: [[EMASK:%.+]] = arith.andi {{%.+}}, {{%.+}} : tensor<256x256xi1, #mma>
+  // UPPRE: %lc = tt.load {{%.+}}, [[EMASK]] : tensor<256x256x!tt.ptr<f32>, #mma>
+  // KEEP: %c = tt.make_tensor_ptr %arg3, [%c4096_i64, %c4096_i64], [%c4096_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<256x256xf32, #mma>>
+  // KEEP-NEXT: %lc = tt.load %c {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<256x256xf32, #mma>>
+  // CHECK: %sum = arith.addf %r#0, %lc : tensor<256x256xf32, #mma>
+  // UP: tt.store {{%.+}}, %sum, {{%.+}} : tensor<256x256x!tt.ptr<f32>, #mma>
   // INTEL: %o = tt.make_tensor_ptr %arg2
-  // INTEL-NEXT: tt.store %o, %sum {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<256x256xf32, #dpas>>
+  // INTEL-NEXT: tt.store %o, %sum {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<256x256xf32, #mma>>
   // KEEP-NOT: tt.splat
   tt.func public @seed_epilogue(%arg0: !tt.ptr<bf16>, %arg1: !tt.ptr<bf16>, %arg2: !tt.ptr<f32>, %arg3: !tt.ptr<f32>) {
     %c4096_i64 = arith.constant 4096 : i64
@@ -215,9 +215,9 @@ module attributes {"triton_gpu.num-warps" = 32 : i32, "triton_gpu.threads-per-wa
 #dot0 = #triton_gpu.dot_op<{opIdx = 0, parent = #dpas, kWidth = 2}>
 module attributes {"triton_gpu.num-warps" = 32 : i32, "triton_gpu.threads-per-warp" = 16 : i32} {
   // CHECK-LABEL: tt.func public @no_2d_block
-  // CHECK: tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #triton_gpu.slice<{dim = 1, parent = #dot0}>>
-  // CHECK: %la = tt.load {{%.+}}, {{%.+}} : tensor<256x32x!tt.ptr<bf16>, #dot0>
-  // CHECK: %lc = tt.load {{%.+}}, {{%.+}} : tensor<256x256x!tt.ptr<f32>, #dpas>
+  // CHECK: tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #triton_gpu.slice<{dim = 1, parent = #triton_gpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>}>>
+  // CHECK: %la = tt.load {{%.+}}, {{%.+}} : tensor<256x32x!tt.ptr<bf16>, #triton_gpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+  // CHECK: %lc = tt.load {{%.+}}, {{%.+}} : tensor<256x256x!tt.ptr<f32>, #mma>
   // CHECK-NOT: tt.make_tensor_ptr
   tt.func public @no_2d_block(%arg0: !tt.ptr<bf16>, %arg1: !tt.ptr<f32>) {
     %c4096_i64 = arith.constant 4096 : i64
@@ -244,15 +244,15 @@ module attributes {"triton_gpu.num-warps" = 32 : i32, "triton_gpu.threads-per-wa
 module attributes {"triton_gpu.num-warps" = 32 : i32, "triton_gpu.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
   // CHECK-LABEL: tt.func public @stride_rules
   // PRE: %good = tt.make_tensor_ptr %arg0
-  // PRE-NEXT: %l0 = tt.load %good {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<256x32xbf16, #dot0>>
+  // PRE-NEXT: %l0 = tt.load %good {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<256x32xbf16, #triton_gpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>>
   // I2400: %good = tt.make_tensor_ptr %arg0
-  // I2400-NEXT: %l0 = tt.load %good {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<256x32xbf16, #dot0>>
-  // UP: %l0 = tt.load {{%.+}}, {{%.+}} : tensor<256x32x!tt.ptr<bf16>, #dot0>
-  // I2420: %l0 = tt.load {{%.+}}, {{%.+}} : tensor<256x32x!tt.ptr<bf16>, #dot0>
+  // I2400-NEXT: %l0 = tt.load %good {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<256x32xbf16, #triton_gpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>>
+  // UP: %l0 = tt.load {{%.+}}, {{%.+}} : tensor<256x32x!tt.ptr<bf16>, #triton_gpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+  // I2420: %l0 = tt.load {{%.+}}, {{%.+}} : tensor<256x32x!tt.ptr<bf16>, #triton_gpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
   // CHECK-NOT: %bad_pitch = tt.make_tensor_ptr
-  // CHECK: %l1 = tt.load {{%.+}}, {{%.+}} : tensor<256x32x!tt.ptr<bf16>, #dot0>
+  // CHECK: %l1 = tt.load {{%.+}}, {{%.+}} : tensor<256x32x!tt.ptr<bf16>, #triton_gpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
   // CHECK-NOT: %fp8_col = tt.make_tensor_ptr
-  // CHECK: %l2 = tt.load {{%.+}}, {{%.+}} : tensor<32x256x!tt.ptr<f8E5M2>, #dot1>
+  // CHECK: %l2 = tt.load {{%.+}}, {{%.+}} : tensor<32x256x!tt.ptr<f8E5M2>, #triton_gpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>
   tt.func public @stride_rules(%arg0: !tt.ptr<bf16>, %arg1: !tt.ptr<f8E5M2>, %arg2: !tt.ptr<bf16>, %pitch: i64 {tt.divisibility = 16 : i32}, %odd: i64) {
     %c1_i64 = arith.constant 1 : i64
     %c4096_i64 = arith.constant 4096 : i64
@@ -278,13 +278,13 @@ module attributes {"triton_gpu.num-warps" = 32 : i32, "triton_gpu.threads-per-wa
 module attributes {"triton_gpu.num-warps" = 32 : i32, "triton_gpu.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
   // CHECK-LABEL: tt.func public @block_io_loop
   // I2420: %in = tt.make_tensor_ptr %arg0
-  // I2420: scf.for {{.*}} iter_args(%acc = %cst, %p = %in) -> (tensor<64x64xf32, #dpas>, !tt.ptr<tensor<64x64xf32, #dpas>>) : i32 {
+  // I2420: scf.for {{.*}} iter_args(%acc = %cst, %p = %in) -> (tensor<64x64xf32, #mma>, !tt.ptr<tensor<64x64xf32, #mma>>) : i32 {
   // I2420-NEXT: %v = tt.load %p {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"}
   // I2420: %next = tt.advance %p, [%c32_i32, %c0_i32]
-  // UPPRE: scf.for {{.*}} -> (tensor<64x64xf32, #dpas>, i64, i64) : i32 {
-  // I2400: scf.for {{.*}} -> (tensor<64x64xf32, #dpas>, i64, i64) : i32 {
-  // UPPRE: %v = tt.load {{%.+}}, {{%.+}} : tensor<64x64x!tt.ptr<f32>, #dpas>
-  // I2400: %v = tt.load {{%.+}}, {{%.+}} : tensor<64x64x!tt.ptr<f32>, #dpas>
+  // UPPRE: scf.for {{.*}} -> (tensor<64x64xf32, #mma>, i64, i64) : i32 {
+  // I2400: scf.for {{.*}} -> (tensor<64x64xf32, #mma>, i64, i64) : i32 {
+  // UPPRE: %v = tt.load {{%.+}}, {{%.+}} : tensor<64x64x!tt.ptr<f32>, #mma>
+  // I2400: %v = tt.load {{%.+}}, {{%.+}} : tensor<64x64x!tt.ptr<f32>, #mma>
   // CHECK: tt.splat %arg1 : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #blocked>
   // CHECK: tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #triton_gpu.slice<{dim = 1, parent = #blocked}>>
   // CHECK: %w = tt.load {{%.+}}, {{%.+}} : tensor<64x64x!tt.ptr<f32>, #blocked>
