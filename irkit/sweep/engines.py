@@ -157,12 +157,25 @@ def ray_init(address: str | None, workers: int | None) -> None:
         ray.init(address=address, **kwargs)
 
 
+_remote_tasks: dict[int, object] = {}
+
+
+def _remote_task(max_tasks: int):
+    """The Ray task, made once: Ray counts `max_calls` per remote function, so sweeps run one after
+    another in a process (a resumed bench slice) recycle their workers too."""
+    import ray
+
+    if max_tasks not in _remote_tasks:
+        _remote_tasks[max_tasks] = ray.remote(num_cpus=1, max_calls=max_tasks, max_retries=1)(run_task)
+    return _remote_tasks[max_tasks]
+
+
 def run_ray(tasks: Iterable[KernelTask], options: SweepOptions, max_tasks: int = DEFAULT_MAX_TASKS) -> Iterator[tuple[dict, dict]]:
     """Rows from Ray tasks on the cluster ``ray_init`` joined (one task per kernel)."""
     import ray
     from ray.exceptions import RayError
 
-    remote = ray.remote(num_cpus=1, max_calls=max_tasks, max_retries=1)(run_task)
+    remote = _remote_task(max_tasks)
     cpus = int(ray.cluster_resources().get("CPU", 1))
     window = max(1, cpus) * IN_FLIGHT_PER_WORKER
     pending = iter(tasks)
