@@ -379,3 +379,14 @@ def test_corpus_triton_33(corpus_results):
 def test_corpus_triton_39(corpus_results):
     exact, verdict = _rates(corpus_results, "3.9.0")
     assert exact >= 1.0 and verdict == 1.0  # measured 27/27
+
+
+def test_layout_kept_verbatim_is_no_crash():
+    """3.9's #ttg.padded_shared is kept verbatim (OpaqueAttr): the model sizes its buffers without reading
+    parameters it does not have, instead of failing with an AttributeError (found by irkit-sweep)."""
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data/kernels/3.9.0/hip_gfx1250/tensor_desc_matmul_fp16.ttgir"
+    module = Parser(path.read_text(), str(path)).parse().module
+    result = SM.analyze_shared_memory(module, version="3.9")
+    assert result.total_bytes == 65_536  # three 32 KiB buffers, two of them live together

@@ -151,6 +151,9 @@ def rank_of(enc: Attribute) -> int:
         raise UnsupportedLayout("linear layout with no bases: rank unknown")
     if is_dpas(enc):
         return len(enc.get("warpsPerCTA"))
+    if not hasattr(enc, "get"):
+        # A layout irkit keeps verbatim (e.g. 3.9's #ttg.padded_shared): no parameters to read.
+        raise UnsupportedLayout(f"rank of {enc.name}")
     for key in ("warpsPerCTA", "order", "sizePerThread"):
         v = enc.get(key)
         if v is not None:
