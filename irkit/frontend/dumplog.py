@@ -195,10 +195,11 @@ class InputTooLarge(OSError):
     """The input holds more text than irkit reads (see :func:`read_text`)."""
 
 
-# What one input may hold once decompressed: a module this size already takes several GB
-# once parsed, and a compressed log is read in pieces up to this cap so that a gzip bomb
-# fails early at a bounded peak memory.  IRKIT_MAX_INPUT_MB raises or lowers it.
-MAX_INPUT_CHARS = int(float(os.environ.get("IRKIT_MAX_INPUT_MB", "256")) * (1 << 20))
+# What one input may hold once decompressed (a dump log holds many modules; one module is capped
+# apart, parser.MAX_MODULE_CHARS): 128 MiB of text and the sections cut from it stay well under
+# 1 GB, and a compressed log is read in pieces up to this cap so that a gzip bomb fails early at a
+# bounded peak memory.  IRKIT_MAX_INPUT_MB raises or lowers it.
+MAX_INPUT_CHARS = int(float(os.environ.get("IRKIT_MAX_INPUT_MB", "128")) * (1 << 20))
 _READ_CHUNK = 1 << 20
 
 

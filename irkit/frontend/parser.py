@@ -8,6 +8,7 @@ aliases the file defined before the module, and the spelling.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +52,11 @@ from irkit.frontend.spelling import CURRENT_TO_LEGACY, Spelling
 from irkit.names import set_exact_name
 
 _NUMERIC = re.compile(r"\d+$")
+
+# What one module may hold: parsed, a module takes about 20x its text in irkit-opt and 40x in
+# irkit-report (100k ops, 11 MB of text: 198 MB and 455 MB peak), so 24 MiB keeps every tool under
+# 1 GB on any input.  Real Triton kernels are well under 1 MiB; IRKIT_MAX_MODULE_MB changes it.
+MAX_MODULE_CHARS = int(float(os.environ.get("IRKIT_MAX_MODULE_MB", "24")) * (1 << 20))
 # `%name = dialect.op`: one result bound, then a custom-form op name
 _ONE_RESULT_HEAD = re.compile(rf"%({SSA_SUFFIX})[ \t]*=[ \t]*([A-Za-z_][\w$.\-]*)")
 # Triton 3.1-3.3 print an absent optional operand of these ops as a second blank (3.4 made it optional group)
@@ -97,6 +103,10 @@ class Parser:
 
     # -- entry ------------------------------------------------------------------------
     def parse(self) -> ParsedModule:
+        if len(self.cur.text) > MAX_MODULE_CHARS:
+            raise ParseError(0, f"this module holds {len(self.cur.text) / (1 << 20):.0f} MiB of text; irkit parses at "
+                                f"most {MAX_MODULE_CHARS >> 20} MiB in one module, to stay under 1 GB of memory "
+                                f"(IRKIT_MAX_MODULE_MB changes it)")
         try:
             with gc_paused():
                 return self._parse_text()
