@@ -131,6 +131,13 @@ def test_kernel_the_pipeline_leaves_alone():
     assert row["converts_before"] == row["converts_after"] and row["unlocked"] is False
 
 
+def test_file_with_several_modules_is_an_error_row_not_a_sum():
+    # lit_tests/cli/multi-module.mlir: two top-level modules, as Triton's test-allocation.mlir has
+    row = sweep_kernel(KernelTask(str(ROOT / "lit_tests" / "cli" / "multi-module.mlir")), "propagate-mma")
+    assert row["status"] == "error" and row["error_kind"] == "multi-module"
+    assert "holds 2 top-level modules" in row["error"] and row["shared_before"] is None
+
+
 def test_failures_are_rows_and_the_sweep_goes_on(tmp_path):
     broken = tmp_path / "broken.ttgir"
     text = ADDMM.read_text().replace("tt.dot", "tt.dott", 1)

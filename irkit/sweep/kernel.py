@@ -142,6 +142,12 @@ def _report(parsed, name: str, version: str | None, recorded: int | None):
         raise KernelFailed("analysis", f"{type(e).__name__}: {e}") from None
 
 
+def _top_level_modules(parsed) -> int:
+    from irkit.cli.report import split_modules
+
+    return len(split_modules(parsed))
+
+
 def _classify(message: str) -> str:
     if message.startswith("after pass '"):
         return "verify-after"
@@ -177,6 +183,12 @@ def analyse(task: KernelTask, options: SweepOptions, row: dict) -> None:
     meta = metadata(task.path) if not task.section else {}
     row.update(identity(chunk.text, meta))
     parsed = _parse(chunk)
+    modules = _top_level_modules(parsed)
+    if modules > 1:
+        # a row is one kernel; summing several modules' figures would be wrong, so say so (irkit-opt
+        # and irkit-report take each module of such a file on its own)
+        raise KernelFailed("multi-module", f"{chunk.name}: error: the file holds {modules} top-level modules; irkit-sweep "
+                                           "takes one module per kernel file (irkit-report reports each module)")
     errors = verify_module(parsed.module)
     if errors:
         from irkit.diagnostics import position
