@@ -139,16 +139,20 @@ def build_pipeline(spec: str | None):
     return driver.build_pipeline(SimpleNamespace(pipeline=spec, pass_flags=[]))
 
 
+# irkit-opt's options as its pipeline driver reads them when a report runs a pipeline (irkit-sweep
+# too): verify before and after every pass, print with locations (the report reads positions back)
+PIPELINE_DRIVER_ARGS = SimpleNamespace(
+    allow_unregistered_dialect=False,
+    no_verify=False,
+    mlir_print_ir_after_all=False,
+    mlir_print_debuginfo=True,
+    mlir_print_op_generic=False,
+)
+
+
 def run_pipeline(chunk: InputText, pipeline) -> InputText:
     """The module after the pipeline, printed with its locations (irkit-opt's own driver runs it)."""
-    ns = SimpleNamespace(
-        allow_unregistered_dialect=False,
-        no_verify=False,
-        mlir_print_ir_after_all=False,
-        mlir_print_debuginfo=True,
-        mlir_print_op_generic=False,
-    )
-    result = run_deep(driver.process_chunk, ns, chunk, pipeline, sys.stderr)
+    result = run_deep(driver.process_chunk, PIPELINE_DRIVER_ARGS, chunk, pipeline, sys.stderr)
     errors = []
     for d in result.diagnostics:
         if d.severity == "remark":

@@ -23,16 +23,6 @@ from irkit.sweep.schema import empty_row
 _NUM_WARPS_RE = re.compile(r'"?(?:ttg|triton_gpu)\.num-warps"?\s*=\s*(\d+)')
 _TARGET_RE = re.compile(r'"?(?:ttg|triton_gpu)\.target"?\s*=\s*"([^"]*)"')
 
-# irkit-opt's options as the pipeline driver reads them: verify before and after every pass,
-# print with locations (the report reads positions back from them)
-_DRIVER_ARGS = SimpleNamespace(
-    allow_unregistered_dialect=False,
-    no_verify=False,
-    mlir_print_ir_after_all=False,
-    mlir_print_debuginfo=True,
-    mlir_print_op_generic=False,
-)
-
 _pipelines: dict[str, object] = {}
 
 
@@ -159,8 +149,9 @@ def _classify(message: str) -> str:
 def _run_pipeline(chunk, pipeline, remarks: list[str]):
     """irkit-opt's driver on one chunk: the printed module after the pipeline."""
     from irkit.cli import opt as driver
+    from irkit.cli.report import PIPELINE_DRIVER_ARGS
 
-    result = driver.process_chunk(_DRIVER_ARGS, chunk, pipeline, None)
+    result = driver.process_chunk(PIPELINE_DRIVER_ARGS, chunk, pipeline, None)
     for d in result.diagnostics:
         where = f"{d.line}:{d.col or 1}: " if d.line is not None else ""
         if d.severity == "error":
