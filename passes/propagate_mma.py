@@ -28,7 +28,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from irkit.analysis import mma_slice
-from irkit.analysis.mma_profit import ModuleFacts, PlanJudgement, judge_plan
+from irkit.analysis.mma_profit import ModuleFacts, PlanJudgement, completes_rewrite, judge_plan
 from irkit.diagnostics import PassFailure, emit_remark
 from irkit.dialects.arith import ConstantOp
 from irkit.dialects.builtin_extras import DenseElementsAttr
@@ -71,6 +71,8 @@ class PropagateMmaPass(ModulePass):
 
     def _run_on_function(self, func: Operation, kinds: frozenset[str], facts: list[ModuleFacts]) -> None:
         settled: set[Operation] = set()  # conversions already reported or covered by a plan
+        kept: dict[Operation, PlanJudgement] = {}  # judged a loss alone; reported at the end
+        taken_gain = 0.0  # the model's gain of the plans applied to this function
         progress = True
         while progress:
             progress = False
@@ -86,8 +88,9 @@ class PropagateMmaPass(ModulePass):
                     continue
                 plan, judgement = self._choose(cvt, plan, facts[0])
                 if plan is None:
-                    emit_remark(cvt, f"propagate-mma: conversion kept: {judgement.verdict.summary()}")
+                    kept[cvt] = judgement
                     continue
+                taken_gain += judgement.verdict.gain
                 what = _outcome(plan, judgement)
                 if self.dry_run:
                     emit_remark(cvt, f"propagate-mma: would move to {mma_slice.layout_name(plan.target)}: {what}")
@@ -98,6 +101,33 @@ class PropagateMmaPass(ModulePass):
                 facts[0] = ModuleFacts(facts[0].module)
                 progress = True
                 break  # the IR changed: look at the remaining conversions again
+        for cvt, judgement in kept.items():
+            if not self._complete(cvt, judgement, kinds, facts, func, taken_gain):
+                emit_remark(cvt, f"propagate-mma: conversion kept: {judgement.verdict.summary()}")
+
+    def _complete(self, cvt: Operation, judgement: PlanJudgement, kinds: frozenset[str], facts: list[ModuleFacts],
+                  func: Operation, taken_gain: float) -> bool:
+        """Take a conversion the model judged a loss alone when, with the rewrites already taken in the
+        function, the whole is a gain (`mma_profit.completes_rewrite`).  Re-planned on the rewritten IR
+        (a dry run keeps the first plan: nothing was rewritten)."""
+        if cvt.parent is None:
+            return False
+        plan = self._plan(cvt, kinds) if not self.dry_run else None
+        if not self.dry_run:
+            if plan is None or not plan.accepted:
+                return False
+            judgement = judge_plan(plan, facts[0])
+        if not completes_rewrite(taken_gain, judgement.verdict):
+            return False
+        together = f"taken with this function's other rewrites ({taken_gain + judgement.verdict.gain:+,.0f} cycles/CTA together)"
+        if self.dry_run:
+            emit_remark(cvt, f"propagate-mma: would move with the rest: {judgement.verdict.summary()}; {together}")
+            return True
+        what = _outcome(plan, judgement, word="remove with the rest")
+        emit_remark(cvt, f"propagate-mma: moved to {mma_slice.layout_name(plan.target)}: {what}; {together}")
+        apply_plan(plan, func)
+        facts[0] = ModuleFacts(facts[0].module)
+        return True
 
     def _choose(
         self, cvt: Operation, plan: mma_slice.MmaSlicePlan, facts: ModuleFacts
@@ -140,15 +170,16 @@ class PropagateMmaPass(ModulePass):
         return mma_slice.plan_mma_propagation(cvt, candidate, loads_only=self.loads_only)
 
 
-def _outcome(plan: mma_slice.MmaSlicePlan, judgement: PlanJudgement) -> str:
+def _outcome(plan: mma_slice.MmaSlicePlan, judgement: PlanJudgement, word: str | None = None) -> str:
     """What the rewrite does, with the scratch it saves as irkit-report counts it (not tensor bytes)."""
     v = judgement.verdict
+    word = word or v.word
     shared = (
         f"shared memory {judgement.shared_before:,} -> {judgement.shared_after:,} B predicted"
         if judgement.shared_after != judgement.shared_before
         else f"shared memory stays {judgement.shared_before:,} B predicted"
     )
-    return f"{plan.summary()}; {shared}; {v.word}: {v.summary()}"
+    return f"{plan.summary()}; {shared}; {word}: {v.summary()}"
 
 
 # -------------------------------------------------------------------------------------------------

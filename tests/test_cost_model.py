@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from xdsl.dialects.builtin import Float32Type, TensorType
 
-from irkit.analysis import cost_model, mma_slice
+from irkit.analysis import cost_model, mma_profit, mma_slice
 from irkit.analysis.mma_profit import ModuleFacts, assess_module, judge_plan
 from irkit.cli import report as report_cli
 from irkit.dialects.encodings import BlockedEncodingAttr, NvidiaMmaEncodingAttr
@@ -82,8 +82,19 @@ def test_verdicts_on_real_h100_kernels():
     assert "narrows 64 store(s)/thread to v2" in keep[0].text and "saves 131,072 B scratch" in keep[0].text
     remove = assess_module(_module("h100-gemm-256x128x64-w8s3.ttgir").module)
     assert [a.word for a in remove if a.word != "-"] == ["remove"]
-    split = assess_module(_module("h100-addmm-64x256x64-w4s4.ttgir").module)
-    assert [a.word for a in split if a.word != "-"] == ["remove", "keep"]
+    joint = [a for a in assess_module(_module("h100-addmm-64x256x64-w4s4.ttgir").module) if a.word != "-"]
+    # alone, the C store's conversion is a loss (-538) and the D load's a gain (+842); together a gain
+    assert [a.word for a in joint] == ["remove", "remove"]
+    assert joint[0].gain > 0 > joint[1].gain and joint[0].gain + joint[1].gain > 0
+    assert "taken with this function's other rewrites (+304 cycles/CTA together)" in joint[1].text
+
+
+def test_a_loss_goes_with_the_rest_only_when_the_whole_gains():
+    loss = cost_model.Verdict(-538, 0, False)
+    assert mma_profit.completes_rewrite(842, loss)
+    assert not mma_profit.completes_rewrite(500, loss)  # the whole would lose
+    assert not mma_profit.completes_rewrite(0, loss)  # nothing else was taken: the loss stays alone
+    assert not mma_profit.completes_rewrite(-100, cost_model.Verdict(200, 0, False))
 
 
 def test_plan_judgement_counts_the_scratch_the_report_counts():
@@ -106,7 +117,9 @@ def _report(argv: list[str], capsys) -> str:
 def test_report_shows_the_verdict(capsys):
     path = str(INPUTS / "h100-addmm-64x256x64-w4s4.ttgir")
     text = _report([path], capsys)
-    assert "propagate-mma cost model: remove 1, keep 1" in text
+    assert "propagate-mma cost model: remove 2" in text
     data = json.loads(_report(["--json", path], capsys))
-    assert data["model_verdict"] == "remove 1, keep 1"
-    assert [v["verdict"] for v in data["model_verdicts"]] == ["remove", "keep"]
+    assert data["model_verdict"] == "remove 2"
+    assert [v["verdict"] for v in data["model_verdicts"]] == ["remove", "remove"]
+    keep = json.loads(_report(["--json", str(INPUTS / "h100-gemm-128x256x64-w8s3.ttgir")], capsys))
+    assert [v["verdict"] for v in keep["model_verdicts"]] == ["keep"]
