@@ -48,7 +48,7 @@ from irkit.analysis.axis_info import (
 )
 from irkit.analysis.slice import multi_root_slice
 from irkit.diagnostics import PassFailure
-from irkit.dialects.encodings import BlockedEncodingAttr
+from irkit.dialects.encodings import BlockedEncodingAttr, CTALayout
 from irkit.dialects.module_attrs import module_int, module_target
 from irkit.dialects.tt import (
     RMW_OP,
@@ -236,21 +236,22 @@ def _cta_order(enc: Attribute) -> tuple[int, ...] | None:
         parent = _cta_order(algebra.slice_parent(enc))
         return None if parent is None else algebra.erase_order(parent, algebra.slice_dim(enc))
     if algebra.is_dot_operand(enc):
-        return _cta_order(enc.get("parent"))
-    order = enc.get("CTAOrder")
+        return _cta_order(enc.parent)
+    order = enc.cta_layout.cta_order
     return tuple(order) if order is not None else None
 
 
-def _cta_fields(enc: Attribute | None) -> dict | None:
+def _cta_fields(enc: Attribute | None) -> CTALayout | None:
     """getCTALayout of the old encoding, when it is written out (multi-CTA modules); None otherwise, and
     the new layout then has the default one-CTA layout too."""
     if enc is None or not algebra.is_distributed(enc) or _cta_order(enc) is None:
         return None
-    return {
-        "CTAsPerCGA": algebra.ctas_per_cga(enc),
-        "CTASplitNum": algebra.cta_split_num(enc),
-        "CTAOrder": _cta_order(enc),
-    }
+    return CTALayout(
+        ctas_per_cga=algebra.ctas_per_cga(enc),
+        cta_split_num=algebra.cta_split_num(enc),
+        cta_order=_cta_order(enc),
+        cga_layout=None,
+    )
 
 
 def coalesced_layout(

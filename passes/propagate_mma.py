@@ -157,7 +157,7 @@ class PropagateMmaPass(ModulePass):
             wanted = ",".join(self.targets)
             emit_remark(cvt, f"propagate-mma: conversion left alone: {candidate.kind} is not in targets={wanted}")
             return None
-        if candidate.dot_operand and not algebra.is_dpas(candidate.target.get("parent")):
+        if candidate.dot_operand and not algebra.is_dpas(candidate.target.parent):
             emit_remark(
                 cvt,
                 "propagate-mma: dot-operands: the loads feeding this operand would produce "

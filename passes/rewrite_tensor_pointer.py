@@ -229,7 +229,7 @@ def range_layouts(layout: Attribute, rank: int, dim: int) -> list[Attribute]:
     for k in range(rank - 2, -1, -1):
         if axis == dim:
             axis -= 1
-        layouts[k] = SliceEncodingAttr.from_values(dim=axis, parent=layouts[k + 1])
+        layouts[k] = SliceEncodingAttr.of(dim=axis, parent=layouts[k + 1])
         axis -= 1
     return layouts
 

@@ -59,7 +59,7 @@ def ops(pm) -> list:
 
 def blocked_of(pm):
     layout = pm.module.body.block.first_op.regions[0].blocks[0].args[0].type.encoding
-    assert isinstance(layout, BlockedEncodingAttr) and layout.get("sizePerThread") == (4,)
+    assert isinstance(layout, BlockedEncodingAttr) and layout.size_per_thread == (4,)
     return layout
 
 
@@ -188,7 +188,7 @@ def test_cast_on_a_tensor_keeps_shape_and_layout(op, src, dst, extra):
     pm = parse(text)
     (cast,) = ops(pm)
     layout = cast.operands[0].type.encoding
-    assert isinstance(layout, BlockedEncodingAttr) and layout.get("order") == (1, 0)
+    assert isinstance(layout, BlockedEncodingAttr) and layout.order == (1, 0)
     assert cast.results[0].type == TensorType(ELEMENT[dst], [64, 128], layout)
     if extra:
         assert "roundingmode" in cast.properties

@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import Float16Type, Float32Type, IntegerType, TensorT
 from irkit.dialects.encodings import (
     AmdMfmaEncodingAttr,
     BlockedEncodingAttr,
+    CTALayout,
     DotOperandEncodingAttr,
     DpasEncodingAttr,
     NvidiaMmaEncodingAttr,
@@ -56,20 +57,20 @@ def test_blocked_layout_issue_shape():
 def test_blocked_layout_small_tensor_clamps_threads():
     # 16 elements along the fast dim, 4 per thread: 4 threads there, the rest go to dim 0
     enc = algebra.blocked_layout((64, 16), (1, 4), (1, 0), num_warps=4, threads_per_warp=32)
-    assert enc.get("threadsPerWarp") == (8, 4)
-    assert enc.get("warpsPerCTA") == (4, 1)
+    assert enc.threads_per_warp == (8, 4)
+    assert enc.warps_per_cta == (4, 1)
 
 
 def test_blocked_layout_1d():
     enc = algebra.blocked_layout((1024,), (8,), (0,), num_warps=4, threads_per_warp=32)
-    assert enc.values()["threadsPerWarp"] == (32,) and enc.values()["warpsPerCTA"] == (4,)
+    assert enc.threads_per_warp == (32,) and enc.warps_per_cta == (4,)
 
 
 def test_blocked_layout_keeps_cta_fields():
     enc = algebra.blocked_layout(
-        (128, 64), (1, 4), (1, 0), 4, 32, cta_fields={"CTAsPerCGA": (2, 1), "CTASplitNum": (2, 1), "CTAOrder": (1, 0)}
+        (128, 64), (1, 4), (1, 0), 4, 32, CTALayout(ctas_per_cga=(2, 1), cta_split_num=(2, 1), cta_order=(1, 0), cga_layout=None)
     )
-    assert enc.get("CTASplitNum") == (2, 1)
+    assert enc.cta_split_num == (2, 1) and enc.cga_layout is None
     assert algebra.shape_per_cta(enc, (128, 64)) == (64, 64)
 
 

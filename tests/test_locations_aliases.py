@@ -233,7 +233,7 @@ def test_attribute_aliases_are_renamed_as_triton_opt_names_them():
     renamed = CUSTOM_NAMES.replace("#my_layout", "#blocked").replace("#other7", "#blocked1")
     assert out == renamed
     layout = pm.module.body.block.first_op.regions[0].blocks[0].args[0].type.encoding
-    assert isinstance(layout, BlockedEncodingAttr) and layout.get("order") == (1, 0)
+    assert isinstance(layout, BlockedEncodingAttr) and layout.order == (1, 0)
     assert pm.attr_aliases[layout] == "my_layout"
     assert print_module(pm, input_aliases=True) == CUSTOM_NAMES
 

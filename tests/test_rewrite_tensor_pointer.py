@@ -296,7 +296,7 @@ def test_issue_2378_epilogue_load(mode, epilogue_kept):
     for op in feeding:
         enc = op.results[0].type.encoding
         if isinstance(enc, SliceEncodingAttr):
-            assert isinstance(enc.get("parent"), DpasEncodingAttr), op
+            assert isinstance(enc.parent, DpasEncodingAttr), op
         else:
             assert isinstance(enc, DpasEncodingAttr), op
     assert len(encodings) == 3  # #dpas and its two slices

@@ -106,7 +106,7 @@ def layout_kind(tensor: TensorType) -> str | None:
     enc = tensor.encoding
     if isinstance(enc, DpasEncodingAttr):
         return DPAS
-    if isinstance(enc, DotOperandEncodingAttr) and isinstance(enc.get("parent"), DpasEncodingAttr):
+    if isinstance(enc, DotOperandEncodingAttr) and isinstance(enc.parent, DpasEncodingAttr):
         return DOT_DPAS
     return None
 

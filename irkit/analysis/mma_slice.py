@@ -144,7 +144,7 @@ def parse_kinds(names: tuple[str, ...] | str) -> frozenset[str]:
 
 
 def slice_of(parent: Attribute, dim: int) -> Attribute:
-    return SliceEncodingAttr.from_values(dim=dim, parent=parent)
+    return SliceEncodingAttr.of(dim=dim, parent=parent)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -198,8 +198,8 @@ def classify_conversion(cvt: Operation, dot_operands: bool | None = False) -> tu
     if src_l is None or dst_l is None or src_l == dst_l:
         return None, None
     plain = (algebra.is_blocked, algebra.is_linear)
-    if algebra.is_dot_operand(dst_l) and algebra.is_mma(dst_l.get("parent")):
-        parent = dst_l.get("parent")
+    if algebra.is_dot_operand(dst_l) and algebra.is_mma(dst_l.parent):
+        parent = dst_l.parent
         wanted = dot_operands if dot_operands is not None else algebra.is_dpas(parent)
         if not wanted:
             if isinstance(cvt, LocalLoadOp):

@@ -63,13 +63,13 @@ def padded_rep_shape_31(src: TensorType, dst: TensorType) -> tuple[list[int], in
             out_vec = dst_c
     if rank <= 1:
         return rep, in_vec, out_vec
-    padded_dim = de.get("order")[0] if algebra.is_blocked(de) else rank - 1
+    padded_dim = de.order[0] if algebra.is_blocked(de) else rank - 1
     rep[padded_dim] += max(in_vec, out_vec)
     return rep, in_vec, out_vec
 
 
 def _cta_layout(enc: Attribute) -> tuple:
-    return (algebra.ctas_per_cga(enc), algebra.cta_split_num(enc), algebra._cta_field(enc, "CTAOrder"))
+    return (algebra.ctas_per_cga(enc), algebra.cta_split_num(enc), algebra.cta_layout(enc).cta_order)
 
 
 def _linear_view(enc: Attribute, shape: Sequence[int]):
@@ -304,7 +304,7 @@ def scan_scratch_bytes(op: Operation, num_warps: int, version: str = V31) -> tup
     wpc_u = algebra.warps_per_cta_with_unique_data(enc, shape)
     if wpc_u[axis] == 1:
         return 0, ""
-    spt, tpw, wpc = enc.get("sizePerThread"), enc.get("threadsPerWarp"), enc.get("warpsPerCTA")
+    spt, tpw, wpc = enc.size_per_thread, enc.threads_per_warp, enc.warps_per_cta
     contig = list(algebra.contig_per_thread(enc))
     contig[axis] = 1
     tpw_na = list(tpw)

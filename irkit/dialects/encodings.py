@@ -1,13 +1,13 @@
 """Layout attributes (tensor encodings) of TritonGPU, NVIDIA, AMD and Intel.
 
-Each layout is an IRDL attribute whose parameters are named after the keys
-Triton prints (`sizePerThread`, `warpsPerCTA`, ...).  Triton prints them as a
-struct `<{key = value, ...}>`; the keys a layout has vary between Triton
-versions (amd_mfma has `versionMajor`/`versionMinor` in 3.1 and `version` in
-3.9), so every parameter is optional (`NoneAttr` when absent) and `FIELDS`
-lists the keys in the order the C++ printer emits them.  A layout whose text
-has a key irkit does not know is kept as an `OpaqueAttr` instead, so that it
-still prints back exactly.
+Each parameter of a layout is declared once, as a typed property named in Python style
+(`BlockedEncodingAttr.warps_per_cta = LayoutField("warpsPerCTA", INTS, ...)`): code reads layouts
+through these properties (`enc.warps_per_cta`, a tuple of ints), never by key.  Triton prints a layout
+as a struct `<{key = value, ...}>`; the keys a layout has vary between Triton versions (amd_mfma has
+`versionMajor`/`versionMinor` in 3.1 and `version` in 3.9, read through `mma_version` either way), so
+every parameter is optional (None when absent) and `FIELDS` lists the keys in the order the C++
+printer emits them, for the parser and printer.  A layout whose text has a key irkit does not know is
+kept as an `OpaqueAttr` instead, so that it still prints back exactly.
 
 Canonical names use the current spelling (`ttg.`, `ttig.`); the printer maps
 them to `triton_gpu.`/`triton_intel_gpu.` for modules written in the 3.1
@@ -16,7 +16,7 @@ spelling.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, NoneAttr, StringAttr
 from xdsl.ir import Attribute, ParametrizedAttribute
@@ -58,10 +58,55 @@ def _to_py(kind: str, attr: Attribute) -> PyValue:
     return attr
 
 
+class LayoutField(property):
+    """One parameter of a layout, declared once in the class body as `python_name = LayoutField(key, kind, doc)`.
+
+    `key` is the name Triton prints (`warpsPerCTA`), `kind` how the value is written.  Read on a layout,
+    the field is a typed property giving the Python value (`int`, `bool`, `tuple[int, ...]`,
+    `tuple[tuple[int, ...], ...]` or a nested layout `Attribute`), or None when the layout's text leaves
+    the key out.  `layout_attr` turns the fields into the class's IRDL parameters (named
+    `<python_name>_attr`, holding the xDSL attribute) and into `FIELDS`, the (key, kind) pairs in printing
+    order that the parser and printer use."""
+
+    def __init__(self, key: str, kind: str, doc: str):
+        super().__init__(lambda layout: layout.values().get(key))
+        self.__doc__ = f"`{key}` ({_PY_TYPES[kind]} | None): {doc}"
+        self.key = key
+        self.kind = kind
+        self.python_name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.python_name = name
+
+    @property
+    def param(self) -> str:
+        """The name of the IRDL parameter that holds the field's attribute."""
+        return self.python_name + "_attr"
+
+
+_PY_TYPES = {INT: "int", INTS: "tuple[int, ...]", INTSS: "tuple[tuple[int, ...], ...]", BOOL: "bool", ATTR: "Attribute"}
+
+
+class CTALayout(NamedTuple):
+    """The CTA-layout fields of a layout (Triton's CTALayoutAttr), None where the layout does not print one.
+    Up to 3.8 a layout prints CTAsPerCGA/CTASplitNum/CTAOrder; 3.9 prints `CGALayout`, the block bases of a
+    linear layout."""
+
+    ctas_per_cga: tuple[int, ...] | None
+    cta_split_num: tuple[int, ...] | None
+    cta_order: tuple[int, ...] | None
+    cga_layout: tuple[tuple[int, ...], ...] | None
+
+
 class StructLayoutAttr(ParametrizedAttribute):
-    """Base of the layouts printed as `#dialect.name<{key = value, ...}>`."""
+    """Base of the layouts printed as `#dialect.name<{key = value, ...}>`.
+
+    Read a parameter through its typed property (`layout.warps_per_cta`) and build one with `of(**fields)`;
+    `get(key)`, `values()`, `from_values(**by_key)` and `replace(**by_key)` work by printed key, for the
+    parser and printer."""
 
     FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()
+    LAYOUT_FIELDS: ClassVar[tuple[LayoutField, ...]] = ()
 
     @classmethod
     def from_values(cls, **values: PyValue):
@@ -71,44 +116,66 @@ class StructLayoutAttr(ParametrizedAttribute):
             raise ValueError(f"{cls.name}: unknown parameters {sorted(unknown)}")
         return cls.new([_to_attr(kind, values.get(key)) for key, kind in cls.FIELDS])
 
+    @classmethod
+    def of(cls, **fields: PyValue):
+        """Build from Python values named like the typed properties (`BlockedEncodingAttr.of(order=(1, 0),
+        size_per_thread=(1, 4), ...)`); fields not given, or None, are left out."""
+        keys = {f.python_name: f.key for f in cls.LAYOUT_FIELDS}
+        unknown = set(fields) - set(keys)
+        if unknown:
+            raise ValueError(f"{cls.name}: unknown fields {sorted(unknown)}")
+        return cls.from_values(**{keys[n]: v for n, v in fields.items() if v is not None})
+
     def values(self) -> dict[str, PyValue]:
-        """The present parameters as Python values, in printing order (cached)."""
+        """The present parameters as Python values keyed by the printed key, in printing order (cached)."""
         cached = self.__dict__.get("_values")
         if cached is not None:
             return cached
         out: dict[str, PyValue] = {}
-        for key, kind in self.FIELDS:
-            attr = getattr(self, key)
+        for field, attr in zip(self.LAYOUT_FIELDS, self.parameters):
             if not isinstance(attr, NoneAttr):
-                out[key] = _to_py(kind, attr)
+                out[field.key] = _to_py(field.kind, attr)
         self.__dict__["_values"] = out  # attributes are immutable: safe to cache
         return out
 
     def get(self, key: str, default: PyValue = None) -> PyValue:
+        """A parameter by printed key (for the front end; elsewhere use the typed property)."""
         return self.values().get(key, default)
 
     def replace(self, **changes: PyValue):
-        """A copy with some parameters changed (None removes one)."""
+        """A copy with some parameters changed, keyed by the printed key (None removes one)."""
         values = dict(self.values())
         values.update(changes)
         return type(self).from_values(**{k: v for k, v in values.items() if v is not None})
 
+    @property
+    def cta_layout(self) -> CTALayout:
+        """The CTA-layout fields this layout prints (all None for slice and dot_op, whose CTA layout is
+        their parent's: `irkit.layout.algebra` follows the parent)."""
+        values = self.values()
+        return CTALayout(*(values.get(f.key) for f in _CTA_FIELDS))
+
 
 def layout_attr(cls: type[StructLayoutAttr]) -> type[StructLayoutAttr]:
-    """`irdl_attr_definition` for a layout: its IRDL parameters are its FIELDS, in order, so each key is
-    named once (the parameter holds the attribute; `get(key)`/`values()` give Python values)."""
+    """`irdl_attr_definition` for a layout: its `LayoutField`s, in class-body order, become its IRDL
+    parameters and its `FIELDS`, so each key is named once."""
+    fields = tuple(v for v in cls.__dict__.values() if isinstance(v, LayoutField))
+    cls.LAYOUT_FIELDS = fields
+    cls.FIELDS = tuple((f.key, f.kind) for f in fields)
     annotations = dict(cls.__dict__.get("__annotations__", {}))
-    for key, _kind in cls.FIELDS:
-        annotations.setdefault(key, Attribute)
+    for f in fields:
+        annotations.setdefault(f.param, Attribute)
     cls.__annotations__ = annotations
     return irdl_attr_definition(cls)
 
 
+# The CTA-layout fields, shared by the layouts that print them; each class unpacks them where Triton
+# prints them, so they keep their place in the printing order.
 _CTA_FIELDS = (
-    ("CTAsPerCGA", INTS),
-    ("CTASplitNum", INTS),
-    ("CTAOrder", INTS),
-    ("CGALayout", INTSS),
+    LayoutField("CTAsPerCGA", INTS, "CTAs per CGA (cluster), per dim"),
+    LayoutField("CTASplitNum", INTS, "how many pieces the CTAs cut each dim into"),
+    LayoutField("CTAOrder", INTS, "the order of CTAs in the CGA, fastest dim first"),
+    LayoutField("CGALayout", INTSS, "3.9: the CTA layout as linear-layout block bases"),
 )
 
 
@@ -117,13 +184,11 @@ class BlockedEncodingAttr(StructLayoutAttr):
     """`#ttg.blocked`: each thread owns sizePerThread contiguous elements."""
 
     name = "ttg.blocked"
-    FIELDS = (
-        ("sizePerThread", INTS),
-        ("threadsPerWarp", INTS),
-        ("warpsPerCTA", INTS),
-        ("order", INTS),
-        *_CTA_FIELDS,
-    )
+    size_per_thread = LayoutField("sizePerThread", INTS, "contiguous elements each thread holds, per dim")
+    threads_per_warp = LayoutField("threadsPerWarp", INTS, "threads of a warp along each dim")
+    warps_per_cta = LayoutField("warpsPerCTA", INTS, "warps of a CTA along each dim")
+    order = LayoutField("order", INTS, "dims from fastest- to slowest-varying")
+    ctas_per_cga, cta_split_num, cta_order, cga_layout = _CTA_FIELDS
 
 
 @layout_attr
@@ -131,7 +196,8 @@ class SliceEncodingAttr(StructLayoutAttr):
     """`#ttg.slice<{dim, parent}>`: the parent layout with dimension `dim` removed."""
 
     name = "ttg.slice"
-    FIELDS = (("dim", INT), ("parent", ATTR))
+    dim = LayoutField("dim", INT, "the parent's dim that is removed")
+    parent = LayoutField("parent", ATTR, "the layout sliced")
 
 
 @layout_attr
@@ -139,7 +205,9 @@ class DotOperandEncodingAttr(StructLayoutAttr):
     """`#ttg.dot_op<{opIdx, parent, kWidth}>`: operand A (0) or B (1) of a dot."""
 
     name = "ttg.dot_op"
-    FIELDS = (("opIdx", INT), ("parent", ATTR), ("kWidth", INT))
+    op_idx = LayoutField("opIdx", INT, "0 for operand A, 1 for operand B")
+    parent = LayoutField("parent", ATTR, "the accumulator layout of the dot")
+    k_width = LayoutField("kWidth", INT, "consecutive elements along K each thread holds")
 
 
 @layout_attr
@@ -147,13 +215,16 @@ class NvidiaMmaEncodingAttr(StructLayoutAttr):
     """`#ttg.nvidia_mma`: the accumulator of mma.sync (v2, Ampere) or wgmma (v3, Hopper)."""
 
     name = "ttg.nvidia_mma"
-    FIELDS = (
-        ("versionMajor", INT),
-        ("versionMinor", INT),
-        ("warpsPerCTA", INTS),
-        *_CTA_FIELDS,
-        ("instrShape", INTS),
-    )
+    version_major = LayoutField("versionMajor", INT, "2 Ampere mma.sync, 3 Hopper wgmma, 5 Blackwell")
+    version_minor = LayoutField("versionMinor", INT, "minor version of the instruction")
+    warps_per_cta = LayoutField("warpsPerCTA", INTS, "warps of a CTA along each dim")
+    ctas_per_cga, cta_split_num, cta_order, cga_layout = _CTA_FIELDS
+    instr_shape = LayoutField("instrShape", INTS, "M, N(, K) of one instruction")
+
+    @property
+    def mma_version(self) -> int:
+        """versionMajor, 0 when absent."""
+        return self.version_major or 0
 
 
 @layout_attr
@@ -161,17 +232,24 @@ class AmdMfmaEncodingAttr(StructLayoutAttr):
     """`#ttg.amd_mfma`: the accumulator of AMD CDNA matrix cores."""
 
     name = "ttg.amd_mfma"
-    FIELDS = (
-        ("version", INT),
-        ("versionMajor", INT),
-        ("versionMinor", INT),
-        ("warpsPerCTA", INTS),
-        ("tilesPerWarp", INTS),
-        ("instrShape", INTS),
-        ("isTransposed", BOOL),
-        *_CTA_FIELDS,
-        ("elementBitWidth", INT),
-    )
+    version = LayoutField("version", INT, "3.9: the CDNA generation (`versionMajor` up to 3.8)")
+    version_major = LayoutField("versionMajor", INT, "up to 3.8: the CDNA generation (`version` in 3.9)")
+    version_minor = LayoutField("versionMinor", INT, "up to 3.8: minor version")
+    warps_per_cta = LayoutField("warpsPerCTA", INTS, "warps of a CTA along each dim")
+    tiles_per_warp = LayoutField("tilesPerWarp", INTS, "instruction tiles each warp repeats, per dim")
+    instr_shape = LayoutField("instrShape", INTS, "M, N(, K) of one instruction")
+    is_transposed = LayoutField("isTransposed", BOOL, "whether the result is transposed (column-major)")
+    ctas_per_cga, cta_split_num, cta_order, cga_layout = _CTA_FIELDS
+    element_bit_width = LayoutField("elementBitWidth", INT, "bits of an accumulator element")
+
+    @property
+    def mma_version(self) -> int:
+        """The CDNA generation whichever way the Triton version prints it (`versionMajor` up to 3.8,
+        `version` in 3.9); 0 when absent."""
+        v = self.version_major
+        if v is None:
+            v = self.version
+        return v if v is not None else 0
 
 
 @layout_attr
@@ -179,14 +257,17 @@ class AmdWmmaEncodingAttr(StructLayoutAttr):
     """`#ttg.amd_wmma`: the accumulator of AMD RDNA WMMA instructions."""
 
     name = "ttg.amd_wmma"
-    FIELDS = (
-        ("version", INT),
-        ("isTransposed", BOOL),
-        ("warpsPerCTA", INTS),
-        ("tilesPerWarp", INTS),
-        *_CTA_FIELDS,
-        ("instrShape", INTS),
-    )
+    version = LayoutField("version", INT, "the WMMA generation (1 RDNA3, 2 RDNA4)")
+    is_transposed = LayoutField("isTransposed", BOOL, "whether the result is transposed")
+    warps_per_cta = LayoutField("warpsPerCTA", INTS, "warps of a CTA along each dim")
+    tiles_per_warp = LayoutField("tilesPerWarp", INTS, "instruction tiles each warp repeats, per dim")
+    ctas_per_cga, cta_split_num, cta_order, cga_layout = _CTA_FIELDS
+    instr_shape = LayoutField("instrShape", INTS, "M, N(, K) of one instruction")
+
+    @property
+    def mma_version(self) -> int:
+        """version, 0 when absent."""
+        return self.version or 0
 
 
 @layout_attr
@@ -194,19 +275,17 @@ class DpasEncodingAttr(StructLayoutAttr):
     """`#ttig.dpas`: the accumulator of Intel XMX (DPAS); A/B/C are derived and printed only."""
 
     name = "ttig.dpas"
-    FIELDS = (
-        ("repeatCount", INT),
-        ("systolicDepth", INT),
-        ("executionSize", INT),
-        ("opsPerChan", INT),
-        ("threadsPerWarp", INT),
-        ("warpsPerCTA", INTS),
-        ("repCluster", INTS),
-        ("A", INTS),
-        ("B", INTS),
-        ("C", INTS),
-        ("fp4KPack", INT),
-    )
+    repeat_count = LayoutField("repeatCount", INT, "rows (M) of one DPAS instruction")
+    systolic_depth = LayoutField("systolicDepth", INT, "depth of the systolic array")
+    execution_size = LayoutField("executionSize", INT, "columns (N) of one instruction, the SIMD width")
+    ops_per_chan = LayoutField("opsPerChan", INT, "operations per channel (K = systolicDepth * opsPerChan)")
+    threads_per_warp = LayoutField("threadsPerWarp", INT, "work-items of a sub-group")
+    warps_per_cta = LayoutField("warpsPerCTA", INTS, "sub-groups of a work-group along each dim")
+    rep_cluster = LayoutField("repCluster", INTS, "instruction repetitions grouped per sub-group, per dim")
+    a_shape = LayoutField("A", INTS, "shape of operand A of one cluster (derived)")
+    b_shape = LayoutField("B", INTS, "shape of operand B of one cluster (derived)")
+    c_shape = LayoutField("C", INTS, "shape of the accumulator of one cluster (derived)")
+    fp4_k_pack = LayoutField("fp4KPack", INT, "fp4 values packed along K")
 
     @classmethod
     def build(
@@ -236,19 +315,23 @@ class DpasEncodingAttr(StructLayoutAttr):
         )
 
 
+# The swizzling fields of the shared-memory layouts that swizzle by vec/perPhase/maxPhase.
+_SWIZZLE_FIELDS = (
+    LayoutField("vec", INT, "elements swizzled together"),
+    LayoutField("perPhase", INT, "rows sharing one swizzle phase"),
+    LayoutField("maxPhase", INT, "number of swizzle phases"),
+    LayoutField("order", INTS, "dims from fastest- to slowest-varying"),
+)
+
+
 @layout_attr
 class SharedEncodingAttr(StructLayoutAttr):
     """`#triton_gpu.shared` (Triton <= 3.2): swizzled shared-memory layout."""
 
     name = "ttg.shared"
-    FIELDS = (
-        ("vec", INT),
-        ("perPhase", INT),
-        ("maxPhase", INT),
-        ("order", INTS),
-        *_CTA_FIELDS,
-        ("hasLeadingOffset", BOOL),
-    )
+    vec, per_phase, max_phase, order = _SWIZZLE_FIELDS
+    ctas_per_cga, cta_split_num, cta_order, cga_layout = _CTA_FIELDS
+    has_leading_offset = LayoutField("hasLeadingOffset", BOOL, "the Hopper (wgmma) form")
 
 
 @layout_attr
@@ -256,13 +339,8 @@ class SwizzledSharedEncodingAttr(StructLayoutAttr):
     """`#ttg.swizzled_shared` (3.3+)."""
 
     name = "ttg.swizzled_shared"
-    FIELDS = (
-        ("vec", INT),
-        ("perPhase", INT),
-        ("maxPhase", INT),
-        ("order", INTS),
-        *_CTA_FIELDS,
-    )
+    vec, per_phase, max_phase, order = _SWIZZLE_FIELDS
+    ctas_per_cga, cta_split_num, cta_order, cga_layout = _CTA_FIELDS
 
 
 @layout_attr
@@ -270,13 +348,8 @@ class AmdRotatingSharedEncodingAttr(StructLayoutAttr):
     """`#ttg.amd_rotating_shared` (3.9, AMD)."""
 
     name = "ttg.amd_rotating_shared"
-    FIELDS = (
-        ("vec", INT),
-        ("perPhase", INT),
-        ("maxPhase", INT),
-        ("order", INTS),
-        *_CTA_FIELDS,
-    )
+    vec, per_phase, max_phase, order = _SWIZZLE_FIELDS
+    ctas_per_cga, cta_split_num, cta_order, cga_layout = _CTA_FIELDS
 
 
 @layout_attr
@@ -284,14 +357,12 @@ class NvmmaSharedEncodingAttr(StructLayoutAttr):
     """`#ttg.nvmma_shared` (3.3+): the layout wgmma and TMA read."""
 
     name = "ttg.nvmma_shared"
-    FIELDS = (
-        ("swizzlingByteWidth", INT),
-        ("transposed", BOOL),
-        ("elementBitWidth", INT),
-        ("fp4Padded", BOOL),
-        ("rank", INT),
-        *_CTA_FIELDS,
-    )
+    swizzling_byte_width = LayoutField("swizzlingByteWidth", INT, "swizzle width in bytes (0, 32, 64, 128)")
+    transposed = LayoutField("transposed", BOOL, "whether the second-last dim is the contiguous one")
+    element_bit_width = LayoutField("elementBitWidth", INT, "bits of an element")
+    fp4_padded = LayoutField("fp4Padded", BOOL, "fp4 elements padded to bytes")
+    rank = LayoutField("rank", INT, "rank of the memdesc (2 when absent)")
+    ctas_per_cga, cta_split_num, cta_order, cga_layout = _CTA_FIELDS
 
 
 @layout_attr
@@ -299,12 +370,15 @@ class LinearEncodingAttr(StructLayoutAttr):
     """`#ttg.linear`: a linear layout given by its bases per input dimension."""
 
     name = "ttg.linear"
-    FIELDS = (
-        ("register", INTSS),
-        ("lane", INTSS),
-        ("warp", INTSS),
-        ("block", INTSS),
-    )
+    register_bases = LayoutField("register", INTSS, "one basis per register bit")
+    lane_bases = LayoutField("lane", INTSS, "one basis per lane bit")
+    warp_bases = LayoutField("warp", INTSS, "one basis per warp bit")
+    block_bases = LayoutField("block", INTSS, "one basis per block (CTA) bit")
+
+    @property
+    def bases(self) -> dict[str, tuple[tuple[int, ...], ...]]:
+        """The bases by input dim ("register", "lane", "warp", "block"), () where the text has none."""
+        return {f.key: self.values().get(f.key) or () for f in self.LAYOUT_FIELDS}
 
 
 @irdl_attr_definition

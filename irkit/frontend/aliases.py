@@ -102,9 +102,8 @@ def children(attr: Attribute) -> tuple[Attribute, ...]:
             return (attr.element_type,)
         return (attr.element_type, attr.encoding)
     if isinstance(attr, enc.StructLayoutAttr):
-        return tuple(
-            v for k, kind in attr.FIELDS if kind == enc.ATTR and not isinstance(v := getattr(attr, k), NoneAttr)
-        )
+        values = attr.values()
+        return tuple(values[k] for k, kind in attr.FIELDS if kind == enc.ATTR and k in values)
     if isinstance(attr, PointerType):
         return (attr.pointee,)
     if isinstance(attr, MemDescType):

@@ -41,13 +41,19 @@ from xdsl.ir import Attribute
 from irkit.dialects.encodings import (
     SHARED_LAYOUTS,
     AmdMfmaEncodingAttr,
+    AmdRotatingSharedEncodingAttr,
     AmdWmmaEncodingAttr,
     BlockedEncodingAttr,
+    CTALayout,
     DotOperandEncodingAttr,
     DpasEncodingAttr,
     LinearEncodingAttr,
     NvidiaMmaEncodingAttr,
+    NvmmaSharedEncodingAttr,
+    SharedEncodingAttr,
     SliceEncodingAttr,
+    StructLayoutAttr,
+    SwizzledSharedEncodingAttr,
 )
 
 Shape = tuple[int, ...]
@@ -112,11 +118,11 @@ def is_distributed(enc: Attribute | None) -> bool:
 
 
 def mma_version(enc: Attribute) -> int:
-    """versionMajor of nvidia_mma (2 Ampere, 3 Hopper, 5 Blackwell...); mfma/wmma version for AMD."""
-    v = enc.get("versionMajor")
-    if v is None:
-        v = enc.get("version")
-    return int(v) if v is not None else 0
+    """versionMajor of nvidia_mma (2 Ampere, 3 Hopper, 5 Blackwell...); mfma/wmma version for AMD; 0 for
+    other layouts."""
+    if isinstance(enc, (NvidiaMmaEncodingAttr, AmdMfmaEncodingAttr, AmdWmmaEncodingAttr)):
+        return enc.mma_version
+    return 0
 
 
 def is_mma_v2(enc: Attribute | None) -> bool:
@@ -140,25 +146,32 @@ def split_by_bases(bases, rank: int) -> tuple[int, ...]:
 def rank_of(enc: Attribute) -> int:
     """Rank of the tensors a layout applies to."""
     if is_slice(enc):
-        return rank_of(enc.get("parent")) - 1
+        return rank_of(enc.parent) - 1
     if is_dot_operand(enc):
-        return rank_of(enc.get("parent"))
+        return rank_of(enc.parent)
     if is_linear(enc):
-        for key in ("register", "lane", "warp", "block"):
-            b = enc.get(key)
+        for b in enc.bases.values():
             if b:
                 return len(b[0])
         raise UnsupportedLayout("linear layout with no bases: rank unknown")
     if is_dpas(enc):
-        return len(enc.get("warpsPerCTA"))
-    if not hasattr(enc, "get"):
-        # A layout irkit keeps verbatim (e.g. 3.9's #ttg.padded_shared): no parameters to read.
-        raise UnsupportedLayout(f"rank of {enc.name}")
-    for key in ("warpsPerCTA", "order", "sizePerThread"):
-        v = enc.get(key)
+        return len(enc.warps_per_cta)
+    # the first ranked parameter the layout prints; a layout irkit keeps verbatim (e.g. 3.9's
+    # #ttg.padded_shared) and nvmma_shared have none
+    for v in _ranked_parameters(enc):
         if v is not None:
             return len(v)
     raise UnsupportedLayout(f"rank of {enc.name}")
+
+
+def _ranked_parameters(enc: Attribute) -> tuple[tuple[int, ...] | None, ...]:
+    if isinstance(enc, BlockedEncodingAttr):
+        return enc.warps_per_cta, enc.order, enc.size_per_thread
+    if isinstance(enc, (NvidiaMmaEncodingAttr, AmdMfmaEncodingAttr, AmdWmmaEncodingAttr)):
+        return (enc.warps_per_cta,)
+    if isinstance(enc, (SharedEncodingAttr, SwizzledSharedEncodingAttr, AmdRotatingSharedEncodingAttr)):
+        return (enc.order,)
+    return ()
 
 
 def _rev_order(rank: int) -> tuple[int, ...]:
@@ -170,12 +183,12 @@ def _rev_order(rank: int) -> tuple[int, ...]:
 # ---------------------------------------------------------------------------------------------
 
 
-def slice_parent(enc: Attribute) -> Attribute:
-    return enc.get("parent")
+def slice_parent(enc: SliceEncodingAttr) -> Attribute:
+    return enc.parent
 
 
-def slice_dim(enc: Attribute) -> int:
-    return int(enc.get("dim"))
+def slice_dim(enc: SliceEncodingAttr) -> int:
+    return int(enc.dim)
 
 
 def slice_padded_shape(enc: Attribute, shape: Sequence[int]) -> Shape:
@@ -205,23 +218,27 @@ def _fold_sliced(values: Sequence[int], dim: int) -> tuple[int, ...]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _cta_field(enc: Attribute, key: str) -> tuple[int, ...] | None:
+_NO_CTA_LAYOUT = CTALayout(None, None, None, None)
+
+
+def cta_layout(enc: Attribute) -> CTALayout:
+    """The CTA-layout fields of a layout; slices drop the sliced dim of their parent's, dot operands take
+    their parent's; None where the layout prints none."""
     if is_slice(enc):
-        v = _cta_field(enc.get("parent"), key)
-        return None if v is None else _erase(v, slice_dim(enc))
+        dim = slice_dim(enc)
+        return CTALayout(*(None if v is None else _erase(v, dim) for v in cta_layout(enc.parent)))
     if is_dot_operand(enc):
-        return _cta_field(enc.get("parent"), key)
-    try:
-        return enc.get(key)
-    except Exception:
-        return None
+        return cta_layout(enc.parent)
+    if isinstance(enc, StructLayoutAttr):
+        return enc.cta_layout
+    return _NO_CTA_LAYOUT
 
 
 def cta_split_num(enc: Attribute) -> tuple[int, ...]:
     """CTASplitNum (all 1 when absent: one CTA per CGA)."""
-    v = _cta_field(enc, "CTASplitNum")
+    v = cta_layout(enc).cta_split_num
     if v is None:
-        cga = _cta_field(enc, "CGALayout")
+        cga = cta_layout(enc).cga_layout
         if cga:
             # 3.9 CGALayout: the block bases of a linear layout
             return split_by_bases(cga, rank_of(enc))
@@ -232,9 +249,9 @@ def cta_split_num(enc: Attribute) -> tuple[int, ...]:
 def ctas_per_cga(enc: Attribute) -> tuple[int, ...]:
     """CTAsPerCGA (all 1 when absent).  For the 3.9 `CGALayout` form, the CTAs that broadcast (zero
     bases) are counted on dim 0."""
-    v = _cta_field(enc, "CTAsPerCGA")
+    v = cta_layout(enc).ctas_per_cga
     if v is None:
-        cga = _cta_field(enc, "CGALayout")
+        cga = cta_layout(enc).cga_layout
         split = list(cta_split_num(enc))
         if cga:
             zeros = sum(1 for b in cga if not any(b))
@@ -249,7 +266,7 @@ def num_ctas(enc: Attribute) -> int:
 
 def shape_per_cta(enc: Attribute | None, shape: Sequence[int]) -> Shape:
     """shape / CTASplitNum per dim (Triton's getShapePerCTA)."""
-    if enc is None or is_shared(enc) and enc.get("CTASplitNum") is None:
+    if enc is None or is_shared(enc) and enc.cta_split_num is None:
         return tuple(shape)
     try:
         split = cta_split_num(enc)
@@ -266,30 +283,26 @@ def shape_per_cta(enc: Attribute | None, shape: Sequence[int]) -> Shape:
 # ---------------------------------------------------------------------------------------------
 
 
-def _mfma_mn(enc: Attribute) -> tuple[int, int]:
-    instr = enc.get("instrShape")
+def _mfma_mn(enc: AmdMfmaEncodingAttr) -> tuple[int, int]:
+    instr = enc.instr_shape
     if instr:
         return int(instr[0]), int(instr[1])
-    m = enc.get("MDim")
-    n = enc.get("NDim")
-    if m is not None:
-        return int(m), int(n if n is not None else m)
     raise UnsupportedLayout("amd_mfma without instrShape")
 
 
-def _dpas_c(enc: Attribute) -> tuple[int, int]:
-    rc = enc.get("repCluster") or (1, 1)
-    return enc.get("repeatCount") * rc[-2], enc.get("executionSize") * rc[-1]
+def _dpas_c(enc: DpasEncodingAttr) -> tuple[int, int]:
+    rc = enc.rep_cluster or (1, 1)
+    return enc.repeat_count * rc[-2], enc.execution_size * rc[-1]
 
 
-def _dpas_a(enc: Attribute) -> tuple[int, int]:
-    rc = enc.get("repCluster") or (1, 1)
-    return enc.get("repeatCount") * rc[-2], enc.get("systolicDepth") * enc.get("opsPerChan")
+def _dpas_a(enc: DpasEncodingAttr) -> tuple[int, int]:
+    rc = enc.rep_cluster or (1, 1)
+    return enc.repeat_count * rc[-2], enc.systolic_depth * enc.ops_per_chan
 
 
-def _dpas_b(enc: Attribute) -> tuple[int, int]:
-    rc = enc.get("repCluster") or (1, 1)
-    return enc.get("systolicDepth") * enc.get("opsPerChan"), enc.get("executionSize") * rc[-1]
+def _dpas_b(enc: DpasEncodingAttr) -> tuple[int, int]:
+    rc = enc.rep_cluster or (1, 1)
+    return enc.systolic_depth * enc.ops_per_chan, enc.execution_size * rc[-1]
 
 
 def dpas_linear_order(enc: Attribute) -> tuple[int, ...]:
@@ -309,25 +322,33 @@ def warps_per_cta(enc: Attribute) -> tuple[int, ...]:
     """getWarpsPerCTA (3.1).  Slices fold the sliced dim's warps into the others; dot operands report the
     parent's warps (Triton 3.1 returns the parent's warpsPerCTA unchanged)."""
     if is_slice(enc):
-        return _fold_sliced(warps_per_cta(enc.get("parent")), slice_dim(enc))
+        return _fold_sliced(warps_per_cta(enc.parent), slice_dim(enc))
     if is_dot_operand(enc):
-        return warps_per_cta(enc.get("parent"))
+        return warps_per_cta(enc.parent)
     if is_linear(enc):
         from irkit.layout.linear import linear_warps_per_cta
 
         return linear_warps_per_cta(enc)
-    w = enc.get("warpsPerCTA")
+    w = _layout_warps_per_cta(enc)
     if w is None:
         raise UnsupportedLayout(f"warpsPerCTA of {enc.name}")
     return tuple(w)
 
 
+def _layout_warps_per_cta(enc: Attribute) -> tuple[int, ...] | None:
+    """The `warpsPerCTA` a layout prints (None for layouts without one)."""
+    if isinstance(enc, (BlockedEncodingAttr, NvidiaMmaEncodingAttr, AmdMfmaEncodingAttr, AmdWmmaEncodingAttr,
+                        DpasEncodingAttr)):
+        return enc.warps_per_cta
+    return None
+
+
 def threads_per_warp(enc: Attribute) -> tuple[int, ...]:
     """getThreadsPerWarp (3.1)."""
     if is_blocked(enc):
-        return tuple(enc.get("threadsPerWarp"))
+        return tuple(enc.threads_per_warp)
     if is_slice(enc):
-        return _fold_sliced(threads_per_warp(enc.get("parent")), slice_dim(enc))
+        return _fold_sliced(threads_per_warp(enc.parent), slice_dim(enc))
     rank = rank_of(enc)
     if is_nvidia_mma(enc):
         v = mma_version(enc)
@@ -337,18 +358,18 @@ def threads_per_warp(enc: Attribute) -> tuple[int, ...]:
     if is_mfma(enc):
         m, _ = _mfma_mn(enc)
         rows, cols = (32, 2) if m == 32 else (16, 4) if m == 16 else (m, 64 // m)
-        if enc.get("isTransposed"):
+        if enc.is_transposed:
             return (1,) * (rank - 2) + (rows, cols)
         return (1,) * (rank - 2) + (cols, rows)
     if is_wmma(enc):
         return (1,) * (rank - 2) + (2, 16)
     if is_dpas(enc):
-        es = enc.get("executionSize")
-        tpw = enc.get("threadsPerWarp")
+        es = enc.execution_size
+        tpw = enc.threads_per_warp
         rows = tpw // es
         return (rows, es)
     if is_dot_operand(enc):
-        return threads_per_warp(enc.get("parent"))
+        return threads_per_warp(enc.parent)
     if is_linear(enc):
         from irkit.layout.linear import linear_threads_per_warp
 
@@ -359,32 +380,32 @@ def threads_per_warp(enc: Attribute) -> tuple[int, ...]:
 def size_per_thread(enc: Attribute) -> tuple[int, ...]:
     """getSizePerThread (3.1)."""
     if is_blocked(enc):
-        return tuple(enc.get("sizePerThread"))
+        return tuple(enc.size_per_thread)
     if is_slice(enc):
-        return _erase(size_per_thread(enc.get("parent")), slice_dim(enc))
+        return _erase(size_per_thread(enc.parent), slice_dim(enc))
     rank = rank_of(enc)
     if is_nvidia_mma(enc):
         v = mma_version(enc)
         if v == 1:
             return (1,) * (rank - 2) + (1, 2)
         if v == 3:
-            instr = enc.get("instrShape") or (16, 8, 16)
+            instr = enc.instr_shape or (16, 8, 16)
             return (2, instr[1] // 4)
         return (1,) * (rank - 2) + (2, 2)
     if is_mfma(enc):
         m, _ = _mfma_mn(enc)
         rows = 16 if m == 32 else 4
-        if enc.get("isTransposed"):
+        if enc.is_transposed:
             return (1,) * (rank - 2) + (1, rows)
         return (1,) * (rank - 2) + (rows, 1)
     if is_wmma(enc):
         return (1,) * (rank - 2) + (8, 1)
     if is_dpas(enc):
         c0, _ = _dpas_c(enc)
-        es = enc.get("executionSize")
-        tpw = enc.get("threadsPerWarp")
+        es = enc.execution_size
+        tpw = enc.threads_per_warp
         if tpw == es:
-            return (c0, enc.get("repCluster")[-1] if enc.get("repCluster") else 1)
+            return (c0, enc.rep_cluster[-1] if enc.rep_cluster else 1)
         return (c0 * es // tpw, 1)
     if is_dot_operand(enc):
         return _dot_size_per_thread(enc)
@@ -395,9 +416,9 @@ def size_per_thread(enc: Attribute) -> tuple[int, ...]:
     raise UnsupportedLayout(f"sizePerThread of {enc.name}")
 
 
-def _dot_size_per_thread(enc: Attribute) -> tuple[int, ...]:
-    parent = enc.get("parent")
-    op = enc.get("opIdx")
+def _dot_size_per_thread(enc: DotOperandEncodingAttr) -> tuple[int, ...]:
+    parent = enc.parent
+    op = enc.op_idx
     rank = rank_of(parent)
     lead = (1,) * (rank - 2)
     if is_nvidia_mma(parent):
@@ -410,7 +431,7 @@ def _dot_size_per_thread(enc: Attribute) -> tuple[int, ...]:
         # contiguous elements, whatever kWidth is (only the last dim ever matters to the scratch formula)
         return lead + ((1, 1) if op == 0 else (1, 4))
     if is_wmma(parent):
-        kw = enc.get("kWidth") or 16
+        kw = enc.k_width or 16
         return lead + ((1, kw) if op == 0 else (kw, 1))
     if is_dpas(parent):
         return lead + (1, 1)
@@ -423,18 +444,20 @@ def _dot_size_per_thread(enc: Attribute) -> tuple[int, ...]:
 def get_order(enc: Attribute) -> tuple[int, ...]:
     """getOrder (3.1): the fastest-varying dim first."""
     if is_blocked(enc):
-        return tuple(enc.get("order"))
+        return tuple(enc.order)
     if is_slice(enc):
-        return erase_order(get_order(enc.get("parent")), slice_dim(enc))
+        return erase_order(get_order(enc.parent), slice_dim(enc))
     if is_shared(enc):
-        o = enc.get("order")
-        if o is not None:
-            return tuple(o)
-        rank = enc.get("rank") or 2
-        return _nvmma_transposed_order(rank) if enc.get("transposed") else _rev_order(rank)
+        if isinstance(enc, NvmmaSharedEncodingAttr):
+            rank, transposed = enc.rank or 2, enc.transposed
+        elif enc.order is not None:
+            return tuple(enc.order)
+        else:
+            rank, transposed = 2, False
+        return _nvmma_transposed_order(rank) if transposed else _rev_order(rank)
     if is_dpas(enc):
         return (1, 0)
-    if is_mfma(enc) and enc.get("isTransposed"):
+    if is_mfma(enc) and enc.is_transposed:
         # Triton 3.1.0 (measured): a transposed mfma is column-major, dim -2 fastest
         return _nvmma_transposed_order(rank_of(enc))
     if is_mma(enc) or is_dot_operand(enc):
@@ -456,9 +479,9 @@ def _nvmma_transposed_order(rank: int) -> tuple[int, ...]:
 def contig_per_thread(enc: Attribute) -> tuple[int, ...]:
     """getContigPerThread (3.1)."""
     if is_blocked(enc):
-        return tuple(enc.get("sizePerThread"))
+        return tuple(enc.size_per_thread)
     if is_slice(enc):
-        return _erase(contig_per_thread(enc.get("parent")), slice_dim(enc))
+        return _erase(contig_per_thread(enc.parent), slice_dim(enc))
     rank = rank_of(enc)
     if is_nvidia_mma(enc):
         if mma_version(enc) == 1:
@@ -472,7 +495,7 @@ def contig_per_thread(enc: Attribute) -> tuple[int, ...]:
         return (1,) * (rank - 2) + (8, 1)
     if is_dpas(enc):
         c0, _ = _dpas_c(enc)
-        if enc.get("threadsPerWarp") == enc.get("executionSize"):
+        if enc.threads_per_warp == enc.execution_size:
             return (c0, 1)
         return (1, 1)
     if is_dot_operand(enc):
@@ -487,7 +510,7 @@ def contig_per_thread(enc: Attribute) -> tuple[int, ...]:
 def unique_contig_per_thread(enc: Attribute, shape: Sequence[int]) -> tuple[int, ...]:
     """getUniqueContigPerThread: min(shape[d], contig[d]); slices recurse on the padded parent shape."""
     if is_slice(enc):
-        parent = enc.get("parent")
+        parent = enc.parent
         p = unique_contig_per_thread(parent, slice_padded_shape(enc, shape))
         return _erase(p, slice_dim(enc))
     c = contig_per_thread(enc)
@@ -499,34 +522,34 @@ def shape_per_cta_tile(enc: Attribute, shape: Sequence[int] | None = None) -> tu
     if is_blocked(enc):
         return tuple(
             s * t * w
-            for s, t, w in zip(enc.get("sizePerThread"), enc.get("threadsPerWarp"), enc.get("warpsPerCTA"))
+            for s, t, w in zip(enc.size_per_thread, enc.threads_per_warp, enc.warps_per_cta)
         )
     if is_slice(enc):
-        parent = enc.get("parent")
+        parent = enc.parent
         pshape = slice_padded_shape(enc, shape) if shape is not None else None
         return _erase(shape_per_cta_tile(parent, pshape), slice_dim(enc))
     rank = rank_of(enc)
     if is_nvidia_mma(enc):
-        w = enc.get("warpsPerCTA")
+        w = enc.warps_per_cta
         v = mma_version(enc)
         if v == 1:
             return (1,) * (rank - 2) + (16 * w[-2], 16 * w[-1])
         if v == 2:
             return tuple(w[:-2]) + (16 * w[-2], 8 * w[-1])
         if v == 3:
-            instr = enc.get("instrShape") or (16, 8, 16)
+            instr = enc.instr_shape or (16, 8, 16)
             return (16 * w[0], instr[1] * w[1])
         raise UnsupportedLayout(f"nvidia_mma v{v}")
     if is_mfma(enc):
-        w = enc.get("warpsPerCTA")
+        w = enc.warps_per_cta
         m, n = _mfma_mn(enc)
         return tuple(w[:-2]) + (m * w[-2], n * w[-1])
     if is_wmma(enc):
-        w = enc.get("warpsPerCTA")
-        instr = enc.get("instrShape") or (16, 16, 16)
+        w = enc.warps_per_cta
+        instr = enc.instr_shape or (16, 16, 16)
         return tuple(w[:-2]) + (instr[0] * w[-2], instr[1] * w[-1])
     if is_dpas(enc):
-        w = enc.get("warpsPerCTA")
+        w = enc.warps_per_cta
         c0, c1 = _dpas_c(enc)
         return (c0 * w[0], c1 * w[1])
     if is_dot_operand(enc):
@@ -538,9 +561,9 @@ def shape_per_cta_tile(enc: Attribute, shape: Sequence[int] | None = None) -> tu
     raise UnsupportedLayout(f"shapePerCTATile of {enc.name}")
 
 
-def _dot_shape_per_cta_tile(enc: Attribute, shape: Sequence[int] | None) -> tuple[int, ...]:
-    parent = enc.get("parent")
-    op = enc.get("opIdx")
+def _dot_shape_per_cta_tile(enc: DotOperandEncodingAttr, shape: Sequence[int] | None) -> tuple[int, ...]:
+    parent = enc.parent
+    op = enc.op_idx
     pt = shape_per_cta_tile(parent, shape)
     rank = len(pt)
     lead = tuple(pt[:-2])
@@ -567,7 +590,7 @@ def _dot_shape_per_cta_tile(enc: Attribute, shape: Sequence[int] | None) -> tupl
 def warps_per_cta_with_unique_data(enc: Attribute, shape: Sequence[int]) -> tuple[int, ...]:
     """getWarpsPerCTAWithUniqueData: min(wpc[d], ceil(shape[d] / (spt[d]*tpw[d])))."""
     if is_slice(enc):
-        p = warps_per_cta_with_unique_data(enc.get("parent"), slice_padded_shape(enc, shape))
+        p = warps_per_cta_with_unique_data(enc.parent, slice_padded_shape(enc, shape))
         return _erase(p, slice_dim(enc))
     w = warps_per_cta(enc)
     spt = size_per_thread(enc)
@@ -578,7 +601,7 @@ def warps_per_cta_with_unique_data(enc: Attribute, shape: Sequence[int]) -> tupl
 def threads_per_warp_with_unique_data(enc: Attribute, shape: Sequence[int]) -> tuple[int, ...]:
     """getThreadsPerWarpWithUniqueData: min(tpw[d], ceil(shape[d] / spt[d]))."""
     if is_slice(enc):
-        p = threads_per_warp_with_unique_data(enc.get("parent"), slice_padded_shape(enc, shape))
+        p = threads_per_warp_with_unique_data(enc.parent, slice_padded_shape(enc, shape))
         return _erase(p, slice_dim(enc))
     tpw = threads_per_warp(enc)
     spt = size_per_thread(enc)
@@ -589,9 +612,9 @@ def num_elements_per_thread(enc: Attribute, shape: Sequence[int]) -> int:
     """getTotalElemsPerThread for blocked/slice/mma (3.1): elements (with repetitions) each thread holds."""
     if is_slice(enc):
         # elements of the parent (with the sliced dim of size 1), as SliceEncodingAttr::getElemsPerThread
-        return num_elements_per_thread(enc.get("parent"), slice_padded_shape(enc, shape))
+        return num_elements_per_thread(enc.parent, slice_padded_shape(enc, shape))
     if is_blocked(enc):
-        spt = enc.get("sizePerThread")
+        spt = enc.size_per_thread
         tile = shape_per_cta_tile(enc)
         sp = shape_per_cta(enc, shape)
         return prod(s * max(1, -(-n // t)) for s, n, t in zip(spt, sp, tile))
@@ -610,21 +633,21 @@ def num_elements_per_thread(enc: Attribute, shape: Sequence[int]) -> int:
 def legacy_elems_per_thread(enc: Attribute, shape: Sequence[int]) -> tuple[int, ...] | None:
     """getElemsPerThread of the legacy (pre-linear-layout) layouts, per dim; None where not modelled."""
     if is_blocked(enc):
-        spt = enc.get("sizePerThread")
+        spt = enc.size_per_thread
         tile = shape_per_cta_tile(enc)
         sp = shape_per_cta(enc, shape)
         return tuple(s * max(1, -(-n // t)) for s, n, t in zip(spt, sp, tile))
     if is_slice(enc):
-        p = legacy_elems_per_thread(enc.get("parent"), slice_padded_shape(enc, shape))
+        p = legacy_elems_per_thread(enc.parent, slice_padded_shape(enc, shape))
         return None if p is None else _erase(p, slice_dim(enc))
     if is_mma_v2(enc):
-        w = enc.get("warpsPerCTA")
+        w = enc.warps_per_cta
         sp = shape_per_cta(enc, shape)
         lead = tuple(max(1, -(-sp[i] // w[i])) for i in range(len(sp) - 2))
         return lead + (2 * max(1, -(-sp[-2] // (16 * w[-2]))), 2 * max(1, -(-sp[-1] // (8 * w[-1]))))
     if is_mma_v3(enc):
-        w = enc.get("warpsPerCTA")
-        n = (enc.get("instrShape") or (16, 8, 16))[1]
+        w = enc.warps_per_cta
+        n = (enc.instr_shape or (16, 8, 16))[1]
         sp = shape_per_cta(enc, shape)
         return (2 * max(1, -(-sp[0] // (16 * w[0]))), (n // 4) * max(1, -(-sp[1] // (n * w[1]))))
     return None
@@ -645,16 +668,16 @@ def blocked_layout(
     order: Sequence[int],
     num_warps: int,
     threads_per_warp: int,
-    cta_fields: dict | None = None,
+    cta_layout: CTALayout | None = None,
 ) -> BlockedEncodingAttr:
     """Triton's TableGen builder `BlockedEncodingAttr::get(shape, sizePerThread, order, numWarps, tpw, CTALayout)`.
 
     Threads and then warps are spread over the dims in `order` (fastest first), each dim taking at most
-    shapePerCTA/sizePerThread threads; the slowest dim takes whatever is left.  `cta_fields` (CTAsPerCGA,
-    CTASplitNum, CTAOrder) divide the shape per CTA and are copied into the attribute."""
+    shapePerCTA/sizePerThread threads; the slowest dim takes whatever is left.  `cta_layout` (CTAsPerCGA,
+    CTASplitNum, CTAOrder) divides the shape per CTA and is copied into the attribute."""
     rank = len(shape)
-    if cta_fields:
-        split = cta_fields.get("CTASplitNum") or (1,) * rank
+    if cta_layout is not None:
+        split = cta_layout.cta_split_num or (1,) * rank
         shape_cta = [max(1, s // c) for s, c in zip(shape, split)]
     else:
         shape_cta = list(shape)
@@ -678,15 +701,11 @@ def blocked_layout(
     last = order[rank - 1]
     tpw[last] = threads_per_warp // prev_lanes
     wpc[last] = num_warps // prev_warps
-    values = dict(
-        sizePerThread=tuple(size_per_thread),
-        threadsPerWarp=tuple(tpw),
-        warpsPerCTA=tuple(wpc),
-        order=tuple(order),
+    cta = cta_layout._asdict() if cta_layout is not None else {}
+    return BlockedEncodingAttr.of(
+        size_per_thread=tuple(size_per_thread), threads_per_warp=tuple(tpw), warps_per_cta=tuple(wpc), order=tuple(order),
+        **cta,
     )
-    if cta_fields:
-        values.update({k: tuple(v) for k, v in cta_fields.items() if v is not None})
-    return BlockedEncodingAttr.from_values(**values)
 
 
 # ---------------------------------------------------------------------------------------------

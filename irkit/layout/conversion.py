@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from math import prod
 
+from xdsl.dialects.builtin import BFloat16Type, Float16Type
 from xdsl.ir import Attribute
 
 from irkit.layout import algebra
@@ -153,8 +154,8 @@ def is_mma_to_mma_shortcut(src: Attribute, dst: Attribute) -> bool:
     return (
         algebra.is_mma_v3(src)
         and algebra.is_mma_v3(dst)
-        and tuple(src.get("warpsPerCTA"))[1] == 1
-        and tuple(dst.get("warpsPerCTA"))[1] == 1
+        and tuple(src.warps_per_cta)[1] == 1
+        and tuple(dst.warps_per_cta)[1] == 1
     )
 
 
@@ -168,12 +169,12 @@ def is_mma_to_dot_shortcut(
     dot_op(opIdx 0) whose parent and the source are both Hopper mma with warpsPerCTA[1] == 1, for 8/16-bit
     elements (a Hopper dot_op has no kWidth in 3.1: the parser rejects one).
     3.2/3.3: the Hopper case also requires kWidth == 32/bits (the dot_op carries a kWidth from 3.2 on)."""
-    if not algebra.is_dot_operand(dst) or dst.get("opIdx") != 0:
+    if not algebra.is_dot_operand(dst) or dst.op_idx != 0:
         return False
-    parent = dst.get("parent")
+    parent = dst.parent
     legacy = _version_tuple(version) < (3, 2)
     if algebra.is_mma_v2(src):
-        warps = tuple(src.get("warpsPerCTA"))
+        warps = tuple(src.warps_per_cta)
         return parent == src and (warps[1] if legacy else warps[-1]) == 1 and not _is_f32(elem)
     if algebra.is_mma_v3(src):
         bits = _bits(elem)
@@ -181,10 +182,10 @@ def is_mma_to_dot_shortcut(
             return is_mma_to_mma_shortcut(parent, src) and bits in (8, 16)
         parent_ok = parent == src or is_mma_to_mma_shortcut(parent, src)
         return (
-            tuple(src.get("warpsPerCTA"))[1] == 1
+            tuple(src.warps_per_cta)[1] == 1
             and parent_ok
             and bits in (8, 16)
-            and dst.get("kWidth") == 32 // bits
+            and dst.k_width == 32 // bits
         )
     return False
 
@@ -192,19 +193,19 @@ def is_mma_to_dot_shortcut(
 def is_mfma_to_dot_shortcut(src: Attribute, dst: Attribute, elem: Attribute | int | None) -> bool:
     """isMfmaToDotShortcut (3.1): transposed mfma (16 or 32) with warpsPerCTA[1] == 1 -> dot_op(opIdx 0,
     same parent, kWidth 4) of f16/bf16 elements."""
-    if not (algebra.is_mfma(src) and algebra.is_dot_operand(dst)) or dst.get("opIdx") != 0:
+    if not (algebra.is_mfma(src) and algebra.is_dot_operand(dst)) or dst.op_idx != 0:
         return False
     name = getattr(elem, "name", "") if not isinstance(elem, int) else ""
-    is_half = type(elem).__name__ in ("Float16Type", "BFloat16Type") or name in ("f16", "bf16")
+    is_half = isinstance(elem, (Float16Type, BFloat16Type)) or name in ("f16", "bf16")
     try:
         m, _ = algebra._mfma_mn(src)
     except algebra.UnsupportedLayout:
         return False
     return (
-        dst.get("parent") == src
-        and tuple(src.get("warpsPerCTA"))[1] == 1
-        and bool(src.get("isTransposed"))
-        and dst.get("kWidth") == algebra.contig_per_thread(src)[-1]
+        dst.parent == src
+        and tuple(src.warps_per_cta)[1] == 1
+        and bool(src.is_transposed)
+        and dst.k_width == algebra.contig_per_thread(src)[-1]
         and m in (16, 32)
         and is_half
     )
@@ -295,7 +296,7 @@ def warp_shuffle_ok_33(src: Attribute, dst: Attribute, shape: Sequence[int], bit
             reg_to_lane += 1
     if missing > reg_to_lane or missing > 1:
         return False
-    if algebra.is_dot_operand(src) and src.get("kWidth") == 0 or algebra.is_dot_operand(dst) and dst.get("kWidth") == 0:
+    if algebra.is_dot_operand(src) and src.k_width == 0 or algebra.is_dot_operand(dst) and dst.k_width == 0:
         return False
     in_vec, out_vec = scratch_cvt_in_out_vec(src, dst, shape)
     if not is_ptr and bits < 32 and in_vec > 4 and out_vec > 4:

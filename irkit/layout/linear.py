@@ -24,6 +24,15 @@ from math import prod
 
 from xdsl.ir import Attribute
 
+from irkit.dialects.encodings import (
+    AmdMfmaEncodingAttr,
+    AmdWmmaEncodingAttr,
+    BlockedEncodingAttr,
+    DotOperandEncodingAttr,
+    LinearEncodingAttr,
+    NvidiaMmaEncodingAttr,
+    SliceEncodingAttr,
+)
 from irkit.layout import algebra
 
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
@@ -274,12 +283,11 @@ def ensure_not_larger(ll: LinearLayout, shape: Mapping[str, int], broadcast_regi
 def _cga_layout(enc: Attribute, rank: int) -> LinearLayout:
     """makeCgaLayout for the CTA fields of `enc` (block -> dims); trivial for one CTA."""
     names = dim_names(rank)
-    cga = algebra._cta_field(enc, "CGALayout")
+    fields = algebra.cta_layout(enc)
+    cga = fields.cga_layout
     if cga:
         return LinearLayout({BLOCK: [tuple(b) for b in cga]}, names)
-    split = algebra._cta_field(enc, "CTASplitNum")
-    ctas = algebra._cta_field(enc, "CTAsPerCGA")
-    order = algebra._cta_field(enc, "CTAOrder")
+    split, ctas, order = fields.cta_split_num, fields.ctas_per_cga, fields.cta_order
     if split is None or ctas is None:
         ret = LinearLayout.empty()
         for n in names:
@@ -313,12 +321,12 @@ def combine_cta_cga_with_shape(cta: LinearLayout, enc: Attribute, shape: Sequenc
 # ---------------------------------------------------------------------------------------------
 
 
-def _blocked_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout:
-    order = enc.get("order")
+def _blocked_to_ll(enc: BlockedEncodingAttr, shape: Sequence[int]) -> LinearLayout:
+    order = enc.order
     cta = (
-        identity_standard_nd(REG, enc.get("sizePerThread"), order)
-        * identity_standard_nd(LANE, enc.get("threadsPerWarp"), order)
-        * identity_standard_nd(WARP, enc.get("warpsPerCTA"), order)
+        identity_standard_nd(REG, enc.size_per_thread, order)
+        * identity_standard_nd(LANE, enc.threads_per_warp, order)
+        * identity_standard_nd(WARP, enc.warps_per_cta, order)
     )
     return combine_cta_cga_with_shape(cta, enc, shape)
 
@@ -342,17 +350,17 @@ def _nvidia_mma_tile(tile: Sequence[int], k_width: int, order: Sequence[int], re
     return ret
 
 
-def _mma_warp_order(enc: Attribute) -> tuple[int, ...]:
-    rank = len(enc.get("warpsPerCTA"))
+def _mma_warp_order(enc: NvidiaMmaEncodingAttr) -> tuple[int, ...]:
+    rank = len(enc.warps_per_cta)
     if algebra.mma_version(enc) == 3:
         return tuple(range(rank))  # Hopper warp groups run along dim0 first
     return tuple(range(rank - 1, -1, -1))
 
 
-def _nvidia_mma_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
+def _nvidia_mma_to_ll(enc: NvidiaMmaEncodingAttr, shape: Sequence[int]) -> LinearLayout | None:
     v = algebra.mma_version(enc)
     rank = len(shape)
-    instr = enc.get("instrShape")
+    instr = enc.instr_shape
     if v == 2:
         tile = tuple(instr) if instr else (1,) * (rank - 2) + (16, 8)
     elif v == 3:
@@ -363,16 +371,16 @@ def _nvidia_mma_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | No
         return None
     order = tuple(range(rank - 1, -1, -1))
     cta = _nvidia_mma_tile(tile, 2, order, order)
-    warps = identity_standard_nd(WARP, enc.get("warpsPerCTA"), _mma_warp_order(enc))
+    warps = identity_standard_nd(WARP, enc.warps_per_cta, _mma_warp_order(enc))
     cta = cta * warps.transpose_outs(cta.out_dim_names)
     return combine_cta_cga_with_shape(cta, enc, shape)
 
 
-def _nvidia_dot_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
-    mma = enc.get("parent")
+def _nvidia_dot_to_ll(enc: DotOperandEncodingAttr, shape: Sequence[int]) -> LinearLayout | None:
+    mma = enc.parent
     rank = len(shape)
-    k_width = enc.get("kWidth")
-    is_a = enc.get("opIdx") == 0
+    k_width = enc.k_width
+    is_a = enc.op_idx == 0
     if k_width is None:
         return None
     tile = [1] * rank
@@ -391,7 +399,7 @@ def _nvidia_dot_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | No
     # warpsNvidiaDot: the mma warps with the K dim broadcast
     names = dim_names(rank)
     inner = rank - 1 if is_a else rank - 2
-    wpc = mma.get("warpsPerCTA")
+    wpc = mma.warps_per_cta
     warps = LinearLayout.empty()
     for d in _mma_warp_order(mma):
         if d == inner:
@@ -402,7 +410,7 @@ def _nvidia_dot_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | No
     return combine_cta_cga_with_shape(cta, mma, shape)
 
 
-def _mfma_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
+def _mfma_to_ll(enc: AmdMfmaEncodingAttr, shape: Sequence[int]) -> LinearLayout | None:
     rank = len(shape)
     try:
         m, n = algebra._mfma_mn(enc)
@@ -413,7 +421,7 @@ def _mfma_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
     names = dim_names(rank)
     order = tuple(range(rank - 1, -1, -1))
     outs = [names[order[0]], names[order[1]]]  # (N, M)
-    t = bool(enc.get("isTransposed"))
+    t = bool(enc.is_transposed)
     if m == 32:
         if not t:
             tile = LinearLayout(
@@ -430,24 +438,24 @@ def _mfma_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
             tile = LinearLayout({REG: [(1, 0), (2, 0)], LANE: [(0, 1), (0, 2), (0, 4), (0, 8), (4, 0), (8, 0)]}, outs)
     if rank == 3:
         tile = tile * LinearLayout.identity_1d(1, REG, names[order[2]]) * LinearLayout.identity_1d(1, LANE, names[order[2]])
-    tiles_per_warp = enc.get("tilesPerWarp")
+    tiles_per_warp = enc.tiles_per_warp
     if tiles_per_warp and any(x != 1 for x in tiles_per_warp):
         return None
-    warps = identity_standard_nd(WARP, enc.get("warpsPerCTA"), order)
+    warps = identity_standard_nd(WARP, enc.warps_per_cta, order)
     return combine_cta_cga_with_shape(tile * warps, enc, shape)
 
 
-def _mfma_dot_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
-    mfma = enc.get("parent")
+def _mfma_dot_to_ll(enc: DotOperandEncodingAttr, shape: Sequence[int]) -> LinearLayout | None:
+    mfma = enc.parent
     rank = len(shape)
-    k_width = enc.get("kWidth")
+    k_width = enc.k_width
     if k_width is None or rank not in (2, 3):
         return None
     try:
         m, _ = algebra._mfma_mn(mfma)
     except algebra.UnsupportedLayout:
         return None
-    op = enc.get("opIdx")
+    op = enc.op_idx
     k_dim = rank - 1 if op == 0 else rank - 2
     k_size = shape[k_dim]
     names = dim_names(rank)
@@ -477,7 +485,7 @@ def _mfma_dot_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None
     if rank == 3:
         tile = tile * LinearLayout.identity_1d(1, REG, names[order[2]]) * LinearLayout.identity_1d(1, LANE, names[order[2]])
     # warps: the mfma warps (order [rank-1..0], as the mfma itself) with the K dim broadcast
-    wpc = list(mfma.get("warpsPerCTA"))
+    wpc = list(mfma.warps_per_cta)
     warps = LinearLayout.empty()
     for d in range(rank - 1, -1, -1):
         if d == k_dim:
@@ -488,33 +496,33 @@ def _mfma_dot_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None
     return combine_cta_cga_with_shape(cta, mfma, shape)
 
 
-def _wmma_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
+def _wmma_to_ll(enc: AmdWmmaEncodingAttr, shape: Sequence[int]) -> LinearLayout | None:
     rank = len(shape)
     if rank not in (2, 3):
         return None
     names = dim_names(rank)
     order = tuple(range(rank - 1, -1, -1))
     outs = [names[order[0]], names[order[1]]]
-    ver = enc.get("version") or 1
+    ver = enc.version or 1
     if ver == 1:
         tile = LinearLayout({REG: [(0, 2), (0, 4), (0, 8)], LANE: [(1, 0), (2, 0), (4, 0), (8, 0), (0, 1)]}, outs)
     elif ver == 2:
         tile = LinearLayout({REG: [(0, 1), (0, 2), (0, 4)], LANE: [(1, 0), (2, 0), (4, 0), (8, 0), (0, 8)]}, outs)
     else:
         return None
-    if enc.get("isTransposed"):
+    if enc.is_transposed:
         return None
     if rank == 3:
         tile = tile * LinearLayout.identity_1d(1, REG, names[order[2]]) * LinearLayout.identity_1d(1, LANE, names[order[2]])
-    warps = identity_standard_nd(WARP, enc.get("warpsPerCTA"), order)
+    warps = identity_standard_nd(WARP, enc.warps_per_cta, order)
     return combine_cta_cga_with_shape(tile * warps, enc, shape)
 
 
-def _slice_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
+def _slice_to_ll(enc: SliceEncodingAttr, shape: Sequence[int]) -> LinearLayout | None:
     dim = algebra.slice_dim(enc)
     parent_shape = list(shape)
     parent_shape.insert(dim, 1)
-    parent = enc.get("parent")
+    parent = enc.parent
     pll = to_linear_layout(parent, parent_shape, keep_broadcast_registers=_KEEP_ZERO_REGS.get())
     if pll is None:
         return None
@@ -529,9 +537,9 @@ def _slice_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout | None:
     return ret
 
 
-def _linear_attr_to_ll(enc: Attribute, shape: Sequence[int]) -> LinearLayout:
+def _linear_attr_to_ll(enc: LinearEncodingAttr, shape: Sequence[int]) -> LinearLayout:
     rank = len(shape)
-    bases = {d: [tuple(b) for b in (enc.get(d) or ())] for d in HW_DIMS}
+    bases = {d: [tuple(b) for b in enc.bases[d]] for d in HW_DIMS}
     return LinearLayout(bases, list(zip(dim_names(rank), shape)))
 
 
@@ -567,7 +575,7 @@ def _to_ll_cached(enc: Attribute, shape: tuple[int, ...], keep: bool) -> LinearL
         if algebra.is_linear(enc):
             return _linear_attr_to_ll(enc, shape)
         if algebra.is_dot_operand(enc):
-            parent = enc.get("parent")
+            parent = enc.parent
             if algebra.is_nvidia_mma(parent):
                 return _nvidia_dot_to_ll(enc, shape)
             if algebra.is_mfma(parent):
@@ -585,8 +593,8 @@ def _to_ll_cached(enc: Attribute, shape: tuple[int, ...], keep: bool) -> LinearL
 # ---------------------------------------------------------------------------------------------
 
 
-def _bases_per_dim(enc: Attribute, in_dim: str) -> tuple[int, ...]:
-    return algebra.split_by_bases(enc.get(in_dim) or (), algebra.rank_of(enc))
+def _bases_per_dim(enc: LinearEncodingAttr, in_dim: str) -> tuple[int, ...]:
+    return algebra.split_by_bases(enc.bases[in_dim], algebra.rank_of(enc))
 
 
 def linear_warps_per_cta(enc: Attribute) -> tuple[int, ...]:
@@ -602,7 +610,7 @@ def linear_order(enc: Attribute) -> tuple[int, ...]:
     rank = algebra.rank_of(enc)
     seen: list[int] = []
     for d_in in (REG, LANE, WARP):
-        for v in enc.get(d_in) or ():
+        for v in enc.bases[d_in]:
             for d, x in enumerate(v):
                 if x and d not in seen:
                     seen.append(d)
@@ -618,7 +626,7 @@ def linear_contig_per_thread(enc: Attribute) -> tuple[int, ...]:
     out = [1] * rank
     for d in range(rank):
         expect = 1
-        for v in enc.get(REG) or ():
+        for v in enc.register_bases or ():
             if v[d] == 0:
                 continue
             if v[d] == expect and all(x == 0 for i, x in enumerate(v) if i != d):
@@ -633,7 +641,7 @@ def linear_shape_per_cta_tile(enc: Attribute) -> tuple[int, ...]:
     rank = algebra.rank_of(enc)
     acc = [0] * rank
     for d_in in (REG, LANE, WARP):
-        for v in enc.get(d_in) or ():
+        for v in enc.bases[d_in]:
             for d, x in enumerate(v):
                 acc[d] |= x
     return tuple(_next_pow2_size(a) for a in acc)
