@@ -5,11 +5,13 @@ blocks and the types region terminators hand back (scf.if, tt.func)."""
 
 from __future__ import annotations
 
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from irkit.dialects.op_rules import module_attribute_error
+from irkit.dialects.tt import FuncOp, ReturnOp
 from irkit.frontend.construct import gc_paused
 
 
@@ -118,15 +120,14 @@ def _types(values) -> list:
 def _region_type_error(op: Operation) -> str | None:
     if isinstance(op, ModuleOp):
         return module_attribute_error(op)
-    name = op.name
-    if name == "scf.if":
+    if isinstance(op, scf.IfOp):
         for region in op.regions:
             if region.blocks and region.blocks[-1].last_op is not None:
                 term = region.blocks[-1].last_op
-                if term.name == "scf.yield" and _types(term.operands) != _types(op.results):
+                if isinstance(term, scf.YieldOp) and _types(term.operands) != _types(op.results):
                     return (f"region yields ({', '.join(map(str, _types(term.operands)))}) but the op returns "
                             f"({', '.join(map(str, _types(op.results)))})")
-    elif name == "tt.func":
+    elif isinstance(op, FuncOp):
         ftype = op.properties.get("function_type")
         if not isinstance(ftype, FunctionType):
             return "'function_type' must be a function type"
@@ -138,6 +139,6 @@ def _region_type_error(op: Operation) -> str | None:
                 return "entry block arguments do not match the function type's inputs"
             for block in op.regions[0].blocks:
                 term = block.last_op
-                if term is not None and term.name == "tt.return" and _types(term.operands) != list(ftype.outputs.data):
+                if isinstance(term, ReturnOp) and _types(term.operands) != list(ftype.outputs.data):
                     return f"tt.return returns {len(term.operands)} value(s) that do not match the function type's results"
     return None

@@ -32,6 +32,7 @@ from irkit.analysis.mma_profit import ModuleFacts, PlanJudgement, completes_rewr
 from irkit.diagnostics import PassFailure, emit_remark
 from irkit.dialects.arith import ConstantOp
 from irkit.dialects.builtin_extras import DenseElementsAttr
+from irkit.dialects.families import FUNCTION_OPS
 from irkit.dialects.tt import FuncOp
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.layout import algebra
@@ -349,7 +350,7 @@ def _find_equivalent(
         candidates = []
         x: Operation | None = op
         while x is not None and x.parent_block() is not None:
-            if x.name in ("tt.func", "func.func", "builtin.module"):
+            if isinstance(x, (*FUNCTION_OPS, ModuleOp)):
                 # isolated from above: nothing outside can be reused inside, and collecting the
                 # module's functions per op made the pass quadratic in the number of functions
                 break
@@ -358,7 +359,7 @@ def _find_equivalent(
     for c in candidates:
         if (
             c is not op
-            and c.name == op.name
+            and type(c) is type(op)
             and list(c.operands) == operands
             and [r.type for r in c.results] == result_types
             and dict(c.properties) == properties

@@ -40,12 +40,50 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     TensorType,
+    UnrealizedConversionCastOp,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 
-from irkit.dialects.arith import INT_BINARY_OPS, AddIOp, AndIOp, SubIOp
+from irkit.dialects.arith import (
+    AddIOp,
+    AndIOp,
+    CmpIOp,
+    ConstantOp,
+    DivSIOp,
+    DivUIOp,
+    ExtSIOp,
+    ExtUIOp,
+    IndexCastOp,
+    MaxSIOp,
+    MaxUIOp,
+    MinSIOp,
+    MinUIOp,
+    MulIOp,
+    OrIOp,
+    PoisonOp,
+    RemSIOp,
+    RemUIOp,
+    SelectOp,
+    ShLIOp,
+    ShRSIOp,
+    ShRUIOp,
+    SubIOp,
+    TruncIOp,
+    XOrIOp,
+)
 from irkit.dialects.builtin_extras import DenseElementsAttr
-from irkit.dialects.tt import AddPtrOp
+from irkit.dialects.families import CALL_OPS, FUNCTION_OPS, REGION_BRANCH_OPS, REGION_TERMINATORS
+from irkit.dialects.tt import (
+    AddPtrOp,
+    BitcastOp,
+    BroadcastOp,
+    ExpandDimsOp,
+    LoadOp,
+    MakeRangeOp,
+    ReshapeOp,
+    SplatOp,
+)
+from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.dialects.types import PointerType
 from irkit.layout.algebra import elem_bits
 
@@ -437,7 +475,7 @@ def _logical_constant(op, lhs: AxisInfo, rhs: AxisInfo) -> int | None:
     a, b = lhs.constant, rhs.constant
     if isinstance(op, AndIOp):
         return a & b
-    if isinstance(op, INT_BINARY_OPS["ori"]):
+    if isinstance(op, OrIOp):
         return a | b
     return a ^ b
 
@@ -488,7 +526,7 @@ def _visit_max_min(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
     lhs, rhs = ins[0], ins[1]
     rank = lhs.rank
     if _both_constant(lhs, rhs):
-        pick = max if isinstance(op, (INT_BINARY_OPS["maxsi"], INT_BINARY_OPS["maxui"])) else min
+        pick = max if isinstance(op, (MaxSIOp, MaxUIOp)) else min
         value = pick(lhs.constant, rhs.constant)
         return AxisInfo((1,) * rank, (1,) * rank, (1,) * rank, value)
     return AxisInfo(
@@ -666,44 +704,44 @@ def _visit_broadcast(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
     return AxisInfo(tuple(contiguity), tuple(divisibility), tuple(constancy), src.constant)
 
 
-VISITORS: dict[str, Visitor] = {
+VISITORS: dict[type[Operation], Visitor] = {
     # casts keep everything (UnrealizedConversionCast too: it appears mid-lowering)
-    "arith.extsi": _visit_copy,
-    "arith.extui": _visit_copy,
-    "arith.trunci": _visit_copy,
-    "arith.index_cast": _visit_copy,  # in 3.1.0 (measured; index_castui has no rule)
-    "ttg.convert_layout": _visit_copy,
-    "builtin.unrealized_conversion_cast": _visit_copy,
-    "tt.bitcast": _visit_copy,
-    "tt.make_range": _visit_make_range,
-    "ub.poison": _visit_poison,
-    "arith.constant": _visit_constant,
-    "tt.addptr": _visit_add_sub,
-    "arith.addi": _visit_add_sub,
-    "arith.subi": _visit_add_sub,
-    "arith.muli": _visit_mul,
-    "arith.divsi": _visit_div,
-    "arith.divui": _visit_div,
-    "arith.remsi": _visit_rem,
-    "arith.remui": _visit_rem,
-    "tt.broadcast": _visit_broadcast,
-    "tt.splat": _visit_splat,
-    "tt.expand_dims": _visit_expand_dims,
-    "arith.cmpi": _visit_cmpi,
-    "arith.andi": _visit_logical,
-    "arith.ori": _visit_logical,
-    "arith.xori": _visit_logical,
-    "arith.select": _visit_select,
-    "arith.shli": _visit_shl,
-    "arith.shrui": _visit_shr,
-    "arith.shrsi": _visit_shr,
-    "arith.maxsi": _visit_max_min,
-    "arith.maxui": _visit_max_min,
-    "arith.minsi": _visit_max_min,
-    "arith.minui": _visit_max_min,
-    "tt.load": _visit_load,
+    ExtSIOp: _visit_copy,
+    ExtUIOp: _visit_copy,
+    TruncIOp: _visit_copy,
+    IndexCastOp: _visit_copy,  # in 3.1.0 (measured; index_castui has no rule)
+    ConvertLayoutOp: _visit_copy,
+    UnrealizedConversionCastOp: _visit_copy,
+    BitcastOp: _visit_copy,
+    MakeRangeOp: _visit_make_range,
+    PoisonOp: _visit_poison,
+    ConstantOp: _visit_constant,
+    AddPtrOp: _visit_add_sub,
+    AddIOp: _visit_add_sub,
+    SubIOp: _visit_add_sub,
+    MulIOp: _visit_mul,
+    DivSIOp: _visit_div,
+    DivUIOp: _visit_div,
+    RemSIOp: _visit_rem,
+    RemUIOp: _visit_rem,
+    BroadcastOp: _visit_broadcast,
+    SplatOp: _visit_splat,
+    ExpandDimsOp: _visit_expand_dims,
+    CmpIOp: _visit_cmpi,
+    AndIOp: _visit_logical,
+    OrIOp: _visit_logical,
+    XOrIOp: _visit_logical,
+    SelectOp: _visit_select,
+    ShLIOp: _visit_shl,
+    ShRUIOp: _visit_shr,
+    ShRSIOp: _visit_shr,
+    MaxSIOp: _visit_max_min,
+    MaxUIOp: _visit_max_min,
+    MinSIOp: _visit_max_min,
+    MinUIOp: _visit_max_min,
+    LoadOp: _visit_load,
 }
-"""The ops with a rule, by canonical name; every other op's results are `pessimistic` (or its hints)."""
+"""The ops with a rule, by class; every other op's results are `pessimistic` (or its hints)."""
 
 
 def _suffix_products(shape: Sequence[int]) -> list[int]:
@@ -754,11 +792,11 @@ def _visit_reshape(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
     return AxisInfo(tuple(contiguity), tuple(divisibility), tuple(constancy), src.constant)
 
 
-VISITORS_39: dict[str, Visitor] = {**VISITORS, "tt.reshape": _visit_reshape}
+VISITORS_39: dict[type[Operation], Visitor] = {**VISITORS, ReshapeOp: _visit_reshape}
 """Triton 3.9's rules: 3.1's and `tt.reshape` (the other 3.2-3.9 changes to AxisInfo are not modelled)."""
 
 
-def visitors_for(version: str | None) -> dict[str, Visitor]:
+def visitors_for(version: str | None) -> dict[type[Operation], Visitor]:
     """The rule table of a Triton version: "3.1" (default; below 3.4) or "3.9"."""
     if version is None:
         return VISITORS
@@ -771,15 +809,12 @@ def visitors_for(version: str | None) -> dict[str, Visitor]:
 # Control flow
 # ---------------------------------------------------------------------------------------------
 
-_REGION_BRANCH_OPS = ("scf.for", "scf.if", "scf.while", "scf.execute_region", "scf.index_switch")
-
-
 def _is_region_branch(op: Operation | None) -> bool:
-    return op is not None and op.name in _REGION_BRANCH_OPS
+    return isinstance(op, REGION_BRANCH_OPS)
 
 
 def _is_function(op: Operation | None) -> bool:
-    return op is not None and op.name in ("tt.func", "func.func")
+    return isinstance(op, FUNCTION_OPS)
 
 
 def function_arg_hints(func: Operation, index: int) -> dict[str, Attribute]:
@@ -799,7 +834,10 @@ class _FunctionSolver:
     body joins its new values into the old ones."""
 
     def __init__(
-        self, func: Operation, arg_overrides: dict[int, dict[str, int]], visitors: dict[str, Visitor] | None = None
+        self,
+        func: Operation,
+        arg_overrides: dict[int, dict[str, int]],
+        visitors: dict[type[Operation], Visitor] | None = None,
     ):
         self.visitors = VISITORS if visitors is None else visitors
         self.func = func
@@ -882,7 +920,7 @@ class _FunctionSolver:
     def plain_op(self, op: Operation) -> None:
         if op.results:
             ins = [self.get(v) for v in op.operands]
-            visitor = self.visitors.get(op.name)
+            visitor = self.visitors.get(type(op))
             info = visitor(op, ins) if visitor is not None else None
             if info is None or info.rank == 0:
                 for r in op.results:
@@ -900,7 +938,7 @@ class _FunctionSolver:
 
     def _terminator_operands(self, block: Block) -> list[SSAValue]:
         last = block.last_op
-        return list(last.operands) if last is not None and last.name in ("scf.yield", "scf.condition") else []
+        return list(last.operands) if isinstance(last, REGION_TERMINATORS) else []
 
     def for_op(self, op: scf.ForOp) -> None:
         lb, step = self.get(op.lb), self.get(op.step)
@@ -979,7 +1017,7 @@ def _callee_name(call: Operation) -> str | None:
 
 
 def _calls(func: Operation) -> Iterable[Operation]:
-    return (op for op in func.walk() if op.name in ("tt.call", "func.call"))
+    return (op for op in func.walk() if isinstance(op, CALL_OPS))
 
 
 def _callers_first(module: ModuleOp) -> list[Operation]:

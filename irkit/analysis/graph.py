@@ -51,17 +51,20 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 
-from irkit.analysis.shared_memory import FUNC_OPS, SharedMemoryReport, analyze_shared_memory, resolve_target
+from irkit.analysis.shared_memory import SharedMemoryReport, analyze_shared_memory, resolve_target
 from irkit.analysis.triton_versions import infer_version, normalize_version
-from irkit.dialects.ttg import ConvertLayoutOp
+from irkit.dialects.families import FUNCTION_OPS
+from irkit.dialects.ttg import ConvertLayoutOp, LocalAllocOp
 from irkit.dialects.types import MemDescType
 from irkit.frontend.parsed import ParsedModule
 from irkit.frontend.printer import AliasState, Printer, PrintOptions
 from irkit.frontend.spelling import Spelling
 from irkit.names import exact_name
 
-CONVERT = "ttg.convert_layout"
-LOCAL_ALLOC = "ttg.local_alloc"
+# A node's `op` field is the op's name (current spelling): the graph is data for reports and pictures.
+CONVERT = ConvertLayoutOp.name
+LOCAL_ALLOC = LocalAllocOp.name
+FUNC_OPS = frozenset(cls.name for cls in FUNCTION_OPS)
 
 # ---------------------------------------------------------------------------------------------
 # Names as the file writes them
@@ -191,7 +194,7 @@ def _needs_shared(src: TensorType, dst: TensorType, version: str) -> bool | None
 
 def _walk(op: Operation, parent: Operation | None, region: str, depth: int, function: str):
     yield op, parent, region, depth, function
-    fn = _func_name(op) if op.name in FUNC_OPS else function
+    fn = _func_name(op) if isinstance(op, FUNCTION_OPS) else function
     for ri, reg in enumerate(op.regions):
         for block in reg.blocks:
             for child in block.ops:
@@ -253,7 +256,7 @@ def build_graph(
             line=parsed.op_line(op) if parsed is not None else None,
             text=_source_line(parsed, op),
             loc=source_location(op),
-            function=function if op.name not in FUNC_OPS else _func_name(op),
+            function=_func_name(op) if isinstance(op, FUNCTION_OPS) else function,
             parent=ids.get(parent) if parent is not None else None,
             region=f"{ids[parent]}.{region}" if parent is not None else "",
             depth=depth,

@@ -26,7 +26,7 @@ from irkit.analysis.shared_memory import (
     resolve_target,
 )
 from irkit.analysis.triton_versions import V31, infer_version
-from irkit.dialects.tt import FuncOp
+from irkit.dialects.tt import FuncOp, LoadOp, StoreOp
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.dialects.types import PointerType
 from irkit.layout import algebra
@@ -90,7 +90,7 @@ def judge_plan(plan: mma_slice.MmaSlicePlan, facts: ModuleFacts, weights: cost_m
             added.append(cost_model.conversion_cost(t, mma_slice.with_layout(t, new), facts.version, facts.triple, facts.warp_size))
     accesses = []
     for op, role in plan.roles.items():
-        if op.name not in (mma_slice.LOAD, mma_slice.STORE) or role not in (mma_slice.NODE, mma_slice.SINK):
+        if not isinstance(op, (LoadOp, StoreOp)) or role not in (mma_slice.NODE, mma_slice.SINK):
             continue
         ptr = op.operands[0]
         if ptr not in plan.layouts or not isinstance(ptr.type, TensorType):
@@ -108,7 +108,7 @@ def judge_plan(plan: mma_slice.MmaSlicePlan, facts: ModuleFacts, weights: cost_m
                                                   contiguity, divisibility)
         except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError, IndexError):
             continue
-        accesses.append(("load" if op.name == mma_slice.LOAD else "store", before, after))
+        accesses.append(("load" if isinstance(op, LoadOp) else "store", before, after))
     peak_before, peak_after = _register_peaks(plan, removed)
     shared_before = facts.shared.total_bytes
     shared_after = facts.shared_without(plan.removed) if not plan.added else shared_before

@@ -35,40 +35,63 @@ from dataclasses import dataclass, field
 from math import prod
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import NoneAttr, TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
-from irkit.dialects.arith import CAST_OPS, FLOAT_BINARY_OPS, INT_BINARY_OPS, MATH_OPS
+from irkit.dialects.arith import (
+    CAST_OPS,
+    FLOAT_BINARY_OPS,
+    INT_BINARY_OPS,
+    MATH_OPS,
+    CmpFOp,
+    CmpIOp,
+    ConstantOp,
+    NegFOp,
+    SelectOp,
+)
 from irkit.dialects.encodings import SliceEncodingAttr
+from irkit.dialects.gpu_vendors import PrefetchOp
+from irkit.dialects.tt import (
+    AddPtrOp,
+    AdvanceOp,
+    BitcastOp,
+    BroadcastOp,
+    ClampFOp,
+    ExpandDimsOp,
+    ExternElementwiseOp,
+    FpToFpOp,
+    IntToPtrOp,
+    LoadOp,
+    MakeRangeOp,
+    MakeTensorPtrOp,
+    MulhiUIOp,
+    PreciseDivFOp,
+    PreciseSqrtOp,
+    PtrToIntOp,
+    SplatOp,
+    StoreOp,
+)
 from irkit.dialects.ttg import ConvertLayoutOp, LocalAllocOp, LocalLoadOp
 from irkit.dialects.types import PointerType, is_block_pointer
 from irkit.layout import algebra
 from irkit.names import exact_name
 
-CONVERT = "ttg.convert_layout"
-LOCAL_ALLOC = "ttg.local_alloc"
-LOCAL_LOAD = "ttg.local_load"
-LOAD = "tt.load"
-STORE = "tt.store"
-PREFETCH = "ttig.prefetch"
-EXPAND_DIMS = "tt.expand_dims"
-ADVANCE = "tt.advance"
-
 # Ops whose tensor operands and results all share one layout (Triton's Elementwise /
 # SameOperandsAndResultEncoding ops), and that are pure: a copy beside the original is harmless.
-PURE_SAME_LAYOUT = frozenset(
-    [f"arith.{n}" for n in (*INT_BINARY_OPS, *FLOAT_BINARY_OPS, *CAST_OPS)]
-    + ["arith.negf", "arith.cmpi", "arith.cmpf", "arith.select"]
-    + [cls.name for cls in MATH_OPS]
-    + [
-        "tt.addptr", "tt.broadcast", "tt.fp_to_fp", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int",
-        "tt.precise_sqrt", "tt.precise_divf", "tt.mulhiui", "tt.clampf", ADVANCE,
-    ]
+PURE_SAME_LAYOUT = (
+    *INT_BINARY_OPS.values(), *FLOAT_BINARY_OPS.values(), *CAST_OPS.values(), NegFOp, CmpIOp, CmpFOp, SelectOp,
+    *MATH_OPS,
+    AddPtrOp, BroadcastOp, FpToFpOp, BitcastOp, IntToPtrOp, PtrToIntOp, PreciseSqrtOp, PreciseDivFOp, MulhiUIOp,
+    ClampFOp, AdvanceOp,
 )
 # Elementwise, but calls out of the kernel: retyped in place, never duplicated.
-OPAQUE_SAME_LAYOUT = frozenset(["tt.extern_elementwise"])
+OPAQUE_SAME_LAYOUT = (ExternElementwiseOp,)
 # Producers of a fresh tensor from scalars: rebuilt in any layout.
-LEAVES = frozenset(["tt.splat", "tt.make_range", "arith.constant", "tt.make_tensor_ptr"])
+LEAVES = (SplatOp, MakeRangeOp, ConstantOp, MakeTensorPtrOp)
+# Ops that take the slice's layout on every tensor operand and result when they join it.
+_SAME_LAYOUT = (*PURE_SAME_LAYOUT, *OPAQUE_SAME_LAYOUT, LoadOp)
+# Ops whose copy in another layout is cheap when their operands' copies are.
+_REBUILDABLE = (*PURE_SAME_LAYOUT, *LEAVES, ExpandDimsOp)
 
 MMA_KINDS = ("mma_v2", "mma_v3", "amd_mfma", "amd_wmma", "dpas")
 _KIND_ALIASES = {
@@ -89,7 +112,7 @@ def layout_of(t: Attribute) -> Attribute | None:
     """The layout of a tensor, or of the tensor a block pointer points to; None for scalars."""
     if isinstance(t, TensorType):
         enc = t.encoding
-        return None if enc is None or getattr(enc, "name", "") == "builtin.none" else enc
+        return None if enc is None or isinstance(enc, NoneAttr) else enc
     if isinstance(t, PointerType) and isinstance(t.pointee, TensorType):
         return layout_of(t.pointee)
     return None
@@ -393,19 +416,18 @@ class _Planner:
             return
         if op in p.roles:
             return  # its operands were asked for when it joined
-        name = op.name
-        if name == CONVERT:
+        if isinstance(op, ConvertLayoutOp):
             p.roles[op] = CONVERSION
-        elif name in LEAVES:
+        elif isinstance(op, LEAVES):
             p.roles[op] = NODE
-        elif name == EXPAND_DIMS:
+        elif isinstance(op, ExpandDimsOp):
             p.roles[op] = NODE
             self.want(op.operands[0], slice_of(layout, _axis(op)))
-        elif name in PURE_SAME_LAYOUT or name in OPAQUE_SAME_LAYOUT or name == LOAD:
+        elif isinstance(op, _SAME_LAYOUT):
             p.roles[op] = NODE
             self.want_all(op, layout)
         else:
-            self.convert_in(v, f"{describe(v)} comes from {name}, which has no layout rule here")
+            self.convert_in(v, f"{describe(v)} comes from {op.name}, which has no layout rule here")
 
     def visit_users(self, v: SSAValue) -> None:
         """`v` is retyped in place: each user follows it or keeps the old layout through a conversion."""
@@ -430,26 +452,25 @@ class _Planner:
                 continue
             if user in p.roles:
                 continue
-            name = user.name
-            if name == CONVERT:
+            if isinstance(user, ConvertLayoutOp):
                 p.roles[user] = CONVERSION
-            elif name == STORE:
+            elif isinstance(user, StoreOp):
                 if self.loads_only:
                     self.convert_out(v, user, "tt.store keeps its layout (loads-only)")
                 else:
                     p.roles[user] = SINK
                     self.want_all(user, layout)
-            elif name == PREFETCH:
+            elif isinstance(user, PrefetchOp):
                 p.roles[user] = SINK
                 self.want_all(user, layout)
-            elif name in PURE_SAME_LAYOUT or name in OPAQUE_SAME_LAYOUT or name == LOAD:
+            elif isinstance(user, _SAME_LAYOUT):
                 p.roles[user] = NODE
                 self.want_all(user, layout)
-            elif name == EXPAND_DIMS and algebra.is_slice(layout) and algebra.slice_dim(layout) == _axis(user):
+            elif isinstance(user, ExpandDimsOp) and algebra.is_slice(layout) and algebra.slice_dim(layout) == _axis(user):
                 p.roles[user] = NODE
                 self.want(user.results[0], algebra.slice_parent(layout))
             else:
-                self.convert_out(v, user, f"{name} needs {layout_name(layout_of(v.type))}")
+                self.convert_out(v, user, f"{user.name} needs {layout_name(layout_of(v.type))}")
 
     def want_all(self, op: Operation, layout: Attribute) -> None:
         for x in (*op.operands, *op.results):
@@ -514,7 +535,7 @@ class _Planner:
         op = v.owner
         if isinstance(op, ConvertLayoutOp):
             return True
-        if op.name not in PURE_SAME_LAYOUT and op.name not in LEAVES and op.name != EXPAND_DIMS:
+        if not isinstance(op, _REBUILDABLE):
             return False
         return all(self.is_remat(o) for o in op.operands if o in p.layouts)
 

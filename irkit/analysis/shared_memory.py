@@ -59,9 +59,21 @@ from irkit.analysis.scratch import (
 from irkit.analysis.triton_versions import APPROX, V31, attr_int, infer_version, normalize_version
 from irkit.analysis.walk import post_order as _post_order
 from irkit.analysis.walk import pre_order as _pre_order
+from irkit.dialects.families import CALL_OPS, FUNCTION_OPS
 from irkit.dialects.module_attrs import module_attrs, module_int, module_target  # noqa: F401 (re-exported)
-from irkit.dialects.tt import AtomicCASOp, AtomicRMWOp, GatherOp, HistogramOp, ReduceOp, ScanOp
-from irkit.dialects.ttg import ConvertLayoutOp, LocalAllocOp
+from irkit.dialects.tt import AtomicCASOp, AtomicRMWOp, GatherOp, HistogramOp, ReduceOp, ScanOp, TransOp
+from irkit.dialects.ttg import (
+    ConvertLayoutOp,
+    LocalAllocOp,
+    MemDescIndexOp,
+    MemDescReinterpretOp,
+    MemDescReshapeOp,
+    MemDescSubsliceOp,
+    MemDescSubviewOp,
+    MemDescTransOp,
+    WarpSpecializeOp,
+)
+from irkit.dialects.ttng import TensormapCreateOp, TMEMSubSliceOp
 from irkit.dialects.types import MemDescType
 from irkit.layout import algebra
 from irkit.names import exact_name
@@ -187,23 +199,19 @@ def verdict(report: SharedMemoryReport | int, limit: int | None = None) -> str:
 # Op identification (current spelling)
 # ---------------------------------------------------------------------------------------------
 
-LOCAL_ALLOC = "ttg.local_alloc"
-CONVERT = "ttg.convert_layout"
 # ops whose result is a view of (an alias of) their first memdesc operand
-VIEW_OPS = {
-    "ttg.memdesc_subview",
-    "ttg.memdesc_index",
-    "ttg.memdesc_subslice",
-    "ttg.memdesc_trans",
-    "ttg.memdesc_reshape",
-    "ttg.memdesc_reinterpret",
-    "tt.trans",  # 3.1: tt.trans also transposes memdescs
-    "ttng.tmem_subslice",
-}
-FUNC_OPS = {"tt.func", "func.func"}
+VIEW_OPS = (
+    MemDescSubviewOp,
+    MemDescIndexOp,
+    MemDescSubsliceOp,
+    MemDescTransOp,
+    MemDescReshapeOp,
+    MemDescReinterpretOp,
+    TransOp,  # 3.1: tt.trans also transposes memdescs
+    TMEMSubSliceOp,
+)
 # ops that reserve shared memory in some Triton version but that this model does not size
-UNMODELLED_OPS = {"ttg.warp_specialize"}
-CALL_OPS = {"tt.call", "func.call"}
+UNMODELLED_OPS = (WarpSpecializeOp,)
 
 
 def _is_memdesc(t: Attribute) -> bool:
@@ -271,10 +279,9 @@ def _alias_sets(func: Operation) -> dict[SSAValue, frozenset]:
         rounds += 1
         changed = False
         for op in ops:
-            name = op.name
             if isinstance(op, LocalAllocOp) and op.results and _is_memdesc(op.results[0].type):
                 changed |= join(op.results[0], frozenset([op.results[0]]))
-            elif name in VIEW_OPS and op.operands and op.results and _is_memdesc(op.results[0].type):
+            elif isinstance(op, VIEW_OPS) and op.operands and op.results and _is_memdesc(op.results[0].type):
                 changed |= join(op.results[0], get(op.operands[0]))
             elif isinstance(op, scf.ForOp):
                 n_lb = 3
@@ -316,7 +323,7 @@ def _alias_sets(func: Operation) -> dict[SSAValue, frozenset]:
                             changed |= join(after.args[i], get(v))
                         if i < len(op.results):
                             changed |= join(op.results[i], get(v))
-            elif name in ("ttg.warp_specialize",):
+            elif isinstance(op, WarpSpecializeOp):
                 # captures flow into the partition regions' arguments
                 for region in op.regions[1:]:
                     for block in region.blocks:
@@ -539,10 +546,9 @@ class _FunctionAllocation:
         return self._new_buffer("explicit", op, nbytes, align)
 
     def _scratch(self, op: Operation, callee_sizes: dict[str, int]) -> Buffer | None:
-        name = op.name
         ctx = self.ctx
         nbytes, note, kind = 0, "", "scratch"
-        if name in CALL_OPS:
+        if isinstance(op, CALL_OPS):
             callee = _callee(op)
             nbytes = callee_sizes.get(callee or "", 0)
             if callee not in callee_sizes:
@@ -563,10 +569,10 @@ class _FunctionAllocation:
         elif isinstance(op, GatherOp) and ctx.version != V31:
             nbytes = gather_scratch_bytes(op)
             note = f"{APPROX}tt.gather: the warp-local case is not modelled (whole source assumed)"
-        elif name in ("ttng.tensormap_create", "ttng.experimental_tensormap_create") and ctx.version != V31:
+        elif isinstance(op, TensormapCreateOp) and ctx.version != V31:
             nbytes = 128
-        elif name in UNMODELLED_OPS:
-            note = f"{APPROX}{name}: its shared memory is not modelled (0 bytes assumed)"
+        elif isinstance(op, UNMODELLED_OPS):
+            note = f"{APPROX}{op.name}: its shared memory is not modelled (0 bytes assumed)"
         if note.startswith(APPROX) and note not in self.notes:
             self.notes.append(note)
         if nbytes <= 0:
@@ -606,12 +612,12 @@ def analyze_shared_memory(
     tpw = module_int(module, "threads-per-warp") or (tgt.warp_size if tgt else 32)
     ctx = _Context(ver, triple or (tgt.triple if tgt else None), module_int(module, "num-warps") or 4, tpw)
 
-    funcs = [op for op in _pre_order(module) if op.name in FUNC_OPS]
+    funcs = [op for op in _pre_order(module) if isinstance(op, FUNCTION_OPS)]
     by_name = {_func_name(f): f for f in funcs}
     calls: dict[str, list[str]] = {n: [] for n in by_name}
     for n, f in by_name.items():
         for op in _pre_order(f):
-            if op.name in CALL_OPS:
+            if isinstance(op, CALL_OPS):
                 c = _callee(op)
                 if c:
                     calls[n].append(c)

@@ -13,7 +13,7 @@ from typing import Any
 import networkx as nx
 
 from irkit.analysis import graph as G_
-from irkit.analysis.shared_memory import FUNC_OPS, TARGETS, SharedMemoryReport, verdict
+from irkit.analysis.shared_memory import TARGETS, SharedMemoryReport, verdict
 from irkit.analysis.triton_versions import infer_version, normalize_version
 from irkit.frontend.parsed import ParsedModule
 
@@ -178,7 +178,7 @@ def build_module_report(
     smem: SharedMemoryReport = G_.shared_memory_of(module, version=ver, target=target, limit=limit)
     graph = G_.build_graph(parsed, version=ver, smem=smem, name=name)
     hist = Counter(d["op"] for _, d in graph.nodes(data=True))
-    functions = [d["function"] for _, d in graph.nodes(data=True) if d["op"] in FUNC_OPS]
+    functions = [d["function"] for _, d in graph.nodes(data=True) if d["op"] in G_.FUNC_OPS]
     triple = smem.target.triple if smem.target else (target or graph.graph.get("target"))
     if recorded_shared is None:
         from irkit.analysis.shared_memory import module_int

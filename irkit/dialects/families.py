@@ -1,0 +1,20 @@
+"""Op families that span dialects, for analyses and passes to match ops by class (isinstance).
+
+Only ops irkit has a class for belong to a family.  An op it has no class for (upstream MLIR's
+`func.func`/`func.call`, `scf.index_switch`, ...) is parsed, under --allow-unregistered-dialect only, as
+xDSL's `UnregisteredOp`, whose `name` is "builtin.unregistered": analyses treat it as an opaque op, never
+as a function, call or branch.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import scf
+
+from irkit.dialects.tt import CallOp, FuncOp
+
+FUNCTION_OPS = (FuncOp,)
+CALL_OPS = (CallOp,)
+# RegionBranchOpInterface ops whose branches the dataflow analyses follow
+REGION_BRANCH_OPS = (scf.ForOp, scf.IfOp, scf.WhileOp, scf.ExecuteRegionOp)
+# terminators that hand values back to their region-branch parent
+REGION_TERMINATORS = (scf.YieldOp, scf.ConditionOp)
