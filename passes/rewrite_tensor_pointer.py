@@ -42,7 +42,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import Rewriter
 
-from irkit.analysis import block_pointers as bp
+from irkit.analysis import block_pointers
 from irkit.diagnostics import PassFailure
 from irkit.dialects import tt
 from irkit.dialects.arith import AddIOp, AndIOp, CmpIOp, ConstantOp, ExtSIOp, MulIOp
@@ -66,12 +66,12 @@ def marked_values(module: ModuleOp, mode: Mode) -> set[SSAValue] | None:
         return None
     if mode == "intel-2420":
         doomed = _make_tensor_ptrs_to_remove_i2420(module)
-        return _mark_values(module, lambda v, _flag: bp.make_tensor_ptr_of(v) in doomed)
+        return _mark_values(module, lambda v, _flag: block_pointers.make_tensor_ptr_of(v) in doomed)
     load_counts = mode == "intel-2400"  # I-pre: only a store keeps a #dpas pointer
 
     def remove(value: SSAValue, flag: bool) -> bool:
-        mkptr = bp.make_tensor_ptr_of(value)
-        return bp.should_remove_i2400(bp.pointer_facts(mkptr), bp.module_supports_2d_block(mkptr), flag)
+        mkptr = block_pointers.make_tensor_ptr_of(value)
+        return block_pointers.should_remove_i2400(block_pointers.pointer_facts(mkptr), block_pointers.module_supports_2d_block(mkptr), flag)
 
     def user_flag(op: Operation) -> bool:
         return isinstance(op, tt.StoreOp) or (load_counts and isinstance(op, tt.LoadOp))
@@ -85,7 +85,7 @@ def _mark_values(module: ModuleOp, remove, user_flag=lambda op: False) -> set[SS
     marked: set[SSAValue] = set()
 
     def mark(value: SSAValue, flag: bool) -> None:
-        if bp.is_block_pointer(value.type) and remove(value, flag):
+        if block_pointers.is_block_pointer(value.type) and remove(value, flag):
             marked.add(value)
 
     for op in module.walk():
@@ -110,8 +110,8 @@ def _make_tensor_ptrs_to_remove_i2420(module: ModuleOp) -> set[Operation]:
         if not isinstance(mkptr, tt.MakeTensorPtrOp):
             continue
         doomed.add(mkptr)
-        layout = bp.layout_kind(bp.pointee_tensor(mkptr.result.type))
-        supports = bp.module_supports_2d_block(mkptr)
+        layout = block_pointers.layout_kind(block_pointers.pointee_tensor(mkptr.result.type))
+        supports = block_pointers.module_supports_2d_block(mkptr)
         work = [use.operation for use in mkptr.result.uses]
         seen: set[Operation] = set()
         while work:
@@ -120,8 +120,8 @@ def _make_tensor_ptrs_to_remove_i2420(module: ModuleOp) -> set[Operation]:
                 continue
             seen.add(user)
             if isinstance(user, (tt.LoadOp, tt.StoreOp)):
-                block_load = isinstance(user, tt.LoadOp) and bp.has_block_io(user)
-                if not bp.should_remove_i2420(layout, supports, isinstance(user, tt.StoreOp), block_load):
+                block_load = isinstance(user, tt.LoadOp) and block_pointers.has_block_io(user)
+                if not block_pointers.should_remove_i2420(layout, supports, isinstance(user, tt.StoreOp), block_load):
                     doomed.discard(mkptr)
                     break
             elif isinstance(user, scf.ForOp):
@@ -166,7 +166,7 @@ class RewriteState:
     replaced_args: list[BlockArgument] = field(default_factory=list)
 
     def removed(self, value: SSAValue) -> bool:
-        return bp.is_block_pointer(value.type) and (self.marked is None or value in self.marked)
+        return block_pointers.is_block_pointer(value.type) and (self.marked is None or value in self.marked)
 
     def info_of(self, value: SSAValue, user: Operation) -> RewrittenPointer:
         info = self.info.get(value)
@@ -336,7 +336,7 @@ class RewriteMakeTensorPtr(RewritePattern):
             ext.location = op.location
             rewriter.insert(ext)
             offsets.append(ext.result)
-        tensor = bp.pointee_tensor(op.result.type)
+        tensor = block_pointers.pointee_tensor(op.result.type)
         self.state.info[op.result] = RewrittenPointer(
             op.base, tuple(op.shape), tuple(op.strides), tuple(offsets), tuple(tensor.get_shape()), tensor.encoding)
         self.state.replaced.append(op)
@@ -469,7 +469,7 @@ class RewriteIf(RewritePattern):
         state = self.state
         yielded = list(op.true_region.block.last_op.operands)
         infos: list[RewrittenPointer | None] = [
-            state.info_of(bp.make_tensor_ptr_of(v).results[0], op) if state.removed(v) else None for v in yielded
+            state.info_of(block_pointers.make_tensor_ptr_of(v).results[0], op) if state.removed(v) else None for v in yielded
         ]
         if all(info is None for info in infos):
             return
@@ -528,7 +528,7 @@ class RejectOtherUsers(RewritePattern):
             return
         if isinstance(op, (scf.WhileOp, scf.ConditionOp, scf.YieldOp, cf.BranchOp, cf.ConditionalBranchOp)):
             owner = op.parent_op() if isinstance(op, (scf.ConditionOp, scf.YieldOp)) else op
-            raise PassFailure(owner, bp.unsupported_flow_message(owner))
+            raise PassFailure(owner, block_pointers.unsupported_flow_message(owner))
         raise PassFailure(op, f"'{op.name}' uses a block pointer that is being rewritten; only tt.advance, "
                           "tt.load, tt.store, scf.for, scf.if and scf.yield can")
 

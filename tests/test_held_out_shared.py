@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 from xdsl.dialects.builtin import Float16Type, Float32Type, TensorType
 
-from irkit.analysis import scratch
-from irkit.analysis import shared_memory as SM
+from irkit.analysis import scratch, shared_memory
 from irkit.dialects.encodings import (
     BlockedEncodingAttr,
     DotOperandEncodingAttr,
@@ -92,7 +91,7 @@ def held_out_cases(version_dir: str, target_dir: str):
 def test_attention_31_hopper_exact(case):
     path = DATA / "3.1.0" / "cuda_90" / case["ttgir"]
     parsed = Parser(path.read_text(), path.name).parse()
-    report = SM.analyze_shared_memory(parsed)
+    report = shared_memory.analyze_shared_memory(parsed)
     assert report.version == "3.1"
     assert report.total_bytes == case["shared"]
 
@@ -119,7 +118,7 @@ def test_intel_pvc_addmm_exact(case, version):
     swizzled scratch needs a linear layout: DPAS falls back to the same padded formula)."""
     path = INTEL / case["ttgir"]
     parsed = Parser(path.read_text(), path.name).parse()
-    assert SM.analyze_shared_memory(parsed, version=version, target="xpu").total_bytes == case["shared"]
+    assert shared_memory.analyze_shared_memory(parsed, version=version, target="xpu").total_bytes == case["shared"]
 
 
 def test_dpas_scratch_pads_dim_0():

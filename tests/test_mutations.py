@@ -468,29 +468,29 @@ def _one_line_error(code, err: str) -> None:
 
 def _char_device(tmp_path: Path) -> Path:
     """A character device like /dev/null's (1, 3), made in tmp_path."""
-    import stat as st
+    import stat
 
     dev = tmp_path / "null"
     try:
-        os.mknod(dev, 0o666 | st.S_IFCHR, os.makedev(1, 3))
+        os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
     except (PermissionError, OSError):
         pytest.skip("mknod needs root")
     return dev
 
 
 def test_output_to_a_device_writes_through(tmp_path):
-    import stat as st
+    import stat
 
     dev = _char_device(tmp_path)
     rdev = dev.stat().st_rdev
     code, _, err = run_in_process([str(KERNEL), "-o", str(dev)])
     assert code == 0, err
-    assert st.S_ISCHR(dev.lstat().st_mode) and dev.stat().st_rdev == rdev
+    assert stat.S_ISCHR(dev.lstat().st_mode) and dev.stat().st_rdev == rdev
     assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]  # no temporary file left
 
 
 def test_output_to_a_fifo_writes_through(tmp_path):
-    import stat as st
+    import stat
     import threading
 
     fifo = tmp_path / "pipe"
@@ -501,7 +501,7 @@ def test_output_to_a_fifo_writes_through(tmp_path):
     code, _, err = run_in_process([str(KERNEL), "-o", str(fifo)])
     reader.join(timeout=60)
     assert code == 0, err
-    assert st.S_ISFIFO(fifo.lstat().st_mode)
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
     assert got and got[0].decode() == run_in_process([str(KERNEL)])[1]
 
 
@@ -610,7 +610,7 @@ def test_killed_mid_write_leaves_no_temporary_file(tmp_path, how):
 
 
 def test_report_outputs_follow_the_same_rule(tmp_path):
-    import stat as st
+    import stat
 
     from irkit.cli import report
 
@@ -626,7 +626,7 @@ def test_report_outputs_follow_the_same_rule(tmp_path):
     finally:
         sys.stdout = saved
     assert code == 0
-    assert st.S_ISCHR(dev.lstat().st_mode) and (tmp_path / "link.dot").is_symlink()
+    assert stat.S_ISCHR(dev.lstat().st_mode) and (tmp_path / "link.dot").is_symlink()
     assert real.read_text().startswith("digraph")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["graph.dot", "link.dot", "null"]
 

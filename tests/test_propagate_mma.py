@@ -179,10 +179,10 @@ def _triton31_python() -> Path:
     """Where tools/refgen keeps the Triton 3.1 venv (REFGEN_VENV_ROOT; see tools/refgen/README.md)."""
     sys.path.insert(0, str(ROOT / "tools" / "refgen"))
     try:
-        import refgen_common as rc
+        import refgen_common
     finally:
         sys.path.pop(0)
-    return Path(rc.VENV_ROOT) / rc.VENVS["3.1"] / "bin" / "python"
+    return Path(refgen_common.VENV_ROOT) / refgen_common.VENVS["3.1"] / "bin" / "python"
 
 
 def _have_triton31_hip() -> bool:

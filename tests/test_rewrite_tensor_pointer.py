@@ -23,7 +23,7 @@ import pytest
 from irkit.passes import all_passes
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
 
-from irkit.analysis import block_pointers as bp
+from irkit.analysis import block_pointers
 from irkit.frontend.parser import Parser
 from irkit.frontend.printer import print_module
 
@@ -193,13 +193,13 @@ _TRITON_VENVS = {"3.1": ".venv-triton31", "3.3": ".venv-triton33"}
 _REAL_PASS = """\
 import sys
 sys.path.insert(0, sys.argv[1])
-import refgen_common as rc
-rc.triton()
+import refgen_common
+refgen_common.triton()
 from triton._C.libtriton import passes
-ctx = rc.context(sys.argv[2])
-mod = rc.parse_text(sys.stdin.read(), ctx, sys.argv[3])
-rc.run_passes(mod, ctx, passes.ttir.add_rewrite_tensor_pointer)
-sys.stdout.write(rc.text(mod))
+ctx = refgen_common.context(sys.argv[2])
+mod = refgen_common.parse_text(sys.stdin.read(), ctx, sys.argv[3])
+refgen_common.run_passes(mod, ctx, passes.ttir.add_rewrite_tensor_pointer)
+sys.stdout.write(refgen_common.text(mod))
 """
 
 
@@ -276,7 +276,7 @@ def test_issue_2378_epilogue_load(mode, epilogue_kept):
     parsed = run_mode(_lit_case("seed_epilogue"), mode)
     epilogue = next(op for op in _loads(parsed.module) if op.results[0].type.get_shape() == (256, 256))
     ptr_type = epilogue.operands[0].type
-    assert bp.is_block_pointer(ptr_type) == epilogue_kept
+    assert block_pointers.is_block_pointer(ptr_type) == epilogue_kept
     if epilogue_kept:
         return
     assert isinstance(ptr_type.encoding, DpasEncodingAttr) and len(epilogue.operands) == 2  # ptr, mask
@@ -345,35 +345,35 @@ def test_unknown_mode_is_rejected(tmp_path):
 
 
 def test_fast_dim_and_2d_block_io_rule():
-    assert bp.fast_dim((False, True)) == 1 and bp.fast_dim((True, True)) == 0 and bp.fast_dim((False, False)) is None
+    assert block_pointers.fast_dim((False, True)) == 1 and block_pointers.fast_dim((True, True)) == 0 and block_pointers.fast_dim((False, False)) is None
     row_major, col_major = (False, True), (True, False)
-    assert bp.allows_2d_block_io(16, row_major, (True, False))  # pitch = strides[0]
-    assert not bp.allows_2d_block_io(16, row_major, (False, True))
-    assert bp.allows_2d_block_io(16, col_major, (False, True))  # pitch = strides[1]
-    assert not bp.allows_2d_block_io(8, col_major, (True, True))  # column-major fp8
-    assert bp.allows_2d_block_io(8, row_major, (True, True))
-    assert not bp.allows_2d_block_io(16, (True, False, False), (True, True, True))  # fast dim not in the last two
-    assert bp.allows_2d_block_io(16, (False, False, True), (False, True, False))
-    assert not bp.allows_2d_block_io(16, (True,), (True,))  # rank 1
-    assert not bp.allows_2d_block_io(16, (False, False), (True, True))  # no unit stride
+    assert block_pointers.allows_2d_block_io(16, row_major, (True, False))  # pitch = strides[0]
+    assert not block_pointers.allows_2d_block_io(16, row_major, (False, True))
+    assert block_pointers.allows_2d_block_io(16, col_major, (False, True))  # pitch = strides[1]
+    assert not block_pointers.allows_2d_block_io(8, col_major, (True, True))  # column-major fp8
+    assert block_pointers.allows_2d_block_io(8, row_major, (True, True))
+    assert not block_pointers.allows_2d_block_io(16, (True, False, False), (True, True, True))  # fast dim not in the last two
+    assert block_pointers.allows_2d_block_io(16, (False, False, True), (False, True, False))
+    assert not block_pointers.allows_2d_block_io(16, (True,), (True,))  # rank 1
+    assert not block_pointers.allows_2d_block_io(16, (False, False), (True, True))  # no unit stride
 
 
 def test_should_remove_rules():
-    ok = bp.PointerFacts(layout=bp.DPAS, elem_bits=32, unit_strides=(False, True), pitch_divisible=(True, False))
-    dot = bp.PointerFacts(bp.DOT_DPAS, 16, (False, True), (True, False))
-    bad = bp.PointerFacts(bp.DOT_DPAS, 16, (False, True), (False, False))
-    blocked = bp.PointerFacts(None, 16, (False, True), (True, False))
+    ok = block_pointers.PointerFacts(layout=block_pointers.DPAS, elem_bits=32, unit_strides=(False, True), pitch_divisible=(True, False))
+    dot = block_pointers.PointerFacts(block_pointers.DOT_DPAS, 16, (False, True), (True, False))
+    bad = block_pointers.PointerFacts(block_pointers.DOT_DPAS, 16, (False, True), (False, False))
+    blocked = block_pointers.PointerFacts(None, 16, (False, True), (True, False))
     # I-pre / I-2400: #dpas kept only with the flag (store, or load-or-store); dot_op always if IO allows
-    assert bp.should_remove_i2400(ok, True, flag=False) and not bp.should_remove_i2400(ok, True, flag=True)
-    assert not bp.should_remove_i2400(dot, True, flag=False)
-    assert bp.should_remove_i2400(bad, True, flag=True)
-    assert bp.should_remove_i2400(blocked, True, flag=True)
-    assert bp.should_remove_i2400(dot, False, flag=True)  # no 2D block support
+    assert block_pointers.should_remove_i2400(ok, True, flag=False) and not block_pointers.should_remove_i2400(ok, True, flag=True)
+    assert not block_pointers.should_remove_i2400(dot, True, flag=False)
+    assert block_pointers.should_remove_i2400(bad, True, flag=True)
+    assert block_pointers.should_remove_i2400(blocked, True, flag=True)
+    assert block_pointers.should_remove_i2400(dot, False, flag=True)  # no 2D block support
     # I-2420: a block_io load keeps anything; a store keeps #dpas only
-    assert not bp.should_remove_i2420(None, True, used_by_store=False, used_by_block_load=True)
-    assert not bp.should_remove_i2420(bp.DPAS, True, used_by_store=True, used_by_block_load=False)
-    assert bp.should_remove_i2420(bp.DOT_DPAS, True, used_by_store=True, used_by_block_load=False)
-    assert bp.should_remove_i2420(bp.DPAS, False, used_by_store=True, used_by_block_load=True)
+    assert not block_pointers.should_remove_i2420(None, True, used_by_store=False, used_by_block_load=True)
+    assert not block_pointers.should_remove_i2420(block_pointers.DPAS, True, used_by_store=True, used_by_block_load=False)
+    assert block_pointers.should_remove_i2420(block_pointers.DOT_DPAS, True, used_by_store=True, used_by_block_load=False)
+    assert block_pointers.should_remove_i2420(block_pointers.DPAS, False, used_by_store=True, used_by_block_load=True)
 
 
 def test_divisibility_and_constants_read_off_the_ir():
@@ -390,13 +390,13 @@ tt.func @f(%a: i64 {tt.divisibility = 16 : i32}, %b: i64, %c: i32 {tt.divisibili
     func = next(op for op in parse(text, "f.mlir").module.walk() if op.name == "tt.func")
     a, b, c = func.regions[0].blocks.first.args
     values = {op.results[0].name_hint: op.results[0] for op in func.walk() if op.results}
-    assert bp.is_divisible(a, 8) and bp.is_divisible(a, 16) and not bp.is_divisible(a, 32)
-    assert not bp.is_divisible(b, 1)  # unknown
-    assert bp.is_divisible(values["c24"], 8) and not bp.is_divisible(values["c24"], 16)
-    assert bp.is_divisible(values["w"], 8) and not bp.is_divisible(values["w"], 16)  # through extsi
-    assert not bp.is_divisible(values["s"], 8)  # I-2400 does not look through addi
-    assert bp.is_constant(values["one"], 1) and bp.folded_int(values["c24"]) == 24
-    assert bp.folded_int(values["s"]) is None
+    assert block_pointers.is_divisible(a, 8) and block_pointers.is_divisible(a, 16) and not block_pointers.is_divisible(a, 32)
+    assert not block_pointers.is_divisible(b, 1)  # unknown
+    assert block_pointers.is_divisible(values["c24"], 8) and not block_pointers.is_divisible(values["c24"], 16)
+    assert block_pointers.is_divisible(values["w"], 8) and not block_pointers.is_divisible(values["w"], 16)  # through extsi
+    assert not block_pointers.is_divisible(values["s"], 8)  # I-2400 does not look through addi
+    assert block_pointers.is_constant(values["one"], 1) and block_pointers.folded_int(values["c24"]) == 24
+    assert block_pointers.folded_int(values["s"]) is None
 
 
 def test_intel_pre_2400_reproduces_the_issue_2378_listing():

@@ -22,8 +22,7 @@ from collections import defaultdict
 import pytest
 from xdsl.dialects.builtin import Float16Type, Float32Type, TensorType
 
-from irkit.analysis import scratch, triton_versions
-from irkit.analysis import shared_memory as SM
+from irkit.analysis import scratch, shared_memory, triton_versions
 from irkit.dialects.encodings import (
     BlockedEncodingAttr,
     DotOperandEncodingAttr,
@@ -72,7 +71,7 @@ def test_worked_example_266240():
     src, dst = t((256, 256), Float32Type(), src_enc), t((256, 256), Float32Type(), dpas)
     assert scratch.padded_rep_shape_31(src, dst)[0] == [256, 260]
     assert scratch.cvt_scratch_bytes(src, dst, "3.1")[0] == 266240
-    assert SM.verdict(266240, SM.TARGETS["PVC"].limit) == (
+    assert shared_memory.verdict(266240, shared_memory.TARGETS["PVC"].limit) == (
         "out of resource: shared memory, Required: 266240, Hardware limit: 131072"
     )
 
@@ -93,27 +92,27 @@ def test_mma_to_blocked_epilogue_corpus_value():
 
 
 def buf(i, size, start, end, align=128):
-    return SM.Buffer(id=i, kind="scratch", op_name="x", value="", bytes=size, alignment=align, start=start, end=end)
+    return shared_memory.Buffer(id=i, kind="scratch", op_name="x", value="", bytes=size, alignment=align, start=start, end=end)
 
 
 def test_packing_disjoint_lifetimes_share_offset_zero():
     bs = [buf(0, 1000, 0, 2), buf(1, 3000, 2, 4)]
-    assert SM.compute_offsets(bs, sort_by_size=False) == 3000
+    assert shared_memory.compute_offsets(bs, sort_by_size=False) == 3000
     assert [b.offset for b in bs] == [0, 0]
 
 
 def test_packing_overlapping_lifetimes_stack_with_alignment():
     bs = [buf(0, 1000, 0, 4), buf(1, 3000, 2, 6, align=1024)]
-    assert SM.compute_offsets(bs, sort_by_size=False) == 4024
+    assert shared_memory.compute_offsets(bs, sort_by_size=False) == 4024
     assert [b.offset for b in bs] == [0, 1024]
     bs = [buf(0, 1000, 0, 4), buf(1, 3000, 2, 6, align=1024)]
-    assert SM.compute_offsets(bs, sort_by_size=True) == 4072  # 3.2+: largest first, then 128-aligned
+    assert shared_memory.compute_offsets(bs, sort_by_size=True) == 4072  # 3.2+: largest first, then 128-aligned
     assert [b.offset for b in bs] == [3072, 0]
 
 
 def test_packing_three_way():
     bs = [buf(0, 512, 0, 10), buf(1, 256, 1, 3), buf(2, 256, 4, 6), buf(3, 1024, 2, 5)]
-    total = SM.compute_offsets(bs, sort_by_size=False)
+    total = shared_memory.compute_offsets(bs, sort_by_size=False)
     for x in bs:
         for y in bs:
             if x is not y and x.start < y.end and y.start < x.end:
@@ -125,13 +124,13 @@ def test_packing_three_way():
 
 
 def test_targets():
-    assert SM.TARGETS["A100"].limit == 166912 and SM.TARGETS["H100"].limit == 232448
-    assert SM.resolve_target("cuda:90").name == "H100"
-    assert SM.resolve_target("hip:gfx942").name == "MI300X"
-    assert SM.resolve_target("gfx90a").name == "MI250X"
-    assert SM.resolve_target("xpu").name == "PVC"
-    assert SM.resolve_target("mi300x").limit == 65536
-    assert SM.resolve_target("cuda:70") is None
+    assert shared_memory.TARGETS["A100"].limit == 166912 and shared_memory.TARGETS["H100"].limit == 232448
+    assert shared_memory.resolve_target("cuda:90").name == "H100"
+    assert shared_memory.resolve_target("hip:gfx942").name == "MI300X"
+    assert shared_memory.resolve_target("gfx90a").name == "MI250X"
+    assert shared_memory.resolve_target("xpu").name == "PVC"
+    assert shared_memory.resolve_target("mi300x").limit == 65536
+    assert shared_memory.resolve_target("cuda:70") is None
 
 
 def test_versions():
@@ -143,8 +142,8 @@ def test_versions():
 
 
 def test_verdict_messages():
-    assert SM.verdict(196608, 166912) == "out of resource: shared memory, Required: 196608, Hardware limit: 166912"
-    assert SM.verdict(65536, 166912).startswith("fits")
+    assert shared_memory.verdict(196608, 166912) == "out of resource: shared memory, Required: 196608, Hardware limit: 166912"
+    assert shared_memory.verdict(65536, 166912).startswith("fits")
 
 
 # -- small modules measured with the real passes ---------------------------------------------------------
@@ -302,7 +301,7 @@ MEASURED = {
 def test_measured_module(name, ver):
     make, expected = MEASURED[name]
     parsed = Parser(make(ver), f"{name}.ttgir").parse()
-    rep = SM.analyze_shared_memory(parsed, version=ver)
+    rep = shared_memory.analyze_shared_memory(parsed, version=ver)
     total, offsets = expected[ver]
     assert rep.total_bytes == total
     assert sorted(b.offset for b in rep.buffers) == offsets
@@ -310,7 +309,7 @@ def test_measured_module(name, ver):
 
 def test_report_rows_and_inference():
     parsed = Parser(case_loop("3.1"), "loop.ttgir").parse()
-    rep = SM.analyze_shared_memory(parsed)  # version inferred from triton_gpu.* attributes
+    rep = shared_memory.analyze_shared_memory(parsed)  # version inferred from triton_gpu.* attributes
     assert rep.version == "3.1" and rep.target.name == "A100" and rep.limit == 166912
     kinds = sorted((b.kind, b.op_name) for b in rep.buffers)
     assert kinds == [("explicit", "ttg.local_alloc"), ("scratch", "ttg.convert_layout"), ("scratch", "ttg.convert_layout")]
@@ -321,8 +320,8 @@ def test_report_rows_and_inference():
     assert alloc.alignment == 1024 and alloc.bytes == 8192 and alloc.value == "%x"
     assert rep.fits() and "fits" in rep.verdict()
     assert "explicit" in rep.to_text()
-    assert SM.analyze_shared_memory(parsed, limit=1000).verdict().startswith("out of resource")
-    assert SM.analyze_shared_memory(parsed, target="H100").limit == 232448
+    assert shared_memory.analyze_shared_memory(parsed, limit=1000).verdict().startswith("out of resource")
+    assert shared_memory.analyze_shared_memory(parsed, target="H100").limit == 232448
     assert triton_versions.infer_version(Parser(case_loop("3.9"), "x").parse().module) == "3.9"
 
 
@@ -336,7 +335,7 @@ def _corpus_results(corpus):
     for r in rows:
         path = corpus / r["files"]["ttgir"]
         parsed = Parser(path.read_text(), str(path)).parse()
-        rep = SM.analyze_shared_memory(parsed, version=r["triton_version"], target=r["target"])
+        rep = shared_memory.analyze_shared_memory(parsed, version=r["triton_version"], target=r["target"])
         limit = r["max_shared_ref"]
         out[r["triton_version"]].append(
             (r, rep.total_bytes, rep.total_bytes == r["shared"], (rep.total_bytes > limit) == (r["shared"] > limit))
@@ -388,6 +387,6 @@ def test_layout_kept_verbatim_is_no_crash():
 
     path = Path(__file__).parent / "data/kernels/3.9.0/hip_gfx1250/tensor_desc_matmul_fp16.ttgir"
     module = Parser(path.read_text(), str(path)).parse().module
-    result = SM.analyze_shared_memory(module, version="3.9")
+    result = shared_memory.analyze_shared_memory(module, version="3.9")
     # two 32 KiB pipeline buffers live together at least (padding of padded_shared is not modelled yet)
     assert result.total_bytes >= 65_536

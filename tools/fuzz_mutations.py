@@ -31,13 +31,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-import test_mutations as tm  # noqa: E402  (the suite's mutation operators and checker)
+import test_mutations  # noqa: E402  (the suite's mutation operators and checker)
 
 PASSES = [[], [], ["--coalesce"], ["--propagate-mma"], ["--propagate-mma=profit=always"], ["--rewrite-tensor-pointer"]]
 
 
 def classify(path: Path, text: str, code, out: str, err: str) -> str:
-    problems = tm.problems_of(path, text, code, out, err, False)
+    problems = test_mutations.problems_of(path, text, code, out, err, False)
     if not problems:
         return "ok" if code == 0 else "error"
     if problems[0].startswith("internal error") or code == 2:
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-deep", action="store_true")
     args = ap.parse_args(argv)
     args.keep.mkdir(parents=True, exist_ok=True)
-    files = tm.base_files()
+    files = test_mutations.base_files()
     if not files:
         print("no corpus files (../shared/corpus): nothing to mutate")
         return 1
@@ -67,15 +67,15 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     for k in range(args.count):
         base = rng.choice(files)
-        text, what = tm.mutate(rng, tm.base_text(base))
+        text, what = test_mutations.mutate(rng, test_mutations.base_text(base))
         flags = rng.choice(PASSES)
-        path = tm.write_mutant(work, f"t{k}.mlir", text)
-        code, out, err = tm.run_in_process([str(path), *flags])
+        path = test_mutations.write_mutant(work, f"t{k}.mlir", text)
+        code, out, err = test_mutations.run_in_process([str(path), *flags])
         outcome = classify(path, text, code, out, err)
         outcomes[outcome] += 1
         by_pass.setdefault(" ".join(flags) or "(none)", Counter())[outcome] += 1
         if outcome in ("internal", "bad-error"):
-            keep = tm.write_mutant(work, f"failing_t{k}.mlir", text)
+            keep = test_mutations.write_mutant(work, f"failing_t{k}.mlir", text)
             failures.append({"input": str(keep), "base": str(base), "mutation": what, "flags": flags,
                              "outcome": outcome, "stderr": err[:400]})
         path.unlink()
@@ -85,13 +85,13 @@ def main(argv: list[str] | None = None) -> int:
     rule_count = 0
     for k in range(args.count // 5):
         base = rng.choice(ttgir)
-        made = tm.rule_mutant(rng, tm.base_text(base))
+        made = test_mutations.rule_mutant(rng, test_mutations.base_text(base))
         if made is None:
             continue
         text, rule, expect = made
         rule_count += 1
-        path = tm.write_mutant(work, f"r{k}.mlir", text)
-        code, out, err = tm.run_in_process([str(path)])
+        path = test_mutations.write_mutant(work, f"r{k}.mlir", text)
+        code, out, err = test_mutations.run_in_process([str(path)])
         outcome = classify(path, text, code, out, err)
         if outcome == "ok":
             outcome = "wrong-success"
@@ -99,14 +99,14 @@ def main(argv: list[str] | None = None) -> int:
             outcome = "error (other rule first)"
         rule_outcomes.setdefault(rule, Counter())[outcome] += 1
         if outcome in ("internal", "bad-error", "wrong-success"):
-            keep = tm.write_mutant(work, f"failing_r{k}.mlir", text)
+            keep = test_mutations.write_mutant(work, f"failing_r{k}.mlir", text)
             failures.append({"input": str(keep), "base": str(base), "rule": rule, "outcome": outcome, "stderr": err[:400]})
         path.unlink()
     deep = None
     if not args.no_deep:
-        path = tm.write_mutant(work, "deep.mlir", tm.nested_ifs(10_000))
+        path = test_mutations.write_mutant(work, "deep.mlir", test_mutations.nested_ifs(10_000))
         t0 = time.time()
-        code, out, err = tm.run_in_process([str(path)])
+        code, out, err = test_mutations.run_in_process([str(path)])
         deep = {"levels": 10_000, "exit": code, "seconds": round(time.time() - t0, 1), "stderr": err[:200]}
         path.unlink()
     result = {

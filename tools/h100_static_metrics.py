@@ -112,9 +112,9 @@ def metrics(k, stem: Path) -> dict:
     cubin.write_bytes(k.asm["cubin"])
     ptx_file = stem.with_suffix(".ptx")
     ptx_file.write_text(ptx)
-    import triton.backends.nvidia as nv
+    import triton.backends.nvidia as nvidia_backend
 
-    ptxas = Path(nv.__file__).parent / "bin" / "ptxas"
+    ptxas = Path(nvidia_backend.__file__).parent / "bin" / "ptxas"
     p = subprocess.run([str(ptxas), "-v", "--gpu-name", "sm_90a", str(ptx_file), "-o", str(stem) + ".o"],
                        capture_output=True, text=True, check=False)
     regs = re.search(r"Used (\d+) registers", p.stderr)

@@ -168,7 +168,7 @@ class Checker:
 
     def install(self) -> None:
         import triton
-        import triton.compiler as tc
+        import triton.compiler as triton_compiler
         from triton.compiler import compiler
 
         prop = compiler.CompiledKernel.__dict__.get("run")
@@ -185,7 +185,7 @@ class Checker:
                 checker.compile_args.setdefault(kernel.hash, (src, target, dict(options or {})))
             return kernel
 
-        for module in (compiler, tc, triton):
+        for module in (compiler, triton_compiler, triton):
             if getattr(module, "compile", None) is original_compile:
                 module.compile = compile
         self.original_compile = original_compile

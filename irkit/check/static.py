@@ -44,9 +44,9 @@ def find_triton_python(explicit: str | None = None) -> str:
 
 def installed_triton_version(python: str) -> str:
     """The Triton version of `python`, without importing triton (cheap)."""
-    probe = ("import importlib.metadata as m\n"
+    probe = ("import importlib.metadata as metadata\n"
              "for d in ('triton', 'pytorch-triton', 'pytorch-triton-xpu', 'triton-xpu', 'pytorch-triton-rocm'):\n"
-             "    try:\n        print(m.version(d)); break\n    except m.PackageNotFoundError: pass\n"
+             "    try:\n        print(metadata.version(d)); break\n    except metadata.PackageNotFoundError: pass\n"
              "else:\n    import triton; print(triton.__version__)\n")
     p = subprocess.run([python, "-c", probe], capture_output=True, text=True, check=False)
     if p.returncode != 0 or not p.stdout.strip():

@@ -417,26 +417,26 @@ def run_screen(args, spec: str | None):
 
 
 def _picture_nodes(graph, choice: str):
-    from irkit.analysis import graph as G_
+    from irkit.analysis import graph as graph_analysis
 
     if choice == "full" or (choice == "auto" and graph.number_of_nodes() <= 250):
         return None
-    return G_.focus_nodes(graph, radius=1)
+    return graph_analysis.focus_nodes(graph, radius=1)
 
 
 def _picture(graph, choice: str, title: str):
     """The SVG of the graph, and the line of IR behind each node drawn (for the HTML's click-a-node)."""
-    from irkit.analysis import graph as G_
+    from irkit.analysis import graph as graph_analysis
     from irkit.report.html import Picture
 
-    svg = G_.render(G_.to_dot(graph, nodes=_picture_nodes(graph, choice), title=title), "svg").decode()
+    svg = graph_analysis.render(graph_analysis.to_dot(graph, nodes=_picture_nodes(graph, choice), title=title), "svg").decode()
     drawn = set(re.findall(r"<title>(op\d+)</title>", svg))  # Graphviz titles each node's group with its name
     lines = {n: (graph.nodes[n].get("line"), graph.nodes[n].get("text", "")) for n in graph.nodes if n in drawn}
     return Picture(svg, {n: v for n, v in lines.items() if v[1]})
 
 
 def write_graph_exports(report, args) -> None:
-    from irkit.analysis import graph as G_
+    from irkit.analysis import graph as graph_analysis
     from irkit.report import DiffReport, ModuleReport
 
     wanted = [args.dot, args.graphml, args.graph_json, args.svg, args.png]
@@ -446,24 +446,24 @@ def write_graph_exports(report, args) -> None:
     if not isinstance(module, ModuleReport) or module.graph is None:
         raise CliError("graph exports (--dot, --graphml, --graph-json, --svg, --png) need a module or a before/after pair")
     graph = module.graph
-    dot = G_.to_dot(graph, nodes=_picture_nodes(graph, args.picture), title=module.file)
+    dot = graph_analysis.to_dot(graph, nodes=_picture_nodes(graph, args.picture), title=module.file)
     if args.dot:
         driver.write_output(args.dot, dot)
     if args.graphml:
-        driver.write_output(args.graphml, G_.to_graphml(graph))
+        driver.write_output(args.graphml, graph_analysis.to_graphml(graph))
     if args.graph_json:
-        driver.write_output(args.graph_json, json.dumps(G_.to_json(graph), indent=1, default=str) + "\n")
+        driver.write_output(args.graph_json, json.dumps(graph_analysis.to_json(graph), indent=1, default=str) + "\n")
     for path, fmt in ((args.svg, "svg"), (args.png, "png")):
         if path:
             try:
-                data = G_.render(dot, fmt)
-            except G_.RenderError as e:
+                data = graph_analysis.render(dot, fmt)
+            except graph_analysis.RenderError as e:
                 raise CliError(str(e)) from None
             driver.write_output(path, data)
 
 
 def write_html(report, args) -> None:
-    from irkit.analysis import graph as G_
+    from irkit.analysis import graph as graph_analysis
     from irkit.report import DiffReport, ModuleReport
     from irkit.report.html import render_html
 
@@ -476,11 +476,11 @@ def write_html(report, args) -> None:
         graphs = [("before: " + report.before.file, report.before.graph, args.picture),
                   ("after: " + report.after.file, report.after.graph, args.picture)]
     if graphs:
-        if G_.dot_available():
+        if graph_analysis.dot_available():
             try:
                 for title, graph, choice in graphs:
                     pictures[title] = _picture(graph, choice, title)
-            except G_.RenderError as e:
+            except graph_analysis.RenderError as e:
                 missing = f"no picture: {e}"
         else:
             missing = "no picture: Graphviz 'dot' is not installed (apt-get install graphviz); use --dot to export the graph"

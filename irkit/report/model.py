@@ -12,7 +12,7 @@ from typing import Any
 
 import networkx as nx
 
-from irkit.analysis import graph as G_
+from irkit.analysis import graph as graph_analysis
 from irkit.analysis.shared_memory import TARGETS, SharedMemoryReport, verdict
 from irkit.analysis.triton_versions import infer_version, normalize_version
 from irkit.frontend.parsed import ParsedModule
@@ -78,9 +78,9 @@ class ModuleReport:
     functions: list[str]
     ops: int
     op_histogram: dict[str, int]
-    converts: list[G_.ConvertRecord]
-    chains: list[G_.ConversionChain]
-    local_allocs: list[G_.AllocRecord]
+    converts: list[graph_analysis.ConvertRecord]
+    chains: list[graph_analysis.ConversionChain]
+    local_allocs: list[graph_analysis.AllocRecord]
     shared_bytes: int
     buffers: list[dict]
     fits: bool | None
@@ -114,7 +114,7 @@ class ModuleReport:
     def largest_convert_bytes(self) -> int:
         return max((c.bytes for c in self.converts), default=0)
 
-    def chain_values(self, chain: G_.ConversionChain) -> list[str]:
+    def chain_values(self, chain: graph_analysis.ConversionChain) -> list[str]:
         nodes = {c.node: c for c in self.converts}
         return [nodes[n].value if n in nodes else n for n in chain.nodes]
 
@@ -175,10 +175,10 @@ def build_module_report(
     spelling when None); `target`/`limit` override the module's `ttg.target` and its limit."""
     module = parsed.module
     ver = normalize_version(version) if version else infer_version(module)
-    smem: SharedMemoryReport = G_.shared_memory_of(module, version=ver, target=target, limit=limit)
-    graph = G_.build_graph(parsed, version=ver, smem=smem, name=name)
+    smem: SharedMemoryReport = graph_analysis.shared_memory_of(module, version=ver, target=target, limit=limit)
+    graph = graph_analysis.build_graph(parsed, version=ver, smem=smem, name=name)
     hist = Counter(d["op"] for _, d in graph.nodes(data=True))
-    functions = [d["function"] for _, d in graph.nodes(data=True) if d["op"] in G_.FUNC_OPS]
+    functions = [d["function"] for _, d in graph.nodes(data=True) if d["op"] in graph_analysis.FUNC_OPS]
     triple = smem.target.triple if smem.target else (target or graph.graph.get("target"))
     if recorded_shared is None:
         from irkit.analysis.shared_memory import module_int
@@ -194,9 +194,9 @@ def build_module_report(
         functions=functions,
         ops=graph.number_of_nodes(),
         op_histogram=dict(sorted(hist.items())),
-        converts=G_.convert_ops(graph),
-        chains=G_.conversion_chains(graph),
-        local_allocs=G_.local_allocs(graph),
+        converts=graph_analysis.convert_ops(graph),
+        chains=graph_analysis.conversion_chains(graph),
+        local_allocs=graph_analysis.local_allocs(graph),
         shared_bytes=smem.total_bytes,
         buffers=[_buffer_dict(b) for b in smem.buffers],
         fits=None if smem.limit is None else smem.fits(),
@@ -240,8 +240,8 @@ class DiffReport:
     before: ModuleReport
     after: ModuleReport
     pipeline: str | None  # the pass pipeline that made `after`, when one did
-    removed: list[G_.ConvertRecord]  # converts of `before` with no counterpart in `after`
-    added: list[G_.ConvertRecord]
+    removed: list[graph_analysis.ConvertRecord]  # converts of `before` with no counterpart in `after`
+    added: list[graph_analysis.ConvertRecord]
     verdicts: list[VerdictChange]
 
     @property
@@ -286,7 +286,7 @@ class DiffReport:
         }
 
 
-def _match_converts(before: list[G_.ConvertRecord], after: list[G_.ConvertRecord]):
+def _match_converts(before: list[graph_analysis.ConvertRecord], after: list[graph_analysis.ConvertRecord]):
     """Multiset difference on what identifies a conversion (layout definitions, shape, element
     type, source position): the removed ones and the added ones, each in program order."""
     left = Counter(c.key() for c in after)

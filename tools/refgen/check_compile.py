@@ -17,7 +17,7 @@ import os
 import sys
 import tempfile
 
-import refgen_common as rc
+import refgen_common
 
 
 def check(path, target):
@@ -28,8 +28,8 @@ def check(path, target):
         saved = os.dup(2)
         os.dup2(err.fileno(), 2)  # MLIR diagnostics are printed by C++ on fd 2
         try:
-            t = rc.triton()
-            k = t.compile(os.path.abspath(path), target=rc.gpu_target(target))
+            t = refgen_common.triton()
+            k = t.compile(os.path.abspath(path), target=refgen_common.gpu_target(target))
             return {"ok": True, "shared": int(k.metadata.shared), "error": None}
         except BaseException as e:  # noqa: BLE001 - report everything, including SystemExit from backends
             sys.stderr.flush()
@@ -48,11 +48,11 @@ def check(path, target):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--triton", choices=sorted(rc.VENVS), required=True)
+    ap.add_argument("--triton", choices=sorted(refgen_common.VENVS), required=True)
     ap.add_argument("--target", required=True, choices=["cuda:80", "cuda:90", "hip:gfx942", "hip:gfx90a"])
     ap.add_argument("file")
     a = ap.parse_args()
-    rc.reexec_in_venv(a.triton)
+    refgen_common.reexec_in_venv(a.triton)
     print(json.dumps(check(a.file, a.target)))
     return 0
 

@@ -17,7 +17,7 @@ import os
 import re
 import sys
 
-import refgen_common as rc
+import refgen_common
 
 # (corpus file under ir/3.1.0, target to convert for, kind)
 CORPUS = [
@@ -54,7 +54,7 @@ def accesses(mod):
         name = op.get_name()
         if name in MEM_OPS:
             ty = str(op.get_operand(0).get_type())
-            out.append({"op": name, "ptr_type": ty, "layout": rc.split_tensor_type(ty)[1]})
+            out.append({"op": name, "ptr_type": ty, "layout": refgen_common.split_tensor_type(ty)[1]})
     mod.walk(visit)
     return out
 
@@ -63,13 +63,13 @@ def one_case(ttir, target, num_warps, out_dir, cid, ctx):
     """ttir: an in-memory module (our kernels) or (text, file name) of a corpus .ttir"""
     from triton._C.libtriton import passes
     tpw = 32 if target.startswith("cuda") else 64
-    mod = ttir if not isinstance(ttir, tuple) else rc.parse_text(ttir[0], ctx, ttir[1])
-    rc.run_passes(mod, ctx, lambda pm: passes.ttir.add_convert_to_ttgpuir(pm, target, num_warps, tpw, 1))
-    in_text = normalise(rc.text(mod))
-    mod_in = rc.parse_text(in_text, ctx, f"{cid}.in.ttgir")
+    mod = ttir if not isinstance(ttir, tuple) else refgen_common.parse_text(ttir[0], ctx, ttir[1])
+    refgen_common.run_passes(mod, ctx, lambda pm: passes.ttir.add_convert_to_ttgpuir(pm, target, num_warps, tpw, 1))
+    in_text = normalise(refgen_common.text(mod))
+    mod_in = refgen_common.parse_text(in_text, ctx, f"{cid}.in.ttgir")
     acc_in = accesses(mod_in)
-    rc.run_passes(mod_in, ctx, passes.ttgpuir.add_coalesce)
-    out_text = rc.text(mod_in)
+    refgen_common.run_passes(mod_in, ctx, passes.ttgpuir.add_coalesce)
+    out_text = refgen_common.text(mod_in)
     acc_out = accesses(mod_in)
     assert [a["op"] for a in acc_in] == [a["op"] for a in acc_out], cid
     for kind, body in (("in", in_text), ("out", out_text)):
@@ -87,7 +87,7 @@ def main():
     ap.add_argument("--corpus", default="/work/shared/corpus")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    t = rc.triton()
+    t = refgen_common.triton()
     if not t.__version__.startswith("3.1."):
         sys.exit(f"coalesce.py: wants triton 3.1.x, got {t.__version__}")
     import kernels
@@ -106,7 +106,7 @@ def main():
         cid = f"corpus__{os.path.basename(rel)}__{tag}"
         e = {"id": cid, "kind": kind, "source": f"corpus:ir/3.1.0/{rel}.ttir"}
         e.update(one_case((open(path).read(), os.path.basename(path)), target, meta["num_warps"], a.out, cid,
-                          rc.context(target)))
+                          refgen_common.context(target)))
         cases.append(e)
     layouts = sorted({x["layout"] for c in cases for x in c["accesses"] if x["layout"]})
     for c in cases:

@@ -22,7 +22,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
 
-import refgen_common as rc
+import refgen_common
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -50,7 +50,7 @@ def accesses(mod):
                 op.get_operand(op.get_num_operands() - 1).get_type())
         else:
             return
-        out.append({"op": name, "type": ty, "layout": rc.split_tensor_type(ty)[1]})
+        out.append({"op": name, "type": ty, "layout": refgen_common.split_tensor_type(ty)[1]})
     mod.walk(visit)
     return out
 
@@ -60,7 +60,7 @@ def ttir_of_spec(spec):
     from triton._C.libtriton import ir
     from triton.compiler.compiler import ASTSource, make_backend
     fn = spec["kernel"]
-    gt = rc.gpu_target(spec["target"])
+    gt = refgen_common.gpu_target(spec["target"])
     backend = make_backend(gt)
     options = backend.parse_options({"num_warps": spec["num_warps"]})
     sig = {n: spec["signature"].get(n, "constexpr") for n in fn.arg_names}
@@ -78,17 +78,17 @@ def ttir_of_spec(spec):
 
 def one_case(ttir_text, name, target, num_warps, out_dir, cid):
     from triton._C.libtriton import passes
-    ctx = rc.context(target)
+    ctx = refgen_common.context(target)
     tpw = 32 if target.startswith("cuda") else 64
-    mod = rc.parse_text(ttir_text, ctx, name)
-    rc.run_passes(mod, ctx, lambda pm: passes.ttir.add_convert_to_ttgpuir(pm, target, num_warps, tpw, 1))
-    in_text = normalise(rc.text(mod))
-    mod_in = rc.parse_text(in_text, ctx, f"{cid}.in.ttgir")
+    mod = refgen_common.parse_text(ttir_text, ctx, name)
+    refgen_common.run_passes(mod, ctx, lambda pm: passes.ttir.add_convert_to_ttgpuir(pm, target, num_warps, tpw, 1))
+    in_text = normalise(refgen_common.text(mod))
+    mod_in = refgen_common.parse_text(in_text, ctx, f"{cid}.in.ttgir")
     acc_in = accesses(mod_in)
     if not acc_in:
         return None
-    rc.run_passes(mod_in, ctx, passes.ttgpuir.add_coalesce)
-    out_text = rc.text(mod_in)
+    refgen_common.run_passes(mod_in, ctx, passes.ttgpuir.add_coalesce)
+    out_text = refgen_common.text(mod_in)
     acc_out = accesses(mod_in)
     assert [a["op"] for a in acc_in] == [a["op"] for a in acc_out], cid
     for kind, body in (("in", in_text), ("out", out_text)):
@@ -107,8 +107,8 @@ def main():
     ap.add_argument("--triton", choices=("3.3", "3.9"), default="3.9",
                     help="3.3: only the tests/data/kernels/3.3.1 TTIR (kernels.py needs the 3.9 frontend)")
     a = ap.parse_args()
-    rc.reexec_in_venv(a.triton)
-    t = rc.triton()
+    refgen_common.reexec_in_venv(a.triton)
+    t = refgen_common.triton()
     import kernels
     os.makedirs(a.out, exist_ok=True)
     cases, skipped = [], []

@@ -13,7 +13,7 @@ import json
 import re
 import sys
 
-import refgen_common as rc
+import refgen_common
 from coalesce_fuzz_kernels import FAMILIES, kernel
 
 MEM_OPS = ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas")
@@ -27,13 +27,13 @@ def layout_params(text):
 
 def run_real(text, ctx):
     from triton._C.libtriton import passes
-    mod = rc.parse_text(text, ctx, "fuzz.ttgir")
-    rc.run_passes(mod, ctx, passes.ttgpuir.add_coalesce)
+    mod = refgen_common.parse_text(text, ctx, "fuzz.ttgir")
+    refgen_common.run_passes(mod, ctx, passes.ttgpuir.add_coalesce)
     out = []
 
     def visit(op):
         if op.get_name() in MEM_OPS:
-            out.append([op.get_name(), layout_params(rc.split_tensor_type(str(op.get_operand(0).get_type()))[1])])
+            out.append([op.get_name(), layout_params(refgen_common.split_tensor_type(str(op.get_operand(0).get_type()))[1])])
     mod.walk(visit)
     return out
 
@@ -45,11 +45,11 @@ def main():
     ap.add_argument("--keep-trivial", type=int, default=30, help="kernels with scalar-width accesses only")
     ap.add_argument("--max-seed", type=int, default=5000)
     a = ap.parse_args()
-    rc.reexec_in_venv("3.1")
-    t = rc.triton()
+    refgen_common.reexec_in_venv("3.1")
+    t = refgen_common.triton()
     if not t.__version__.startswith("3.1."):
         sys.exit(f"coalesce_fuzz.py: wants triton 3.1.x, got {t.__version__}")
-    ctx = rc.context("cuda:80")
+    ctx = refgen_common.context("cuda:80")
     families = {}
     for family in FAMILIES:
         kept, vector, trivial = {}, 0, 0

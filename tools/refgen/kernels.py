@@ -405,14 +405,14 @@ SPECS = [
 
 def make_ttir(spec):
     """(module, context) after the real frontend and the backend's make_ttir, as triton.compile has it."""
-    import refgen_common as rc
+    import refgen_common
     from triton._C.libtriton import ir
     from triton.compiler.compiler import ASTSource, AttrsDescriptor, make_backend
     fn, names = spec["kernel"], spec["kernel"].arg_names
     sig = {names.index(n): t for n, t in spec["signature"].items()}
     attrs = AttrsDescriptor(divisible_by_16={names.index(n) for n in spec["div16"]})
     src = ASTSource(fn, sig, constants=dict(spec["constexprs"]), attrs=attrs)
-    backend = make_backend(rc.gpu_target(spec["target"]))
+    backend = make_backend(refgen_common.gpu_target(spec["target"]))
     options = backend.parse_options({"num_warps": spec["num_warps"]})
     ctx = ir.context()
     ir.load_dialects(ctx)
@@ -420,7 +420,7 @@ def make_ttir(spec):
     mod = src.make_ir(options, backend.get_codegen_implementation(), ctx)
     stages = {}
     backend.add_stages(stages, options)
-    metadata = {"hash": "refgen", "target": rc.gpu_target(spec["target"]), **options.__dict__}
+    metadata = {"hash": "refgen", "target": refgen_common.gpu_target(spec["target"]), **options.__dict__}
     return stages["ttir"](mod, metadata), ctx
 
 

@@ -17,7 +17,7 @@ import os
 import re
 import sys
 
-import refgen_common as rc
+import refgen_common
 
 
 def module_target(text):
@@ -31,27 +31,27 @@ def shared_bytes(path, target=None, offsets=False):
     text = open(path).read()
     target = target or module_target(text) or "cuda:80"
     from triton._C.libtriton import passes
-    ver = rc.version_tuple()
-    ctx = rc.context(target)
-    mod = rc.parse_text(text, ctx, os.path.basename(path))
+    ver = refgen_common.version_tuple()
+    ctx = refgen_common.context(target)
+    mod = refgen_common.parse_text(text, ctx, os.path.basename(path))
     backend, arch = target.split(":", 1)
     if ver < (3, 4):
         add = passes.ttgpuir.add_allocate_shared_memory
     elif backend == "cuda":
         from triton._C.libtriton import nvidia
         from triton.backends.nvidia.compiler import get_ptx_version_from_options
-        be = rc.backend_for(target)
+        be = refgen_common.backend_for(target)
         ptx = get_ptx_version_from_options(be.parse_options({}), int(arch))
         add = lambda pm: nvidia.passes.ttgpuir.add_allocate_shared_memory_nv(pm, int(arch), ptx)  # noqa: E731
     else:
         from triton._C.libtriton import amd
         add = lambda pm: amd.passes.ttgpuir.add_allocate_shared_memory(pm, arch)  # noqa: E731
-    rc.run_passes(mod, ctx, add)
+    refgen_common.run_passes(mod, ctx, add)
     total = mod.get_int_attr("ttg.shared" if ver >= (3, 3) else "triton_gpu.shared")
     if not offsets:
         return total
     found = []
-    for line in rc.text(mod).splitlines():
+    for line in refgen_common.text(mod).splitlines():
         m = re.search(r"allocation\.offset = (\d+) : i32", line)
         if m:
             found.append((line.strip().split(" {")[0].split(" : ")[0][:100], int(m.group(1))))
@@ -60,7 +60,7 @@ def shared_bytes(path, target=None, offsets=False):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--triton", choices=sorted(rc.VENVS), default=None, help="venv to run in (default: this python)")
+    ap.add_argument("--triton", choices=sorted(refgen_common.VENVS), default=None, help="venv to run in (default: this python)")
     ap.add_argument("--target", default=None)
     ap.add_argument("--manifest", default=None, help="check every compiled variant of this version in a manifest")
     ap.add_argument("--limit", type=int, default=None, help="with --manifest: only the first N variants")
@@ -68,8 +68,8 @@ def main():
     ap.add_argument("file", nargs="?")
     a = ap.parse_args()
     if a.triton:
-        rc.reexec_in_venv(a.triton)
-    ver = rc.triton().__version__
+        refgen_common.reexec_in_venv(a.triton)
+    ver = refgen_common.triton().__version__
     if not a.manifest:
         if not a.file:
             ap.error("give a .ttgir file or --manifest")

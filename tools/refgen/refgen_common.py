@@ -28,8 +28,8 @@ def reexec_in_venv(version):
 
 def triton():
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # silences a 3.9 warning; it is the default
-    import triton as t
-    return t
+    import triton as triton_module
+    return triton_module
 
 
 def version_tuple():

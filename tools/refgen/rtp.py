@@ -17,7 +17,7 @@ import json
 import os
 import re
 
-import refgen_common as rc
+import refgen_common
 
 
 def count(text, op):
@@ -29,7 +29,7 @@ def main():
     ap.add_argument("--corpus", default="/work/shared/corpus")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    t = rc.triton()
+    t = refgen_common.triton()
     from triton._C.libtriton import passes
     ver = t.__version__
     entries = []
@@ -39,15 +39,15 @@ def main():
         tdir = os.path.basename(os.path.dirname(src))  # cuda_80, hip_gfx942, ...
         target = tdir.replace("_", ":", 1)
         variant = os.path.basename(src)[: -len(".source.ttir")]
-        ctx = rc.context(target)
+        ctx = refgen_common.context(target)
         vid = f"{tdir}__{variant}"
-        mod = rc.parse_text(open(src).read(), ctx, os.path.basename(src))
-        rc.run_passes(mod, ctx, passes.common.add_inliner)
-        in_text = rc.text(mod)
-        mod = rc.parse_text(in_text, ctx, f"{vid}.in.ttir")
-        roundtrip_ok = rc.text(mod) == in_text
-        rc.run_passes(mod, ctx, passes.ttir.add_rewrite_tensor_pointer)
-        out_text = rc.text(mod)
+        mod = refgen_common.parse_text(open(src).read(), ctx, os.path.basename(src))
+        refgen_common.run_passes(mod, ctx, passes.common.add_inliner)
+        in_text = refgen_common.text(mod)
+        mod = refgen_common.parse_text(in_text, ctx, f"{vid}.in.ttir")
+        roundtrip_ok = refgen_common.text(mod) == in_text
+        refgen_common.run_passes(mod, ctx, passes.ttir.add_rewrite_tensor_pointer)
+        out_text = refgen_common.text(mod)
         os.makedirs(os.path.join(a.out, ver), exist_ok=True)
         for kind, body in (("in", in_text), ("out", out_text)):
             with open(os.path.join(a.out, ver, f"{vid}.{kind}.ttir"), "w") as f:

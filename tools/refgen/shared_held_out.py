@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
 
 import check_compile
-import more_kernels as mk
+import more_kernels
 
 
 def attention_configs():
@@ -38,7 +38,7 @@ def attention_configs():
         ("fp16", "bf16"), (False, True), ((64, 64, 64), (128, 64, 64), (128, 64, 128), (128, 128, 64),
                                            (128, 128, 128), (64, 128, 128)), (4, 8), (2, 3)):
         name = f"attention_{dt}_{'causal_' if causal else ''}BM{bm}_BN{bn}_D{d}_w{warps}_s{stages}"
-        out.append((name, mk.spec(name, mk.attention_fwd, [f"*{dt}"] * 4 + ["*fp32"] + [mk._I] * 5 + ["fp32"],
+        out.append((name, more_kernels.spec(name, more_kernels.attention_fwd, [f"*{dt}"] * 4 + ["*fp32"] + [more_kernels._I] * 5 + ["fp32"],
                                   {"BM": bm, "BN": bn, "D": d, "CAUSAL": causal}, num_warps=warps,
                                   num_stages=stages)))
     return out
@@ -49,9 +49,9 @@ FAMILIES = {"attention": attention_configs}
 
 def compile_one(name, s, target):
     """The index row of one configuration (metadata.shared) and its TTGIR text; raises on failure."""
-    r = mk.resolve(s, target)
-    _, _, ttgir = mk.compile_ttir_ttgir(r, target)
-    ttgir = mk.shorten_paths(ttgir if ttgir.endswith("\n") else ttgir + "\n")
+    r = more_kernels.resolve(s, target)
+    _, _, ttgir = more_kernels.compile_ttir_ttgir(r, target)
+    ttgir = more_kernels.shorten_paths(ttgir if ttgir.endswith("\n") else ttgir + "\n")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, name + ".ttgir")
         with open(path, "w") as f:
@@ -60,7 +60,7 @@ def compile_one(name, s, target):
     if not res["ok"]:
         raise RuntimeError(res["error"].splitlines()[0])
     row = {"name": name, "constexprs": r["constexprs"], "num_warps": r["num_warps"], "num_stages": r["num_stages"],
-           "signature": r["signature"], "target": target, "triton": mk.triton.__version__, "shared": res["shared"]}
+           "signature": r["signature"], "target": target, "triton": more_kernels.triton.__version__, "shared": res["shared"]}
     return row, ttgir
 
 
@@ -112,7 +112,7 @@ def main():
         row["ttgir"] = name + ".ttgir" if keep else None
         rows.append(row)
         print(f"ok   {name}: shared {row['shared']}")
-    index = {"family": a.family, "target": a.target, "triton": mk.triton.__version__,
+    index = {"family": a.family, "target": a.target, "triton": more_kernels.triton.__version__,
              "command": "tools/refgen/shared_held_out.py " + " ".join(sys.argv[1:]), "cases": rows}
     with open(os.path.join(a.out, "index.json"), "w") as f:
         json.dump(index, f, indent=1)

@@ -18,7 +18,7 @@ import os
 import re
 import sys
 
-import refgen_common as rc
+import refgen_common
 
 HDR = re.compile(r"^// -----// IR Dump Before \w+ \(([\w-]+)\) \('([\w.]+)' operation[^)]*\) //----- //$", re.M)
 
@@ -47,8 +47,8 @@ def strip_locs(text):
 
 def same(a_text, b_text, target):
     """'identical' | 'same-modulo-locations' | 'DIFFERENT'"""
-    ctx = rc.context(target)
-    a, b = rc.text(rc.parse_text(a_text, ctx)), rc.text(rc.parse_text(b_text, ctx))
+    ctx = refgen_common.context(target)
+    a, b = refgen_common.text(refgen_common.parse_text(a_text, ctx)), refgen_common.text(refgen_common.parse_text(b_text, ctx))
     if a == b:
         return "identical"
     return "same-modulo-locations" if strip_locs(a) == strip_locs(b) else "DIFFERENT"
@@ -59,7 +59,7 @@ def main():
     ap.add_argument("--corpus", default="/work/shared/corpus")
     ap.add_argument("--data", default="tests/data")
     a = ap.parse_args()
-    ver = rc.triton().__version__
+    ver = refgen_common.triton().__version__
     rtp = json.load(open(os.path.join(a.data, "rtp", "index.json")))["pairs"]
     coal = json.load(open(os.path.join(a.data, "coalesce", "index.json")))
     coal = coal["cases"] if coal["triton"] == ver else []
