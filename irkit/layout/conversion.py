@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from math import prod
 
-from xdsl.dialects.builtin import BFloat16Type, Float16Type
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type
 from xdsl.ir import Attribute
 
+from irkit.dialects.types import PointerType
 from irkit.layout import algebra
 from irkit.layout.linear import (
     BLOCK,
@@ -137,7 +138,7 @@ def cvt_is_warp_local(src: Attribute, dst: Attribute, shape: Sequence[int]) -> b
 
 
 def _is_f32(elem: Attribute | int | None) -> bool:
-    return getattr(elem, "name", None) == "f32" or type(elem).__name__ == "Float32Type"
+    return isinstance(elem, Float32Type) or getattr(elem, "name", None) == "f32"
 
 
 def _bits(elem: Attribute | int | None) -> int:
@@ -247,7 +248,7 @@ def cvt_needs_shared_memory(
 
 
 def _is_ptr(elem: Attribute | int | None) -> bool:
-    return type(elem).__name__ == "PointerType"
+    return isinstance(elem, PointerType)
 
 
 def scratch_cvt_in_out_vec(src: Attribute, dst: Attribute, shape: Sequence[int]) -> tuple[int, int]:
