@@ -27,3 +27,31 @@ def test_tests_read_no_data_from_outside_the_repository():
         and path != Path(__file__).resolve() and outside.search(path.read_text(errors="replace"))
     ]
     assert not offenders
+
+
+def _code_outside_front_end():
+    for folder in ("irkit", "passes"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path.relative_to(ROOT).parts[:2] not in (("irkit", "dialects"), ("irkit", "frontend")):
+                yield path, path.read_text()
+
+
+def test_layouts_are_read_through_typed_properties():
+    """Outside the dialects and the front end, layout parameters are read as `enc.warps_per_cta`, never by
+    the key Triton prints (`enc.get("warpsPerCTA")`).  Only keys that are no plain word are looked for:
+    `.get("parent")` may well be a dictionary."""
+    from irkit.dialects.encodings import STRUCT_LAYOUTS
+
+    keys = sorted({f.key for cls in STRUCT_LAYOUTS for f in cls.LAYOUT_FIELDS if f.key != f.key.lower()})
+    by_key = re.compile(r"""\.(get\(|values\(\)\[)["'](""" + "|".join(keys) + r""")["']""")
+    offenders = [f"{path.relative_to(ROOT)}: {m.group(0)}" for path, text in _code_outside_front_end() for m in by_key.finditer(text)]
+    assert not offenders
+
+
+def test_ops_are_matched_by_class():
+    """Analyses and passes compare no op's name with a literal op name (`op.name == "tt.load"`).  The line
+    scanner that counts ops in text without parsing it (irkit/analysis/opcount.py) has only names."""
+    by_name = re.compile(r"""\bname\s*(==|!=|\bin\b|\bnot in\b)\s*[("'{\[]*\s*["'](tt|ttg|ttng|ttig|amdg|scf|arith|math|func|cf)\.[a-z_]+["']""")
+    offenders = [f"{path.relative_to(ROOT)}: {m.group(0)}" for path, text in _code_outside_front_end()
+                 if path.name != "opcount.py" for m in by_name.finditer(text)]
+    assert not offenders
