@@ -1,13 +1,14 @@
 """Write docs/propagate-mma-results.md from irkit-check's JSON reports of propagate-mma on an H100
 (docs/propagate-mma-results/*.json): the cost model's verdict on each kernel next to what the GPU measured,
-with the default options (`profit=model`) and with `profit=always`, in the same run.
+with the default options (`profit=model`) and with `profit=always`, for each kernel family.
 
     python3 tools/propagate_mma_results.py
 
 A kernel's measured sign comes from the `profit=always` run: faster when the whole 95% interval of the
 after/before time ratio is below 0.99, slower when it is above 1.01, otherwise within noise (either verdict
 agrees).  The model's verdict comes from the `profit=model` run: `remove` when the pass changed the kernel
-(every conversion, or `partial`), `keep` when it left it unchanged.
+(every conversion, or `partial`), `keep` when it left it unchanged.  Where the two runs compiled the same
+kernel (equal registers, spills and instruction counts), the default keeps all of `profit=always`'s gain.
 """
 
 from __future__ import annotations
@@ -20,19 +21,38 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "propagate-mma-results"
 OUT = ROOT / "docs" / "propagate-mma-results.md"
 
+# (program, JSON of the default run, JSON of the profit=always run, the commit and terminal output of the run)
+FAMILIES = [
+    ("examples/gpu/addmm.py", "h100_addmm_model.json", "h100_addmm_always.json", "0df368a", "h100_run.txt"),
+    ("examples/gpu/attention.py", "h100_attention_model.json", "h100_attention_always.json", "56b039e",
+     "h100_run_attention_shapes.txt"),
+    ("bench/propagate_mma_shapes.py", "h100_shapes_model.json", "h100_shapes_always.json", "56b039e",
+     "h100_run_attention_shapes.txt, h100_run_shapes_model.txt"),
+]
 
-def _key(k: dict) -> tuple:
+
+def _config(k: dict) -> str:
     c = k["config"]
-    return (tuple(k["family"][1][:3]), c["BLOCK_M"], c["BLOCK_N"], c["BLOCK_K"], c["num_warps"], c["num_stages"],
-            c.get("ADD", True), k["launch_metadata"]["name"] if k.get("launch_metadata") else k["name"])
+    tile = "x".join(str(c[x]) for x in ("BLOCK_M", "BLOCK_N", "BLOCK_K") if x in c)
+    return f"{tile} w{c['num_warps']} s{c['num_stages']}"
+
+
+def _group(k: dict) -> str:
+    """The kernel and problem size: timings compare within a group."""
+    name = k["launch_metadata"]["name"] if k.get("launch_metadata") else k["name"]
+    args = k["family"][1]
+    size = args[1:4] if name.startswith("attention") else args[:3]  # attention: Z, H, N_CTX after sm_scale
+    return f"{name} {'x'.join(str(int(x)) for x in size)}"
 
 
 def _model_numbers(remarks: list[str]) -> list[str]:
     out = []
     for r in remarks:
         m = re.search(r"\(model: ([^)]*) cycles/CTA\)", r)
+        if m is None:
+            continue
         word = "remove" if "moved to" in r else "keep"
-        out.append(f"{word} {m.group(1)}" if m else word)
+        out.append(f"{word} {m.group(1)}")
     return out
 
 
@@ -44,95 +64,119 @@ def _sign(t: dict) -> str:
     return "noise"
 
 
-def main() -> None:
-    model = {_key(k): k for k in json.loads((DATA / "h100_addmm_model.json").read_text())["kernels"]}
-    always = {_key(k): k for k in json.loads((DATA / "h100_addmm_always.json").read_text())["kernels"]}
-    rows, stats = [], {}
-    for key, a in always.items():
+def _rows(model_file: str, always_file: str) -> list[dict]:
+    model = {(_group(k), _config(k)): k for k in json.loads((DATA / model_file).read_text())["kernels"]}
+    rows = []
+    for a in json.loads((DATA / always_file).read_text())["kernels"]:
         if "timing" not in a:
             continue
+        key = (_group(a), _config(a))
         m = model[key]
-        size, bm, bn, bk, w, s, add, _ = key
-        verdicts = _model_numbers(m.get("remarks", []))
         changed = m["status"] != "unchanged"
-        words = {v.split()[0] for v in verdicts}
+        numbers = _model_numbers(m.get("remarks", []))
+        words = {v.split()[0] for v in numbers}
         verdict = ("partial" if words == {"remove", "keep"} else "remove") if changed else "keep"
-        sign = _sign(a["timing"])
-        agree = sign == "noise" or (sign == "faster") == changed
-        model_ratio = m["timing"]["ratio"] if changed else 1.0
-        group = ("x".join(map(str, size)), bool(add))
-        g = stats.setdefault(group, {"n": 0, "agree": 0, "slower": [], "gains": []})
-        g["n"] += 1
-        g["agree"] += agree
-        if model_ratio > 1.01:
-            g["slower"].append(f"{bm}x{bn}x{bk} w{w} s{s}")
-        # the default's code is profit=always's when the compiled kernels match (registers, spills, every
-        # counted instruction): then it keeps the whole gain, and its own timing is a second measurement
         same_code = changed and m.get("static", {}).get("after") == a.get("static", {}).get("after") is not None
-        if sign == "faster":
-            g["gains"].append((f"{bm}x{bn}x{bk} w{w} s{s}", 1 / a["timing"]["ratio"] - 1, 1 / model_ratio - 1, same_code))
-        rows.append((size, f"{bm}x{bn}x{bk} w{w} s{s}", int(add), "; ".join(verdicts), verdict,
-                     a["timing"], sign, model_ratio if changed else None, agree,
-                     a["timing"]["before_tflops"], a["timing"]["after_tflops"],
-                     m["timing"]["after_tflops"] if changed else a["timing"]["before_tflops"]))
+        sign = _sign(a["timing"])
+        rows.append({
+            "group": key[0], "config": key[1], "numbers": "; ".join(numbers) or "-", "verdict": verdict,
+            "always": a["timing"], "sign": sign, "changed": changed, "same_code": same_code,
+            "model_ratio": m["timing"]["ratio"] if changed else 1.0,
+            "agree": sign == "noise" or (sign == "faster") == changed,
+            "tflops": (a["timing"]["before_tflops"], a["timing"]["after_tflops"],
+                       m["timing"]["after_tflops"] if changed else a["timing"]["before_tflops"]),
+        })
+    return rows
+
+
+def _table(rows: list[dict]) -> list[str]:
+    lines = [
+        "| kernel | config | model per conversion | verdict | always: time ratio [95%] | sign | default: time ratio "
+        "| agree | TFLOP/s before / always / default |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        t = r["always"]
+        mtext = f"{r['model_ratio']:.3f}" if r["changed"] else "1 (unchanged)"
+        if r["same_code"]:
+            mtext += " (same code)"
+        lines.append(
+            f"| {r['group']} | {r['config']} | {r['numbers']} | {r['verdict']} | {t['ratio']:.3f} "
+            f"[{t['ratio_lo']:.3f}, {t['ratio_hi']:.3f}] | {r['sign']} | {mtext} | "
+            f"{'yes' if r['agree'] else '**no**'} | {' / '.join(f'{x:.0f}' for x in r['tflops'])} |"
+        )
+    return lines
+
+
+def _criteria(rows: list[dict]) -> list[str]:
+    groups: dict[str, list[dict]] = {}
+    for r in rows:
+        groups.setdefault(r["group"], []).append(r)
+    lines = []
+    for group, rs in groups.items():
+        agree = sum(r["agree"] for r in rs)
+        slower = [r["config"] for r in rs if r["changed"] and r["model_ratio"] > 1.01]
+        kept = []
+        for r in rs:
+            if r["sign"] != "faster":
+                continue
+            ga = 1 / r["always"]["ratio"] - 1
+            gm = 1 / r["model_ratio"] - 1
+            kept.append(f"{r['config']}: same code (100%; its own run {gm:.1%} of {ga:.1%})" if r["same_code"]
+                        else f"{r['config']}: {gm:.1%} of {ga:.1%} ({gm / ga:.0%})")
+        lines.append(
+            f"* {group}: the model's verdict agrees with the measured sign on **{agree} of {len(rs)}** kernels; "
+            f"slower than the original by more than 1% with the default options: {', '.join(slower) or 'none'}; "
+            f"where `profit=always` is faster, the default keeps: {'; '.join(kept) or '-'}."
+        )
+    return lines
+
+
+def _optimum(rows: list[dict]) -> list[str]:
+    groups: dict[str, list[dict]] = {}
+    for r in rows:
+        groups.setdefault(r["group"], []).append(r)
+    lines = ["| kernel | before | profit=always | default (model) |", "|---|---|---|---|"]
+    for group, rs in groups.items():
+        b = max(rs, key=lambda r: r["tflops"][0])
+        a = max(rs, key=lambda r: r["tflops"][1])
+        m = max(rs, key=lambda r: r["tflops"][2])
+        best = b["tflops"][0]
+        lines.append(f"| {group} | {b['config']}: {best:.0f} | {a['config']}: {a['tflops'][1]:.0f} "
+                     f"({a['tflops'][1] / best - 1:+.1%}) | {m['config']}: {m['tflops'][2]:.0f} "
+                     f"({m['tflops'][2] / best - 1:+.1%}) |")
+    return lines
+
+
+def main() -> None:
     lines = [
         "# propagate-mma's cost model on an H100: predictions and measurements",
         "",
         "Generated by `tools/propagate_mma_results.py` from irkit-check's reports in `docs/propagate-mma-results/`",
-        "(do not edit by hand).  One run on the lent `nvidia-h100-x1` (NVIDIA H100 80GB HBM3, Triton 3.6.0, PyTorch",
-        "2.11), both pipelines in the same run, at commit 0df368a (the cost model as it is now):",
+        "(do not edit by hand).  Runs on the lent `nvidia-h100-x1` (NVIDIA H100 80GB HBM3, Triton 3.6.0, PyTorch",
+        "2.11, CUDA 13), each program under both pipelines, one after the other on the same machine:",
         "",
         "```sh",
-        "irkit-check -p propagate-mma --max-seconds 2 --json h100_addmm_model.json -- python3 examples/gpu/addmm.py",
-        "irkit-check -p 'propagate-mma{profit=always}' --max-seconds 2 --json h100_addmm_always.json \\",
-        "    -- python3 examples/gpu/addmm.py",
+        "irkit-check -p propagate-mma --max-seconds 2 --json h100_X_model.json -- python3 PROGRAM",
+        "irkit-check -p 'propagate-mma{profit=always}' --max-seconds 2 --json h100_X_always.json -- python3 PROGRAM",
         "```",
         "",
-        "(through `OUT=... WHAT=addmm SECS=2 WHEELS=.profit_run bash tools/propagate_mma_gpu_run.sh`, 120 s on the",
-        "GPU; the full terminal output is `docs/propagate-mma-results/h100_run.txt`.  The shapes below come from",
-        "the earlier run at commit 15b8535, `h100_run_15b8535.txt`, whose model differs from this one only where",
-        "a function holds two candidate conversions with opposite verdicts, which no kernel of those shapes has.)",
+        "(through `OUT=... WHAT='addmm attention shapes' SECS=2 WHEELS=.profit_run bash tools/propagate_mma_gpu_run.sh`;",
+        "the cost model is the same at every commit below).",
         "*time ratio* is after/before (below 1 is faster), the median of interleaved pairs with its 95% interval;",
-        "where the default's kernel is the one `profit=always` compiles (same registers, spills and instruction",
-        "counts), it keeps all of that gain, and its own time ratio is a second measurement of the same code (they",
-        "differ by up to 2% because the original's own time varies that much between runs);",
-        "*sign* is the `profit=always` run's,",
-        "beyond 1% and its interval; the model's verdict per conversion is in estimated cycles per CTA (positive:",
-        "remove).  A kept kernel runs the original code (ratio 1).",
+        "*sign* is the `profit=always` run's, beyond 1% and its interval.  The model's verdict per conversion is in",
+        "estimated cycles per CTA (positive: remove).  A kept kernel runs the original code (ratio 1).  Where the",
+        "default's kernel is the one `profit=always` compiles (*same code*: the same registers, spills and",
+        "instruction counts), it keeps all of that gain, and its own time ratio is a second measurement of that",
+        "code (they differ by up to 2%: the original's own time varies that much between runs).",
         "",
-        "| size | config | ADD | model per conversion | verdict | always: time ratio [95%] | sign | model: time ratio "
-        "| agree | TFLOP/s before / always / model |",
-        "|---|---|---:|---|---|---|---|---|---|---|",
     ]
-    for size, cfg, add, numbers, verdict, t, sign, mr, agree, tb, ta, tm in rows:
-        mtext = f"{mr:.3f}" if mr is not None else "1 (unchanged)"
-        lines.append(
-            f"| {'x'.join(map(str, size))} | {cfg} | {add} | {numbers} | {verdict} | {t['ratio']:.3f} "
-            f"[{t['ratio_lo']:.3f}, {t['ratio_hi']:.3f}] | {sign} | {mtext} | {'yes' if agree else '**no**'} | "
-            f"{tb:.0f} / {ta:.0f} / {tm:.0f} |"
-        )
-    lines += ["", "## Against the done criteria", ""]
-    for (size, add), g in sorted(stats.items(), key=lambda x: (x[0][0] != "4096x4096x4096", not x[0][1])):
-        keep = [f"{c}: same code (100%; its own run {gm:.1%} of {ga:.1%})" if same else f"{c}: {gm:.1%} of {ga:.1%} ({gm / ga:.0%})"
-                for c, ga, gm, same in g["gains"]]
-        lines.append(
-            f"* {size}, ADD={int(add)}: the model's verdict agrees with the measured sign on **{g['agree']} of "
-            f"{g['n']}** kernels; slower than the original by more than 1% with the default options: "
-            f"{', '.join(g['slower']) or 'none'}; where `profit=always` is faster, the default keeps: "
-            f"{'; '.join(keep) or '-'}."
-        )
-    lines += ["", "## Tuned optimum (fastest config of each family)", ""]
-    fams: dict = {}
-    for size, cfg, add, _n, _v, _t, _s, _mr, _a, tb, ta, tm in rows:
-        f = fams.setdefault(("x".join(map(str, size)), add), [])
-        f.append((cfg, tb, ta, tm))
-    lines += ["| family | before | profit=always | default (model) |", "|---|---|---|---|"]
-    for (size, add), f in fams.items():
-        b = max(f, key=lambda r: r[1])
-        a = max(f, key=lambda r: r[2])
-        m = max(f, key=lambda r: r[3])
-        lines.append(f"| {size} ADD={add} | {b[0]}: {b[1]:.0f} | {a[0]}: {a[2]:.0f} ({a[2] / b[1] - 1:+.1%}) | "
-                     f"{m[0]}: {m[3]:.0f} ({m[3] / b[1] - 1:+.1%}) |")
+    for program, model_file, always_file, commit, txt in FAMILIES:
+        rows = _rows(model_file, always_file)
+        lines += [f"## `{program}`", "",
+                  f"At commit {commit}: `{model_file}`, `{always_file}`; terminal output: {txt}.", ""]
+        lines += _table(rows) + ["", "Against the done criteria:", ""] + _criteria(rows)
+        lines += ["", "Tuned optimum (fastest config of each kernel and size):", ""] + _optimum(rows) + [""]
     OUT.write_text("\n".join(lines) + "\n" + (DATA / "notes.md").read_text())
 
 

@@ -1,0 +1,220 @@
+"""Check propagate-mma's cost model against every kernel timed on the H100, and search its weights.
+
+The timings are irkit-check's `profit=always` reports in docs/propagate-mma-results/ (addmm 36 kernels,
+attention 16, shapes 24).  The model needs each kernel's TTGIR, which Triton 3.6 compiles for cuda:90 on the
+CPU, with the specialisation the GPU run had.  Two steps:
+
+    /path/to/triton36/bin/python tools/cost_model_search.py compile --out /tmp/h100_ttgir
+    .venv/bin/python tools/cost_model_search.py search --ttgir /tmp/h100_ttgir
+
+`search` prints the current model's decision for each kernel next to the measured sign (faster/slower beyond
+1% and the 95% interval), the kernels it makes slower or whose gain it misses, and then the same two lists
+for a grid of weights, including two terms the model does not have (shared-memory instructions of the
+conversion, and counting the mma layout's scalar accesses by the lines a pair of registers touches).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "docs" / "propagate-mma-results"
+TIMINGS = ("h100_addmm_always.json", "h100_attention_always.json", "h100_shapes_always.json")
+
+
+def kernel_key(k: dict) -> str:
+    """One file name per timed kernel: program, size, element type and tile config."""
+    c = k["config"]
+    name = k["launch_metadata"]["name"] if k.get("launch_metadata") else k["name"]
+    args = k["family"][1]
+    size = args[1:4] if name.startswith("attention") else args[:3]
+    tile = "x".join(str(c[x]) for x in ("BLOCK_M", "BLOCK_N", "BLOCK_K") if x in c)
+    tag = name.replace(" ", "_").replace("=", "")
+    return f"{tag}_{'x'.join(str(int(x)) for x in size)}_{tile}_w{c['num_warps']}_s{c['num_stages']}"
+
+
+# ---------------------------------------------------------------------------------------------
+# compile (under a Triton 3.6 Python)
+# ---------------------------------------------------------------------------------------------
+
+
+def _compile(fn, sig: dict, consts: dict, divisible: list[int], warps: int, stages: int) -> str:
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    attrs = {(i,): [["tt.divisibility", 16]] for i in divisible}
+    src = triton.compiler.ASTSource(fn, sig, constexprs=consts, attrs=attrs)
+    return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": warps, "num_stages": stages}).asm["ttgir"]
+
+
+def _divisible(values: list) -> list[int]:
+    """What a launch specialises: pointers and integers that are multiples of 16 (and not 1)."""
+    return [i for i, v in enumerate(values) if v == "ptr" or (isinstance(v, int) and v != 1 and v % 16 == 0)]
+
+
+def compile_all(out: Path) -> None:
+    sys.path[:0] = [str(ROOT / "examples" / "gpu"), str(ROOT / "bench")]
+    from addmm import addmm_kernel
+    from attention import attention_fwd
+    from propagate_mma_shapes import addmm_shapes
+
+    out.mkdir(parents=True, exist_ok=True)
+    for timings in TIMINGS:
+        for k in json.loads((DATA / timings).read_text())["kernels"]:
+            c = k["config"]
+            name = k["launch_metadata"]["name"] if k.get("launch_metadata") else k["name"]
+            args = k["family"][1]
+            if name.startswith("attention"):
+                fn = attention_fwd
+                sig = {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp16", "sm_scale": "fp32",
+                       "Z": "i32", "H": "i32", "N_CTX": "i32", "stride_z": "i32", "stride_h": "i32", "stride_n": "i32"}
+                consts = {"HEAD_DIM": c["HEAD_DIM"], "BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"]}
+                values = ["ptr"] * 4 + list(args)[:7]
+            else:
+                elem = {"D=float16": "fp16", "D=bfloat16": "bf16"}.get(name.split()[-1], "fp32")
+                fn = addmm_shapes if name.startswith("addmm_shapes") else addmm_kernel
+                sig = {"a_ptr": "*bf16", "b_ptr": "*bf16", "d_ptr": f"*{elem}", "c_ptr": f"*{elem}"}
+                sig.update({n: "i32" for n in ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sdm", "sdn", "scm", "scn")})
+                consts = {"BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"], "BLOCK_K": c["BLOCK_K"]}
+                if fn is addmm_kernel:
+                    consts["ADD"] = c["ADD"]
+                values = ["ptr"] * 4 + list(args)[:11]
+                consts.update({n: 1 for n, v in zip(list(sig)[4:], values[4:]) if v == 1})
+            sig.update({n: "constexpr" for n in consts if n not in sig})
+            path = out / f"{kernel_key(k)}.ttgir"
+            path.write_text(_compile(fn, sig, consts, _divisible(values), c["num_warps"], c["num_stages"]))
+            print(path.name, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# search (under irkit's Python)
+# ---------------------------------------------------------------------------------------------
+
+
+def _sign(t: dict) -> str:
+    return "faster" if t["ratio_hi"] < 0.99 else "slower" if t["ratio_lo"] > 1.01 else "noise"
+
+
+def collect(ttgir: Path) -> tuple[dict, dict]:
+    """Per kernel: its measured sign, and the inputs of cost_model.judge for each seed (full plan and, where
+    there is one, its loads-only variant), captured from mma_profit.judge_plan."""
+    from irkit.analysis import cost_model, mma_profit, mma_slice
+    from irkit.dialects.ttg import ConvertLayoutOp
+    from irkit.frontend.parser import parse_file
+
+    signs = {kernel_key(k): _sign(k["timing"]) for f in TIMINGS
+             for k in json.loads((DATA / f).read_text())["kernels"] if "timing" in k}
+    captured: list = []
+    judge = cost_model.judge
+
+    def spy(*a, **kw):
+        captured.append((a, kw))
+        return judge(*a, **kw)
+
+    inputs = {}
+    mma_profit.cost_model.judge = spy
+    try:
+        for key in signs:
+            module = parse_file(str(ttgir / f"{key}.ttgir")).module
+            facts = mma_profit.ModuleFacts(module)
+            seeds = []
+            for op in list(module.walk()):
+                candidate = mma_slice.classify_conversion(op, dot_operands=False)[0] if isinstance(op, ConvertLayoutOp) else None
+                if candidate is None:
+                    continue
+                plans = {}
+                for loads_only in (False, True):
+                    plan = mma_slice.plan_mma_propagation(op, candidate, loads_only=loads_only)
+                    if plan.accepted:
+                        captured.clear()
+                        mma_profit.judge_plan(plan, facts)
+                        plans[loads_only] = captured[-1]
+                seeds.append(plans)
+            inputs[key] = seeds
+    finally:
+        mma_profit.cost_model.judge = judge
+    return signs, inputs
+
+
+def decide(seeds: list, judge, weights) -> str:
+    """What propagate-mma does with a kernel: per seed the full plan, else its loads-only variant, then
+    the whole-function rule (mma_profit.completes_rewrite)."""
+    from irkit.analysis.mma_profit import completes_rewrite
+
+    words, verdicts = [], []
+    for plans in seeds:
+        a, kw = plans[False]
+        v = judge(*a, **dict(kw, weights=weights))
+        verdicts.append(v)
+        if v.take:
+            words.append("full")
+        elif True in plans and judge(*plans[True][0], **dict(plans[True][1], weights=weights)).take:
+            words.append("loads-only")
+        else:
+            words.append("keep")
+    taken = sum(v.gain for v, w in zip(verdicts, words) if w != "keep")
+    words = ["full" if w == "keep" and completes_rewrite(taken, v) else w for v, w in zip(verdicts, words)]
+    return "remove" if all(w == "full" for w in words) else "keep" if all(w == "keep" for w in words) else "partial"
+
+
+def score(signs: dict, inputs: dict, judge, weights) -> tuple[list[str], list[str]]:
+    slower = [k for k in signs if signs[k] == "slower" and decide(inputs[k], judge, weights) != "keep"]
+    missed = [k for k in signs if signs[k] == "faster" and decide(inputs[k], judge, weights) != "remove"]
+    return slower, missed
+
+
+def extended_judge(shared_instruction: float, pair_lines: bool):
+    """cost_model.judge plus the two terms it lacks."""
+    from irkit.analysis import cost_model
+
+    def effective(a):
+        # a scalar access in the mma layout touches the lines its register pair shares twice
+        if pair_lines and a.vector == 1 and "mma" in a.layout:
+            return replace(a, lines_per_instruction=max(1, a.lines_per_instruction // 2))
+        return a
+
+    def judge(removed, added, accesses, *args, **kw):
+        v = cost_model.judge(removed, added, [(op, effective(b), effective(x)) for op, b, x in accesses], *args, **kw)
+        warps = kw.get("num_warps", 4)
+        count = lambda cs: sum((c.store_instructions + c.load_instructions) * warps for c in cs if c.needs_shared)  # noqa: E731
+        v.gain += shared_instruction * (count(removed) - count(added))
+        return v
+
+    return judge
+
+
+def search(ttgir: Path) -> None:
+    from irkit.analysis import cost_model
+
+    signs, inputs = collect(ttgir)
+    slower, missed = score(signs, inputs, cost_model.judge, cost_model.DEFAULT_WEIGHTS)
+    print(f"current model on {len(signs)} kernels: makes slower {slower or 'none'}; misses the gain of {missed or 'none'}")
+    grid = itertools.product((0.2, 0.35, 0.5), (1000, 1500, 2500), (4, 8), (16, 32, 64), (16, 32), (0, 400, 800),
+                             (0.0, 0.3, 0.6), (False, True))
+    results = []
+    for line, sync_round, sync_warps, payload, bits, extra, shared_instruction, pair_lines in grid:
+        w = replace(cost_model.DEFAULT_WEIGHTS, line=line, sync_round=sync_round, sync_warps=sync_warps,
+                    sync_payload=payload, sync_bits=bits, extra_round=extra)
+        results.append(score(signs, inputs, extended_judge(shared_instruction, pair_lines), w))
+    safe = [m for s, m in results if not s]
+    fewest = min(len(m) for m in safe)
+    print(f"{len(results)} settings; {len(safe)} make no kernel slower; the fewest misses among those: {fewest}, "
+          f"always including {sorted(set.intersection(*(set(m) for m in safe)))}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    sub.add_parser("compile").add_argument("--out", type=Path, required=True)
+    sub.add_parser("search").add_argument("--ttgir", type=Path, required=True)
+    args = ap.parse_args()
+    compile_all(args.out) if args.what == "compile" else search(args.ttgir)
+
+
+if __name__ == "__main__":
+    main()
