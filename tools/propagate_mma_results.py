@@ -108,12 +108,16 @@ def _table(rows: list[dict]) -> list[str]:
     return lines
 
 
-def _criteria(rows: list[dict]) -> list[str]:
+def _by_group(rows: list[dict]) -> dict[str, list[dict]]:
     groups: dict[str, list[dict]] = {}
     for r in rows:
         groups.setdefault(r["group"], []).append(r)
+    return groups
+
+
+def _criteria(rows: list[dict]) -> list[str]:
     lines = []
-    for group, rs in groups.items():
+    for group, rs in _by_group(rows).items():
         agree = sum(r["agree"] for r in rs)
         slower = [r["config"] for r in rs if r["changed"] and r["model_ratio"] > 1.01]
         kept = []
@@ -133,11 +137,8 @@ def _criteria(rows: list[dict]) -> list[str]:
 
 
 def _optimum(rows: list[dict]) -> list[str]:
-    groups: dict[str, list[dict]] = {}
-    for r in rows:
-        groups.setdefault(r["group"], []).append(r)
     lines = ["| kernel | before | profit=always | default (model) |", "|---|---|---|---|"]
-    for group, rs in groups.items():
+    for group, rs in _by_group(rows).items():
         b = max(rs, key=lambda r: r["tflops"][0])
         a = max(rs, key=lambda r: r["tflops"][1])
         m = max(rs, key=lambda r: r["tflops"][2])
