@@ -103,32 +103,36 @@ class PropagateMmaPass(ModulePass):
                 progress = True
                 break  # the IR changed: look at the remaining conversions again
         for cvt, judgement in kept.items():
-            if not self._complete(cvt, judgement, kinds, facts, func, taken_gain):
+            gain = self._complete(cvt, judgement, kinds, facts, func, taken_gain)
+            if gain is None:
                 emit_remark(cvt, f"propagate-mma: conversion kept: {judgement.verdict.summary()}")
+            else:
+                taken_gain += gain
 
     def _complete(self, cvt: Operation, judgement: PlanJudgement, kinds: frozenset[str], facts: list[ModuleFacts],
-                  func: Operation, taken_gain: float) -> bool:
+                  func: Operation, taken_gain: float) -> float | None:
         """Take a conversion the model judged a loss alone when, with the rewrites already taken in the
-        function, the whole is a gain (`mma_profit.completes_rewrite`).  Re-planned on the rewritten IR
-        (a dry run keeps the first plan: nothing was rewritten)."""
+        function, the whole is still a gain (`mma_profit.completes_rewrite`); its gain, or None when kept.
+        Re-planned on the rewritten IR (a dry run keeps the first plan: nothing was rewritten)."""
         if cvt.parent is None:
-            return False
+            return None
         plan = self._plan(cvt, kinds) if not self.dry_run else None
         if not self.dry_run:
             if plan is None or not plan.accepted:
-                return False
+                return None
             judgement = judge_plan(plan, facts[0])
+        gain = judgement.verdict.gain
         if not completes_rewrite(taken_gain, judgement.verdict):
-            return False
-        together = f"taken with this function's other rewrites ({taken_gain + judgement.verdict.gain:+,.0f} cycles/CTA together)"
+            return None
+        together = f"taken with this function's other rewrites ({taken_gain + gain:+,.0f} cycles/CTA together)"
         if self.dry_run:
             emit_remark(cvt, f"propagate-mma: would move with the rest: {judgement.verdict.summary()}; {together}")
-            return True
+            return gain
         what = _outcome(plan, judgement, word="remove with the rest")
         emit_remark(cvt, f"propagate-mma: moved to {mma_slice.layout_name(plan.target)}: {what}; {together}")
         apply_plan(plan, func)
         facts[0] = ModuleFacts(facts[0].module)
-        return True
+        return gain
 
     def _choose(
         self, cvt: Operation, plan: mma_slice.MmaSlicePlan, facts: ModuleFacts

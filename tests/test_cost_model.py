@@ -95,6 +95,8 @@ def test_a_loss_goes_with_the_rest_only_when_the_whole_gains():
     assert not mma_profit.completes_rewrite(500, loss)  # the whole would lose
     assert not mma_profit.completes_rewrite(0, loss)  # nothing else was taken: the loss stays alone
     assert not mma_profit.completes_rewrite(-100, cost_model.Verdict(200, 0, False))
+    # a second loss is weighed against what the first one left: 842 - 538 - 538 < 0
+    assert not mma_profit.completes_rewrite(842 - 538, loss)
 
 
 def test_plan_judgement_counts_the_scratch_the_report_counts():

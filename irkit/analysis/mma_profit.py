@@ -191,8 +191,9 @@ def _complete_rewrites(assessments: list[ConversionAssessment]) -> None:
         taken = sum(a.gain for a in group if a.word == "remove")
         for a in group:
             if a.word == "keep" and completes_rewrite(taken, cost_model.Verdict(a.gain, 0, False)):
+                taken += a.gain
                 a.word = "remove"
-                a.text += f"; taken with this function's other rewrites ({taken + a.gain:+,.0f} cycles/CTA together)"
+                a.text += f"; taken with this function's other rewrites ({taken:+,.0f} cycles/CTA together)"
 
 
 def _function_of(op: Operation) -> Operation | None:
