@@ -1,7 +1,7 @@
 """Layout attributes (tensor encodings) of TritonGPU, NVIDIA, AMD and Intel.
 
 Each parameter of a layout is declared once, as a typed property named in Python style
-(`BlockedEncodingAttr.warps_per_cta = LayoutField("warpsPerCTA", INTS, ...)`): code reads layouts
+(`BlockedEncodingAttr.warps_per_cta = ints_field("warpsPerCTA", ...)`): code reads layouts
 through these properties (`enc.warps_per_cta`, a tuple of ints), never by key.  Triton prints a layout
 as a struct `<{key = value, ...}>`; the keys a layout has vary between Triton versions (amd_mfma has
 `versionMajor`/`versionMinor` in 3.1 and `version` in 3.9, read through `mma_version` either way), so
@@ -16,7 +16,7 @@ spelling.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, TypeVar, overload
 
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, NoneAttr, StringAttr
 from xdsl.ir import Attribute, ParametrizedAttribute
@@ -58,15 +58,18 @@ def _to_py(kind: str, attr: Attribute) -> PyValue:
     return attr
 
 
-class LayoutField(property):
-    """One parameter of a layout, declared once in the class body as `python_name = LayoutField(key, kind, doc)`.
+T = TypeVar("T")
 
-    `key` is the name Triton prints (`warpsPerCTA`), `kind` how the value is written.  Read on a layout,
-    the field is a typed property giving the Python value (`int`, `bool`, `tuple[int, ...]`,
-    `tuple[tuple[int, ...], ...]` or a nested layout `Attribute`), or None when the layout's text leaves
-    the key out.  `layout_attr` turns the fields into the class's IRDL parameters (named
-    `<python_name>_attr`, holding the xDSL attribute) and into `FIELDS`, the (key, kind) pairs in printing
-    order that the parser and printer use."""
+
+class LayoutField(property, Generic[T]):
+    """One parameter of a layout, declared once in the class body as `python_name = ints_field(key, doc)`
+    (or `int_field`, `intss_field`, `bool_field`, `layout_field`, after how the value is written).
+
+    `key` is the name Triton prints (`warpsPerCTA`).  Read on a layout, the field is a typed property
+    giving the Python value (`int`, `bool`, `tuple[int, ...]`, `tuple[tuple[int, ...], ...]` or a nested
+    layout `Attribute`), or None when the layout's text leaves the key out.  `layout_attr` turns the
+    fields into the class's IRDL parameters (named `<python_name>_attr`, holding the xDSL attribute) and
+    into `FIELDS`, the (key, kind) pairs in printing order that the parser and printer use."""
 
     def __init__(self, key: str, kind: str, doc: str):
         super().__init__(lambda layout: layout.values().get(key))
@@ -82,6 +85,34 @@ class LayoutField(property):
     def param(self) -> str:
         """The name of the IRDL parameter that holds the field's attribute."""
         return self.python_name + "_attr"
+
+    if TYPE_CHECKING:  # what type checkers see: the value's type on a layout, the field on the class
+
+        @overload
+        def __get__(self, layout: None, owner: type | None = None) -> LayoutField[T]: ...
+        @overload
+        def __get__(self, layout: object, owner: type | None = None) -> T | None: ...
+        def __get__(self, layout: object, owner: type | None = None) -> Any: ...
+
+
+def int_field(key: str, doc: str) -> LayoutField[int]:
+    return LayoutField(key, INT, doc)
+
+
+def ints_field(key: str, doc: str) -> LayoutField[tuple[int, ...]]:
+    return LayoutField(key, INTS, doc)
+
+
+def intss_field(key: str, doc: str) -> LayoutField[tuple[tuple[int, ...], ...]]:
+    return LayoutField(key, INTSS, doc)
+
+
+def bool_field(key: str, doc: str) -> LayoutField[bool]:
+    return LayoutField(key, BOOL, doc)
+
+
+def layout_field(key: str, doc: str) -> LayoutField[Attribute]:
+    return LayoutField(key, ATTR, doc)
 
 
 _PY_TYPES = {INT: "int", INTS: "tuple[int, ...]", INTSS: "tuple[tuple[int, ...], ...]", BOOL: "bool", ATTR: "Attribute"}
@@ -172,10 +203,10 @@ def layout_attr(cls: type[StructLayoutAttr]) -> type[StructLayoutAttr]:
 # The CTA-layout fields, shared by the layouts that print them; each class unpacks them where Triton
 # prints them, so they keep their place in the printing order.
 _CTA_FIELDS = (
-    LayoutField("CTAsPerCGA", INTS, "CTAs per CGA (cluster), per dim"),
-    LayoutField("CTASplitNum", INTS, "how many pieces the CTAs cut each dim into"),
-    LayoutField("CTAOrder", INTS, "the order of CTAs in the CGA, fastest dim first"),
-    LayoutField("CGALayout", INTSS, "3.9: the CTA layout as linear-layout block bases"),
+    ints_field("CTAsPerCGA", "CTAs per CGA (cluster), per dim"),
+    ints_field("CTASplitNum", "how many pieces the CTAs cut each dim into"),
+    ints_field("CTAOrder", "the order of CTAs in the CGA, fastest dim first"),
+    intss_field("CGALayout", "3.9: the CTA layout as linear-layout block bases"),
 )
 
 
@@ -184,10 +215,10 @@ class BlockedEncodingAttr(StructLayoutAttr):
     """`#ttg.blocked`: each thread owns sizePerThread contiguous elements."""
 
     name = "ttg.blocked"
-    size_per_thread = LayoutField("sizePerThread", INTS, "contiguous elements each thread holds, per dim")
-    threads_per_warp = LayoutField("threadsPerWarp", INTS, "threads of a warp along each dim")
-    warps_per_cta = LayoutField("warpsPerCTA", INTS, "warps of a CTA along each dim")
-    order = LayoutField("order", INTS, "dims from fastest- to slowest-varying")
+    size_per_thread = ints_field("sizePerThread", "contiguous elements each thread holds, per dim")
+    threads_per_warp = ints_field("threadsPerWarp", "threads of a warp along each dim")
+    warps_per_cta = ints_field("warpsPerCTA", "warps of a CTA along each dim")
+    order = ints_field("order", "dims from fastest- to slowest-varying")
     ctas_per_cga, cta_split_num, cta_order, cga_layout = _CTA_FIELDS
 
 
@@ -196,8 +227,8 @@ class SliceEncodingAttr(StructLayoutAttr):
     """`#ttg.slice<{dim, parent}>`: the parent layout with dimension `dim` removed."""
 
     name = "ttg.slice"
-    dim = LayoutField("dim", INT, "the parent's dim that is removed")
-    parent = LayoutField("parent", ATTR, "the layout sliced")
+    dim = int_field("dim", "the parent's dim that is removed")
+    parent = layout_field("parent", "the layout sliced")
 
 
 @layout_attr
@@ -205,9 +236,9 @@ class DotOperandEncodingAttr(StructLayoutAttr):
     """`#ttg.dot_op<{opIdx, parent, kWidth}>`: operand A (0) or B (1) of a dot."""
 
     name = "ttg.dot_op"
-    op_idx = LayoutField("opIdx", INT, "0 for operand A, 1 for operand B")
-    parent = LayoutField("parent", ATTR, "the accumulator layout of the dot")
-    k_width = LayoutField("kWidth", INT, "consecutive elements along K each thread holds")
+    op_idx = int_field("opIdx", "0 for operand A, 1 for operand B")
+    parent = layout_field("parent", "the accumulator layout of the dot")
+    k_width = int_field("kWidth", "consecutive elements along K each thread holds")
 
 
 @layout_attr
@@ -215,11 +246,11 @@ class NvidiaMmaEncodingAttr(StructLayoutAttr):
     """`#ttg.nvidia_mma`: the accumulator of mma.sync (v2, Ampere) or wgmma (v3, Hopper)."""
 
     name = "ttg.nvidia_mma"
-    version_major = LayoutField("versionMajor", INT, "2 Ampere mma.sync, 3 Hopper wgmma, 5 Blackwell")
-    version_minor = LayoutField("versionMinor", INT, "minor version of the instruction")
-    warps_per_cta = LayoutField("warpsPerCTA", INTS, "warps of a CTA along each dim")
+    version_major = int_field("versionMajor", "2 Ampere mma.sync, 3 Hopper wgmma, 5 Blackwell")
+    version_minor = int_field("versionMinor", "minor version of the instruction")
+    warps_per_cta = ints_field("warpsPerCTA", "warps of a CTA along each dim")
     ctas_per_cga, cta_split_num, cta_order, cga_layout = _CTA_FIELDS
-    instr_shape = LayoutField("instrShape", INTS, "M, N(, K) of one instruction")
+    instr_shape = ints_field("instrShape", "M, N(, K) of one instruction")
 
     @property
     def mma_version(self) -> int:
@@ -232,15 +263,15 @@ class AmdMfmaEncodingAttr(StructLayoutAttr):
     """`#ttg.amd_mfma`: the accumulator of AMD CDNA matrix cores."""
 
     name = "ttg.amd_mfma"
-    version = LayoutField("version", INT, "3.9: the CDNA generation (`versionMajor` up to 3.8)")
-    version_major = LayoutField("versionMajor", INT, "up to 3.8: the CDNA generation (`version` in 3.9)")
-    version_minor = LayoutField("versionMinor", INT, "up to 3.8: minor version")
-    warps_per_cta = LayoutField("warpsPerCTA", INTS, "warps of a CTA along each dim")
-    tiles_per_warp = LayoutField("tilesPerWarp", INTS, "instruction tiles each warp repeats, per dim")
-    instr_shape = LayoutField("instrShape", INTS, "M, N(, K) of one instruction")
-    is_transposed = LayoutField("isTransposed", BOOL, "whether the result is transposed (column-major)")
+    version = int_field("version", "3.9: the CDNA generation (`versionMajor` up to 3.8)")
+    version_major = int_field("versionMajor", "up to 3.8: the CDNA generation (`version` in 3.9)")
+    version_minor = int_field("versionMinor", "up to 3.8: minor version")
+    warps_per_cta = ints_field("warpsPerCTA", "warps of a CTA along each dim")
+    tiles_per_warp = ints_field("tilesPerWarp", "instruction tiles each warp repeats, per dim")
+    instr_shape = ints_field("instrShape", "M, N(, K) of one instruction")
+    is_transposed = bool_field("isTransposed", "whether the result is transposed (column-major)")
     ctas_per_cga, cta_split_num, cta_order, cga_layout = _CTA_FIELDS
-    element_bit_width = LayoutField("elementBitWidth", INT, "bits of an accumulator element")
+    element_bit_width = int_field("elementBitWidth", "bits of an accumulator element")
 
     @property
     def mma_version(self) -> int:
@@ -257,12 +288,12 @@ class AmdWmmaEncodingAttr(StructLayoutAttr):
     """`#ttg.amd_wmma`: the accumulator of AMD RDNA WMMA instructions."""
 
     name = "ttg.amd_wmma"
-    version = LayoutField("version", INT, "the WMMA generation (1 RDNA3, 2 RDNA4)")
-    is_transposed = LayoutField("isTransposed", BOOL, "whether the result is transposed")
-    warps_per_cta = LayoutField("warpsPerCTA", INTS, "warps of a CTA along each dim")
-    tiles_per_warp = LayoutField("tilesPerWarp", INTS, "instruction tiles each warp repeats, per dim")
+    version = int_field("version", "the WMMA generation (1 RDNA3, 2 RDNA4)")
+    is_transposed = bool_field("isTransposed", "whether the result is transposed")
+    warps_per_cta = ints_field("warpsPerCTA", "warps of a CTA along each dim")
+    tiles_per_warp = ints_field("tilesPerWarp", "instruction tiles each warp repeats, per dim")
     ctas_per_cga, cta_split_num, cta_order, cga_layout = _CTA_FIELDS
-    instr_shape = LayoutField("instrShape", INTS, "M, N(, K) of one instruction")
+    instr_shape = ints_field("instrShape", "M, N(, K) of one instruction")
 
     @property
     def mma_version(self) -> int:
@@ -275,17 +306,17 @@ class DpasEncodingAttr(StructLayoutAttr):
     """`#ttig.dpas`: the accumulator of Intel XMX (DPAS); A/B/C are derived and printed only."""
 
     name = "ttig.dpas"
-    repeat_count = LayoutField("repeatCount", INT, "rows (M) of one DPAS instruction")
-    systolic_depth = LayoutField("systolicDepth", INT, "depth of the systolic array")
-    execution_size = LayoutField("executionSize", INT, "columns (N) of one instruction, the SIMD width")
-    ops_per_chan = LayoutField("opsPerChan", INT, "operations per channel (K = systolicDepth * opsPerChan)")
-    threads_per_warp = LayoutField("threadsPerWarp", INT, "work-items of a sub-group")
-    warps_per_cta = LayoutField("warpsPerCTA", INTS, "sub-groups of a work-group along each dim")
-    rep_cluster = LayoutField("repCluster", INTS, "instruction repetitions grouped per sub-group, per dim")
-    a_shape = LayoutField("A", INTS, "shape of operand A of one cluster (derived)")
-    b_shape = LayoutField("B", INTS, "shape of operand B of one cluster (derived)")
-    c_shape = LayoutField("C", INTS, "shape of the accumulator of one cluster (derived)")
-    fp4_k_pack = LayoutField("fp4KPack", INT, "fp4 values packed along K")
+    repeat_count = int_field("repeatCount", "rows (M) of one DPAS instruction")
+    systolic_depth = int_field("systolicDepth", "depth of the systolic array")
+    execution_size = int_field("executionSize", "columns (N) of one instruction, the SIMD width")
+    ops_per_chan = int_field("opsPerChan", "operations per channel (K = systolicDepth * opsPerChan)")
+    threads_per_warp = int_field("threadsPerWarp", "work-items of a sub-group")
+    warps_per_cta = ints_field("warpsPerCTA", "sub-groups of a work-group along each dim")
+    rep_cluster = ints_field("repCluster", "instruction repetitions grouped per sub-group, per dim")
+    a_shape = ints_field("A", "shape of operand A of one cluster (derived)")
+    b_shape = ints_field("B", "shape of operand B of one cluster (derived)")
+    c_shape = ints_field("C", "shape of the accumulator of one cluster (derived)")
+    fp4_k_pack = int_field("fp4KPack", "fp4 values packed along K")
 
     @classmethod
     def build(
@@ -317,10 +348,10 @@ class DpasEncodingAttr(StructLayoutAttr):
 
 # The swizzling fields of the shared-memory layouts that swizzle by vec/perPhase/maxPhase.
 _SWIZZLE_FIELDS = (
-    LayoutField("vec", INT, "elements swizzled together"),
-    LayoutField("perPhase", INT, "rows sharing one swizzle phase"),
-    LayoutField("maxPhase", INT, "number of swizzle phases"),
-    LayoutField("order", INTS, "dims from fastest- to slowest-varying"),
+    int_field("vec", "elements swizzled together"),
+    int_field("perPhase", "rows sharing one swizzle phase"),
+    int_field("maxPhase", "number of swizzle phases"),
+    ints_field("order", "dims from fastest- to slowest-varying"),
 )
 
 
@@ -331,7 +362,7 @@ class SharedEncodingAttr(StructLayoutAttr):
     name = "ttg.shared"
     vec, per_phase, max_phase, order = _SWIZZLE_FIELDS
     ctas_per_cga, cta_split_num, cta_order, cga_layout = _CTA_FIELDS
-    has_leading_offset = LayoutField("hasLeadingOffset", BOOL, "the Hopper (wgmma) form")
+    has_leading_offset = bool_field("hasLeadingOffset", "the Hopper (wgmma) form")
 
 
 @layout_attr
@@ -357,11 +388,11 @@ class NvmmaSharedEncodingAttr(StructLayoutAttr):
     """`#ttg.nvmma_shared` (3.3+): the layout wgmma and TMA read."""
 
     name = "ttg.nvmma_shared"
-    swizzling_byte_width = LayoutField("swizzlingByteWidth", INT, "swizzle width in bytes (0, 32, 64, 128)")
-    transposed = LayoutField("transposed", BOOL, "whether the second-last dim is the contiguous one")
-    element_bit_width = LayoutField("elementBitWidth", INT, "bits of an element")
-    fp4_padded = LayoutField("fp4Padded", BOOL, "fp4 elements padded to bytes")
-    rank = LayoutField("rank", INT, "rank of the memdesc (2 when absent)")
+    swizzling_byte_width = int_field("swizzlingByteWidth", "swizzle width in bytes (0, 32, 64, 128)")
+    transposed = bool_field("transposed", "whether the second-last dim is the contiguous one")
+    element_bit_width = int_field("elementBitWidth", "bits of an element")
+    fp4_padded = bool_field("fp4Padded", "fp4 elements padded to bytes")
+    rank = int_field("rank", "rank of the memdesc (2 when absent)")
     ctas_per_cga, cta_split_num, cta_order, cga_layout = _CTA_FIELDS
 
 
@@ -370,10 +401,10 @@ class LinearEncodingAttr(StructLayoutAttr):
     """`#ttg.linear`: a linear layout given by its bases per input dimension."""
 
     name = "ttg.linear"
-    register_bases = LayoutField("register", INTSS, "one basis per register bit")
-    lane_bases = LayoutField("lane", INTSS, "one basis per lane bit")
-    warp_bases = LayoutField("warp", INTSS, "one basis per warp bit")
-    block_bases = LayoutField("block", INTSS, "one basis per block (CTA) bit")
+    register_bases = intss_field("register", "one basis per register bit")
+    lane_bases = intss_field("lane", "one basis per lane bit")
+    warp_bases = intss_field("warp", "one basis per warp bit")
+    block_bases = intss_field("block", "one basis per block (CTA) bit")
 
     @property
     def bases(self) -> dict[str, tuple[tuple[int, ...], ...]]:
