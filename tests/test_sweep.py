@@ -184,6 +184,47 @@ def test_a_worker_that_dies_costs_one_row(tmp_path):
     assert all(r["status"] == "ok" for name, r in rows.items() if name != "doomed.ttgir")
 
 
+def _hangs_on_doomed(task, options):
+    """A worker's work that never finishes one kernel (the analysis looping), under the sweep's time limit."""
+    from irkit.sweep import kernel
+
+    if task.path.endswith("doomed.ttgir"):
+        def forever(*_args):  # for 20 s: without a working limit the test fails instead of hanging
+            end = time.monotonic() + 20
+            while time.monotonic() < end:
+                try:
+                    time.sleep(0.05)
+                except Exception:  # noqa: BLE001 (an analysis that swallows errors must still stop)
+                    pass
+
+        kernel.analyse = forever  # in this worker only, recycled after the task (max_tasks=1)
+    return kernel.run_task(task, options)
+
+
+def test_a_kernel_over_the_time_limit_is_a_timeout_row(tmp_path):
+    from irkit.sweep.engines import run_local
+    from irkit.sweep.kernel import SweepOptions
+
+    d = _kernel_copies(tmp_path / "k", SMALL[:3])
+    shutil.copy(ADDMM, d / "doomed.ttgir")
+    start = time.monotonic()
+    rows = {Path(r["path"]).name: r for r, _ in run_local(discover([str(d)]), SweepOptions("propagate-mma", timeout_s=0.5), 2,
+                                                           max_tasks=1, work=_hangs_on_doomed)}
+    assert time.monotonic() - start < 15
+    assert rows["doomed.ttgir"]["status"] == "error" and rows["doomed.ttgir"]["error_kind"] == "timeout"
+    assert "longer than 0.5 s (--timeout)" in rows["doomed.ttgir"]["error"]
+    assert all(r["status"] == "ok" for name, r in rows.items() if name != "doomed.ttgir")
+
+
+def test_the_time_limit_leaves_no_alarm_behind():
+    from irkit.sweep.kernel import SweepOptions
+
+    previous = signal.getsignal(signal.SIGALRM)
+    row = sweep_kernel(KernelTask(str(ADDMM)), SweepOptions("propagate-mma", timeout_s=30))
+    assert row["status"] == "ok"
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0) and signal.getsignal(signal.SIGALRM) is previous
+
+
 def test_progress_bar_only_on_a_terminal(tmp_path):
     import fcntl
     import pty
@@ -216,6 +257,7 @@ def test_bad_usage_is_one_line_and_exit_1(tmp_path):
         (["-p", "propagate-mma", str(ADDMM), "-o", str(tmp_path / "r.xlsx")], "name it .parquet, .csv or .jsonl"),
         (["-p", "propagate-mma", str(tmp_path / "nope"), "-o", str(tmp_path / "r.csv")], "No such file"),
         (["-p", "propagate-mma", str(ADDMM), "-o", str(tmp_path / "r.csv"), "--workers", "0"], "at least 1"),
+        (["-p", "propagate-mma", str(ADDMM), "-o", str(tmp_path / "r.csv"), "--timeout", "-1"], "--timeout must be"),
     ]
     for argv, message in cases:
         proc = subprocess.run(SWEEP + argv, capture_output=True, text=True, check=False)

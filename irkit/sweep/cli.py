@@ -13,6 +13,7 @@ import json
 import sys
 
 from irkit.cli.entry import CliError, run_command
+from irkit.sweep.kernel import DEFAULT_TIMEOUT_S
 
 
 class _ArgumentParser(argparse.ArgumentParser):
@@ -49,6 +50,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--triton-python", action="append", default=[], metavar="PYTHON",
                     help="with --compile: a Python that has Triton (repeatable: each kernel goes to the first whose "
                     "Triton version matches it; default: $IRKIT_TRITON_PYTHON, else this one)")
+    ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
+                    help=f"give up on a kernel after SECONDS of wall time: an error row of kind timeout, and the "
+                    f"sweep goes on (default {DEFAULT_TIMEOUT_S:g}; 0: no limit)")
     ap.add_argument("--max-tasks-per-worker", type=int, default=None, metavar="N",
                     help="recycle a worker process after N kernels (default 500), so memory stays flat")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar (there is none when stderr is not a terminal)")
@@ -71,6 +75,7 @@ def _sweep(args, max_tasks: int, tritons):
         compile_with=tritons,
         all_stages=args.all_stages,
         progress=not args.no_progress,
+        timeout_s=args.timeout or None,
     )
 
 
@@ -81,6 +86,8 @@ def run(argv: list[str]) -> int:
     args = build_arg_parser().parse_args(argv)
     if args.workers is not None and args.workers < 1:
         raise CliError("--workers must be at least 1")
+    if args.timeout < 0:
+        raise CliError("--timeout must be 0 (no limit) or more seconds")
     if args.triton_python and not args.compile:
         raise CliError("--triton-python is for --compile")
     tritons = ()

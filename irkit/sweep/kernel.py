@@ -10,7 +10,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import signal
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -25,6 +29,8 @@ _TARGET_RE = re.compile(r'"?(?:ttg|triton_gpu)\.target"?\s*=\s*"([^"]*)"')
 
 _pipelines: dict[str, object] = {}
 
+DEFAULT_TIMEOUT_S = 600.0  # per kernel: ~10,000x a typical kernel's 69 ms, or a few real compiles with --compile
+
 
 @dataclass(frozen=True)
 class SweepOptions:
@@ -32,6 +38,7 @@ class SweepOptions:
 
     pipeline: str | None
     tritons: tuple[tuple[str, str], ...] = ()  # (version, python) to compile with: --compile
+    timeout_s: float | None = None  # per kernel: --timeout (None or 0: no limit)
 
 
 class KernelFailed(Exception):
@@ -39,6 +46,33 @@ class KernelFailed(Exception):
         super().__init__(message)
         self.kind = kind
         self.message = message
+
+
+class KernelTimedOut(BaseException):
+    """A kernel's analysis outlasted --timeout.  A BaseException, like KeyboardInterrupt, so that the
+    analysis's own `except Exception` handlers cannot turn it into another kind of error."""
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise KernelTimedOut in this thread after `seconds` of wall time (SIGALRM).  Pool and Ray workers
+    run a kernel in their main thread, where signals are delivered; elsewhere, or without setitimer (not
+    POSIX), there is no limit.  A compile subprocess running at the time is killed by subprocess.run
+    when the exception goes through it."""
+    if not seconds or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(_signum, _frame):
+        raise KernelTimedOut
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def pipeline_for(spec: str | None):
@@ -244,7 +278,11 @@ def sweep_kernel(task: KernelTask, options: SweepOptions | str | None) -> dict:
     row = empty_row()
     row.update(key=task.key, path=task.path, section=task.section, pipeline=options.pipeline or "", status="ok")
     try:
-        analyse(task, options, row)
+        with time_limit(options.timeout_s):
+            analyse(task, options, row)
+    except KernelTimedOut:
+        row.update(status="error", error_kind="timeout",
+                   error=f"{task.path}: the analysis took longer than {options.timeout_s:g} s (--timeout)")
     except KernelFailed as e:
         row.update(status="error", error_kind=e.kind, error=e.message)
     except RecursionError:

@@ -43,9 +43,11 @@ def run_sweep(
     progress: bool = True,
     tasks: list[KernelTask] | None = None,
     on_row: Callable[[dict, dict], None] | None = None,
+    timeout_s: float | None = None,
 ) -> SweepResult:
     """Run ``spec`` over every kernel under ``inputs`` and write one row per kernel to ``output``.
-    ``compile_with``: (Triton version, python) pairs to compile each kernel with (``--compile``)."""
+    ``compile_with``: (Triton version, python) pairs to compile each kernel with (``--compile``);
+    ``timeout_s``: the wall time after which a kernel becomes a ``timeout`` error row (``--timeout``)."""
     format_of(output)
     if spec:
         from irkit.cli import report
@@ -53,7 +55,7 @@ def run_sweep(
         report.build_pipeline(spec)  # a bad pipeline is a usage error, before any work
     if tasks is None:
         tasks = discover(inputs, all_stages)
-    options = SweepOptions(spec, tuple(compile_with))
+    options = SweepOptions(spec, tuple(compile_with), timeout_s)
     kept = read_rows(output) if resume else []
     _check_pipeline(kept, spec, output)
     done = {r["key"] for r in kept}

@@ -20,7 +20,7 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("num_warps", "int", "ttg.num-warps, else the metadata's"),
     ("pipeline", "str", "the pass pipeline run on every kernel"),
     ("status", "str", "ok, or error (then error_kind and error say why)"),
-    ("error_kind", "str", "read, parse, multi-module, verify, pass, pass-crash, verify-after, analysis, worker-died, internal"),
+    ("error_kind", "str", "read, parse, multi-module, verify, pass, pass-crash, verify-after, analysis, timeout, worker-died, internal"),
     ("error", "str", "the first line of the error, as irkit-opt would print it"),
     ("converts_before", "int", "ttg.convert_layout ops before the pipeline"),
     ("converts_after", "int", "ttg.convert_layout ops after it"),
@@ -52,7 +52,8 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
 NAMES: tuple[str, ...] = tuple(c[0] for c in COLUMNS)
 TYPES: dict[str, str] = {c[0]: c[1] for c in COLUMNS}
 
-ERROR_KINDS = ("read", "parse", "multi-module", "verify", "pass", "pass-crash", "verify-after", "analysis", "worker-died", "internal")
+ERROR_KINDS = ("read", "parse", "multi-module", "verify", "pass", "pass-crash", "verify-after", "analysis", "timeout", "worker-died",
+               "internal")
 
 
 def empty_row() -> dict:
