@@ -380,13 +380,36 @@ def test_corpus_triton_39(corpus_results):
     assert exact >= 1.0 and verdict == 1.0  # measured 27/27
 
 
-def test_layout_kept_verbatim_is_no_crash():
-    """3.9's #ttg.padded_shared is kept verbatim (OpaqueAttr): the model sizes its buffers without reading
-    parameters it does not have, instead of failing with an AttributeError (found by irkit-sweep)."""
+def test_padded_shared_counts_its_padding():
+    """3.9's #ttg.padded_shared (kept verbatim, an OpaqueAttr) pads after every `interval` elements of the
+    whole allocation but the last.  The real Triton 3.9.0 compile of this gfx1250 kernel reports
+    metadata.shared = 71,632 B (measured on the CPU): 2x128x64 f16 at [128:+8] and at [128:+16] live together,
+    16,384 + 127 x 8 and 16,384 + 127 x 16 elements."""
     from pathlib import Path
 
     path = Path(__file__).parent / "data/kernels/3.9.0/hip_gfx1250/tensor_desc_matmul_fp16.ttgir"
     module = Parser(path.read_text(), str(path)).parse().module
     result = shared_memory.analyze_shared_memory(module, version="3.9")
-    # two 32 KiB pipeline buffers live together at least (padding of padded_shared is not modelled yet)
-    assert result.total_bytes >= 65_536
+    assert sorted(b.bytes for b in result.buffers if b.kind == "explicit") == [34_800, 34_800, 36_832]
+    assert result.total_bytes == 71_632
+
+
+def test_padded_shared_padding_rule():
+    from irkit.layout import algebra
+
+    text = """#p = #ttg.padded_shared<[16:+1, 32:+4] {order = [0], shape = [64]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.target" = "hip:gfx942"} {
+  tt.func @k() {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<64xf32, #p, #smem, mutable>
+    tt.return
+  }
+}
+"""
+    module = Parser(text, "padded.mlir").parse().module
+    enc = next(op for op in module.walk() if op.results and hasattr(op.results[0].type, "memory_space")).results[0].type.encoding
+    # 64 elements: 3 paddings of 1 (after 16, 32, 48) and 1 of 4 (after 32); none after the last element
+    assert algebra.allocated_elements(enc, 64) == 64 + 3 + 4
+    assert algebra.allocated_elements(enc, 16) == 16  # exactly one interval: nothing follows it
+    assert algebra.allocated_elements(None, 64) == 64
+    assert shared_memory.analyze_shared_memory(module, version="3.9").total_bytes == (64 + 7) * 4

@@ -59,6 +59,7 @@ from irkit.analysis.scratch import (
 from irkit.analysis.triton_versions import APPROX, V31, attr_int, infer_version, normalize_version
 from irkit.analysis.walk import post_order as _post_order
 from irkit.analysis.walk import pre_order as _pre_order
+from irkit.dialects.encodings import memory_space_name
 from irkit.dialects.families import CALL_OPS, FUNCTION_OPS
 from irkit.dialects.module_attrs import module_attrs, module_int, module_target  # noqa: F401 (re-exported)
 from irkit.dialects.tt import AtomicCASOp, AtomicRMWOp, GatherOp, HistogramOp, ReduceOp, ScanOp, TransOp
@@ -219,9 +220,7 @@ def _is_memdesc(t: Attribute) -> bool:
 
 
 def _in_shared_memory(t: MemDescType) -> bool:
-    space = t.memory_space
-    name = getattr(space, "name", "") or ""
-    return "tensor_memory" not in name
+    return "tensor_memory" not in memory_space_name(t.memory_space)
 
 
 def _value_name(v: SSAValue) -> str:
@@ -534,7 +533,7 @@ class _FunctionAllocation:
             shape = tuple(d.data for d in alloc_shape.data)
         shape_cta = algebra.shape_per_cta(t.encoding, shape)
         bits = algebra.elem_bits(t)
-        nbytes = prod(shape_cta) * bits // 8
+        nbytes = algebra.allocated_elements(t.encoding, prod(shape_cta)) * bits // 8
         align = attr_int(op.properties.get("alignment") or op.attributes.get("alignment"))
         if align is None:
             if self.ctx.version == V31:

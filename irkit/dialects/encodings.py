@@ -16,6 +16,7 @@ spelling.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, TypeVar, overload
 
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, NoneAttr, StringAttr
@@ -427,6 +428,30 @@ class OpaqueAttr(ParametrizedAttribute):
 
     dialect_name: StringAttr
     body: StringAttr  # the text after the name, e.g. "<{...}>", or ""
+
+
+_PADDING = re.compile(r"(\d+)\s*:\s*\+(\d+)")
+
+
+def padded_shared_paddings(enc: Attribute | None) -> tuple[tuple[int, int], ...] | None:
+    """The (interval, padding) pairs, in elements, of a `#ttg.padded_shared<[interval:+padding, ...] {...}>`
+    layout (Triton 3.5+: after every `interval` elements, `padding` more; irkit keeps the layout verbatim, as
+    an OpaqueAttr); None for any other layout."""
+    if not isinstance(enc, OpaqueAttr) or enc.dialect_name.data != "ttg.padded_shared":
+        return None
+    body = enc.body.data
+    start, end = body.find("["), body.find("]")
+    if start < 0 or end < start:
+        return None
+    return tuple((int(interval), int(pad)) for interval, pad in _PADDING.findall(body[start:end]))
+
+
+def memory_space_name(attr: Attribute | None) -> str:
+    """The name a memory space is written with (`ttg.shared_memory`, `ttng.tensor_memory`), also when irkit
+    keeps it verbatim."""
+    if isinstance(attr, OpaqueAttr):
+        return attr.dialect_name.data
+    return getattr(attr, "name", "") or ""
 
 
 STRUCT_LAYOUTS: tuple[type[StructLayoutAttr], ...] = (

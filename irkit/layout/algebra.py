@@ -54,6 +54,7 @@ from irkit.dialects.encodings import (
     SliceEncodingAttr,
     StructLayoutAttr,
     SwizzledSharedEncodingAttr,
+    padded_shared_paddings,
 )
 
 Shape = tuple[int, ...]
@@ -262,6 +263,16 @@ def ctas_per_cga(enc: Attribute) -> tuple[int, ...]:
 
 def num_ctas(enc: Attribute) -> int:
     return prod(ctas_per_cga(enc))
+
+
+def allocated_elements(enc: Attribute | None, elements: int) -> int:
+    """Elements a shared-memory allocation of `elements` takes in layout `enc`: the elements themselves,
+    plus, for `#ttg.padded_shared<[interval:+pad, ...]>`, `pad` after every `interval` of them but the
+    last (over the whole allocation, pipeline copies included).  Checked against Triton 3.9.0 for gfx1250:
+    two 2x128x64 f16 buffers at [128:+8] and [128:+16] take 34,800 + 36,832 = 71,632 B, its
+    `metadata.shared`."""
+    paddings = padded_shared_paddings(enc) or ()
+    return elements + sum((elements - 1) // interval * pad for interval, pad in paddings if interval > 0)
 
 
 def shape_per_cta(enc: Attribute | None, shape: Sequence[int]) -> Shape:
