@@ -413,3 +413,19 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.target" = "hip:gfx942"} {
     assert algebra.allocated_elements(enc, 16) == 16  # exactly one interval: nothing follows it
     assert algebra.allocated_elements(None, 64) == 64
     assert shared_memory.analyze_shared_memory(module, version="3.9").total_bytes == (64 + 7) * 4
+
+
+def test_33_tensormap_create_gets_its_128_bytes():
+    """Triton 3.3 spells device-side TMA descriptor creation `tt.experimental_tensormap_create`; its allocation
+    pass gives each one a 128-byte buffer, at offset 0 here, since the three come before the pipeline buffers
+    are live (the real 3.3.1 pass, tools/refgen/real_shared.py --offsets: 98,328 B in all, as predicted)."""
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data/kernels/3.3.1/cuda_90/tensor_desc_matmul_fp16.ttgir"
+    module = Parser(path.read_text(), str(path)).parse().module
+    result = shared_memory.analyze_shared_memory(module, version="3.3")
+    tma = [b for b in result.buffers if b.op_name == "tt.experimental_tensormap_create"]
+    assert [(b.kind, b.bytes, b.offset) for b in tma] == [("scratch", 128, 0)] * 3
+    assert result.total_bytes == 98_328
+    v31 = shared_memory.analyze_shared_memory(module, version="3.1")  # 3.1 has no such op, nor its scratch
+    assert not [b for b in v31.buffers if b.op_name == "tt.experimental_tensormap_create"]

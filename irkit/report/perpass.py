@@ -42,7 +42,7 @@ SHARED_MEMORY_OPS = frozenset(
         "tt.atomic_cas",
         "tt.gather",
         "ttng.tensormap_create",
-        "ttng.experimental_tensormap_create",
+        "tt.experimental_tensormap_create",  # 3.2/3.3
         "tt.call",
         "func.call",
     }
