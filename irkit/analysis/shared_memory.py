@@ -10,7 +10,7 @@ driver checks against the device limit (docs/triton-passes.md §5).  The model, 
    * scratch (alignment 128), live only at their op: `convert_layout` between distributed layouts
      (padded-repShape formula in 3.1/3.3, swizzled linear-layout formula in 3.9), `tt.reduce`, `tt.scan`,
      `tt.histogram`, `tt.gather` (3.3+), scalar `tt.atomic_rmw`/`tt.atomic_cas` (1 element; 3.3+ only if
-     the result is used), `ttng.tensormap_create` (128 B, 3.3+);
+     the result is used), `ttng.tensormap_create` / `tt.experimental_tensormap_create` (128 B, 3.2+);
    * virtual: `tt.call` reserves the callee's whole allocation.
 2. **Liveness**: operations are numbered in post-order (an op after everything nested in it); an explicit
    buffer lives over the liveness of its value and of every value aliasing it (memdesc views and region
