@@ -71,8 +71,10 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        try:  # an alarm that fires right here still restores the handler
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        finally:
+            signal.signal(signal.SIGALRM, previous)
 
 
 def pipeline_for(spec: str | None):
