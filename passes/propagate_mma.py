@@ -103,21 +103,22 @@ class PropagateMmaPass(ModulePass):
                 progress = True
                 break  # the IR changed: look at the remaining conversions again
         for cvt, judgement in kept.items():
-            gain = self._complete(cvt, judgement, kinds, facts, func, taken_gain)
+            gain = self._complete(cvt, judgement, facts, func, taken_gain)
             if gain is None:
                 emit_remark(cvt, f"propagate-mma: conversion kept: {judgement.verdict.summary()}")
             else:
                 taken_gain += gain
 
-    def _complete(self, cvt: Operation, judgement: PlanJudgement, kinds: frozenset[str], facts: list[ModuleFacts],
-                  func: Operation, taken_gain: float) -> float | None:
+    def _complete(self, cvt: Operation, judgement: PlanJudgement, facts: list[ModuleFacts], func: Operation,
+                  taken_gain: float) -> float | None:
         """Take a conversion the model judged a loss alone when, with the rewrites already taken in the
         function, the whole is still a gain (`mma_profit.completes_rewrite`); its gain, or None when kept.
         Re-planned on the rewritten IR (a dry run keeps the first plan: nothing was rewritten)."""
         if cvt.parent is None:
             return None
-        plan = self._plan(cvt, kinds) if not self.dry_run else None
         if not self.dry_run:
+            candidate, _ = mma_slice.classify_conversion(cvt, self.dot_operands)
+            plan = mma_slice.plan_mma_propagation(cvt, candidate, loads_only=self.loads_only) if candidate else None
             if plan is None or not plan.accepted:
                 return None
             judgement = judge_plan(plan, facts[0])

@@ -18,9 +18,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import re
 import sys
 from dataclasses import replace
 from pathlib import Path
+
+import propagate_mma_results as table  # tools/: the results table's kernel names and measured sign
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "propagate-mma-results"
@@ -28,14 +31,8 @@ TIMINGS = ("h100_addmm_always.json", "h100_attention_always.json", "h100_shapes_
 
 
 def kernel_key(k: dict) -> str:
-    """One file name per timed kernel: program, size, element type and tile config."""
-    c = k["config"]
-    name = k["launch_metadata"]["name"] if k.get("launch_metadata") else k["name"]
-    args = k["family"][1]
-    size = args[1:4] if name.startswith("attention") else args[:3]
-    tile = "x".join(str(c[x]) for x in ("BLOCK_M", "BLOCK_N", "BLOCK_K") if x in c)
-    tag = name.replace(" ", "_").replace("=", "")
-    return f"{tag}_{'x'.join(str(int(x)) for x in size)}_{tile}_w{c['num_warps']}_s{c['num_stages']}"
+    """One file name per timed kernel: the results table's kernel, size and tile config."""
+    return re.sub(r"[^A-Za-z0-9x.]+", "_", f"{table.group_of(k)} {table.config_of(k)}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -96,10 +93,6 @@ def compile_all(out: Path) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _sign(t: dict) -> str:
-    return "faster" if t["ratio_hi"] < 0.99 else "slower" if t["ratio_lo"] > 1.01 else "noise"
-
-
 def collect(ttgir: Path) -> tuple[dict, dict]:
     """Per kernel: its measured sign, and the inputs of cost_model.judge for each seed (full plan and, where
     there is one, its loads-only variant), captured from mma_profit.judge_plan."""
@@ -107,7 +100,7 @@ def collect(ttgir: Path) -> tuple[dict, dict]:
     from irkit.dialects.ttg import ConvertLayoutOp
     from irkit.frontend.parser import parse_file
 
-    signs = {kernel_key(k): _sign(k["timing"]) for f in TIMINGS
+    signs = {kernel_key(k): table.measured_sign(k["timing"]) for f in TIMINGS
              for k in json.loads((DATA / f).read_text())["kernels"] if "timing" in k}
     captured: list = []
     judge = cost_model.judge

@@ -33,13 +33,13 @@ FAMILIES = [
 ]
 
 
-def _config(k: dict) -> str:
+def config_of(k: dict) -> str:
     c = k["config"]
     tile = "x".join(str(c[x]) for x in ("BLOCK_M", "BLOCK_N", "BLOCK_K") if x in c)
     return f"{tile} w{c['num_warps']} s{c['num_stages']}"
 
 
-def _group(k: dict) -> str:
+def group_of(k: dict) -> str:
     """The kernel and problem size: timings compare within a group."""
     name = k["launch_metadata"]["name"] if k.get("launch_metadata") else k["name"]
     args = k["family"][1]
@@ -58,7 +58,7 @@ def _model_numbers(remarks: list[str]) -> list[str]:
     return out
 
 
-def _sign(t: dict) -> str:
+def measured_sign(t: dict) -> str:
     if t["ratio_hi"] < 0.99:
         return "faster"
     if t["ratio_lo"] > 1.01:
@@ -67,19 +67,19 @@ def _sign(t: dict) -> str:
 
 
 def _rows(model_file: str, always_file: str) -> list[dict]:
-    model = {(_group(k), _config(k)): k for k in json.loads((DATA / model_file).read_text())["kernels"]}
+    model = {(group_of(k), config_of(k)): k for k in json.loads((DATA / model_file).read_text())["kernels"]}
     rows = []
     for a in json.loads((DATA / always_file).read_text())["kernels"]:
         if "timing" not in a:
             continue
-        key = (_group(a), _config(a))
+        key = (group_of(a), config_of(a))
         m = model[key]
         changed = m["status"] != "unchanged"
         numbers = _model_numbers(m.get("remarks", []))
         words = {v.split()[0] for v in numbers}
         verdict = ("partial" if words == {"remove", "keep"} else "remove") if changed else "keep"
         same_code = changed and m.get("static", {}).get("after") == a.get("static", {}).get("after") is not None
-        sign = _sign(a["timing"])
+        sign = measured_sign(a["timing"])
         rows.append({
             "group": key[0], "config": key[1], "numbers": "; ".join(numbers) or "-", "verdict": verdict,
             "always": a["timing"], "sign": sign, "changed": changed, "same_code": same_code,

@@ -20,6 +20,7 @@ from xdsl.dialects import cf, scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
+from irkit.analysis.walk import enclosing
 from irkit.diagnostics import PassFailure
 from irkit.dialects.arith import CAST_OPS, ConstantOp, ExtSIOp
 from irkit.dialects.builtin_extras import float_bits
@@ -111,15 +112,9 @@ def layout_kind(tensor: TensorType) -> str | None:
     return None
 
 
-def enclosing_module(op: Operation) -> ModuleOp | None:
-    cur: Operation | None = op
-    while cur is not None and not isinstance(cur, ModuleOp):
-        cur = cur.parent_op()
-    return cur
-
 
 def module_supports_2d_block(op: Operation) -> bool:
-    module = enclosing_module(op)
+    module = enclosing(op, ModuleOp)
     return module is not None and any(a in module.attributes for a in SUPPORT_2D_BLOCK_ATTRS)
 
 

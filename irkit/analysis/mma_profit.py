@@ -26,6 +26,7 @@ from irkit.analysis.shared_memory import (
     resolve_target,
 )
 from irkit.analysis.triton_versions import V31, infer_version
+from irkit.analysis.walk import enclosing
 from irkit.dialects.tt import FuncOp, LoadOp, StoreOp
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.dialects.types import PointerType
@@ -186,7 +187,7 @@ def _complete_rewrites(assessments: list[ConversionAssessment]) -> None:
     by_function: dict[int, list[ConversionAssessment]] = {}
     for a in assessments:
         if a.gain is not None:
-            by_function.setdefault(id(_function_of(a.op)), []).append(a)
+            by_function.setdefault(id(enclosing(a.op, FuncOp)), []).append(a)
     for group in by_function.values():
         taken = sum(a.gain for a in group if a.word == "remove")
         for a in group:
@@ -195,9 +196,3 @@ def _complete_rewrites(assessments: list[ConversionAssessment]) -> None:
                 a.word = "remove"
                 a.text += f"; taken with this function's other rewrites ({taken:+,.0f} cycles/CTA together)"
 
-
-def _function_of(op: Operation) -> Operation | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, FuncOp):
-        parent = parent.parent_op()
-    return parent

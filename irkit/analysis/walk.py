@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TypeVar
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
+
+OpT = TypeVar("OpT", bound=Operation)
 
 
 def post_order(op: Operation) -> Iterator[Operation]:
@@ -37,3 +40,11 @@ def modules_with_functions(root: Operation, func_type: type[Operation]) -> Itera
             for op in block.ops:
                 if isinstance(op, ModuleOp):
                     yield from modules_with_functions(op, func_type)
+
+
+def enclosing(op: Operation, kind: type[OpT]) -> OpT | None:
+    """The nearest op of type `kind` that holds `op` (`op` itself if it is one), or None."""
+    cur: Operation | None = op
+    while cur is not None and not isinstance(cur, kind):
+        cur = cur.parent_op()
+    return cur
