@@ -6,6 +6,8 @@ driver decides where they go (stderr, `--verify-diagnostics`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
@@ -91,6 +93,16 @@ def emit_warning(op: Operation | None, message: str) -> None:
 def emit_output(text: str) -> None:
     """A line of a test pass's report (Triton's -test-print-* passes write to stderr), printed as is."""
     _SINK.emit("output", None, text)
+
+
+@contextmanager
+def silenced() -> Iterator[None]:
+    """Drop what passes emit inside the block (a pass trying a variant on a copy of the module)."""
+    kept = len(_SINK.diagnostics)
+    try:
+        yield
+    finally:
+        del _SINK.diagnostics[kept:]
 
 
 def take() -> list[Diagnostic]:

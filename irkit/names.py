@@ -34,6 +34,19 @@ def copy_name(source: SSAValue, target: SSAValue) -> None:
         set_exact_name(target, name)
 
 
+def clone_keeping_names(op: Operation) -> Operation:
+    """`op.clone()` with every value's exact name (xDSL's clone renames `%iv_1` to `%iv`)."""
+    new = op.clone()
+    for old_op, new_op in zip(op.walk(), new.walk(), strict=True):
+        for old, fresh in zip(old_op.results, new_op.results, strict=True):
+            set_exact_name(fresh, exact_name(old))
+        for old_region, new_region in zip(old_op.regions, new_op.regions, strict=True):
+            for old_block, new_block in zip(old_region.blocks, new_region.blocks, strict=True):
+                for old, fresh in zip(old_block.args, new_block.args, strict=True):
+                    set_exact_name(fresh, exact_name(old))
+    return new
+
+
 def replace_keeping_names(
     rewriter: PatternRewriter,
     op: Operation,

@@ -34,3 +34,28 @@ corpus = os.path.abspath(os.path.join(config.test_source_root, "..", "..", "shar
 config.substitutions.append(("%corpus", corpus))
 if os.path.isdir(corpus):
     config.available_features.add("corpus")
+
+# Real Tritons for the RUN lines that compile (propagate-mma{profit=compiled}): $IRKIT_TRITON_PYTHON, and the
+# entries of $IRKIT_TRITON_PYTHONS ("3.6.0=/path/python:...", as tests/ reads them).  Each gives the feature
+# `triton-MAJOR.MINOR` and the substitution `%python-triton-MAJOR.MINOR`, for
+# `env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt ...`.
+triton_pythons = []
+if os.environ.get("IRKIT_TRITON_PYTHON"):
+    triton_pythons.append(("", os.environ["IRKIT_TRITON_PYTHON"]))
+for entry in filter(None, os.environ.get("IRKIT_TRITON_PYTHONS", "").split(":")):
+    version, _, python = entry.partition("=")
+    triton_pythons.append((version.strip(), python.strip()))
+for version, python in triton_pythons:
+    if not os.access(python, os.X_OK):
+        continue
+    if not version:
+        from irkit.check.static import installed_triton_version
+
+        try:
+            version = installed_triton_version(python)
+        except Exception:  # noqa: BLE001 - no usable Triton there: no feature
+            continue
+    major_minor = ".".join(version.split(".")[:2])
+    if f"triton-{major_minor}" not in config.available_features:
+        config.available_features.add(f"triton-{major_minor}")
+        config.substitutions.append((f"%python-triton-{major_minor}", python))

@@ -17,7 +17,7 @@ rule that makes a large load an anchor (docs/passes/propagate-mma.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from xdsl.context import Context
@@ -27,34 +27,36 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from irkit.analysis import mma_slice
+from irkit.analysis import mma_slice, occupancy
 from irkit.analysis.mma_profit import ModuleFacts, PlanJudgement, completes_rewrite, judge_plan
-from irkit.diagnostics import PassFailure, emit_remark
+from irkit.diagnostics import PassFailure, emit_remark, silenced
 from irkit.dialects.arith import ConstantOp
 from irkit.dialects.builtin_extras import DenseElementsAttr
 from irkit.dialects.families import FUNCTION_OPS
+from irkit.dialects.module_attrs import module_int, module_target
 from irkit.dialects.tt import FuncOp
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.layout import algebra
-from irkit.names import exact_name, set_exact_name
+from irkit.names import clone_keeping_names, exact_name, set_exact_name
 
 
 @dataclass(frozen=True)
 class PropagateMmaPass(ModulePass):
     """Remove mma<->blocked conversions (where the cost model says it pays) by retyping epilogue loads and stores in the mma layout
 
-    Options: `profit` (`model`: apply a plan only when the cost model says it is faster or it brings
-    shared memory under the device limit; `always`: every plan that removes more conversions than it
-    adds), `loads-only` (never retype a tt.store: only loads and what feeds them), `min-bytes` (only
-    conversions of tensors of at least this many bytes), `dry-run` (only emit remarks saying what would
-    change), `targets` (mma kinds: all, nvidia_mma, mma_v2, mma_v3, amd_mfma, amd_wmma, dpas),
-    `dot-operands` (also move `#blocked -> #dot_op` conversions into the loads feeding tt.dot; default:
-    on for `#dpas` modules).  Print the remarks with `--mlir-print-remarks`.
+    Options: `profit` (`model`: apply a plan only when the cost model says it is faster or it brings shared
+    memory under the device limit; `always`: every plan that removes more conversions than it adds; `compiled`:
+    as `model`, then the real Triton compiles the result and the one `always` gives, and the second is taken
+    when its registers let more CTAs share an SM where few did), `loads-only` (never retype a tt.store: only
+    loads and what feeds them), `min-bytes` (only conversions of tensors of at least this many bytes), `dry-run`
+    (only emit remarks saying what would change), `targets` (mma kinds: all, nvidia_mma, mma_v2, mma_v3,
+    amd_mfma, amd_wmma, dpas), `dot-operands` (also move `#blocked -> #dot_op` conversions into the loads
+    feeding tt.dot; default: on for `#dpas` modules).  Print the remarks with `--mlir-print-remarks`.
     """
 
     name = "propagate-mma"
 
-    profit: Literal["model", "always"] = "model"
+    profit: Literal["model", "always", "compiled"] = "model"
     loads_only: bool = False
     min_bytes: int = 0
     dry_run: bool = False
@@ -66,13 +68,23 @@ class PropagateMmaPass(ModulePass):
             kinds = mma_slice.parse_kinds(self.targets)
         except ValueError as e:
             raise PassFailure(op, f"propagate-mma: {e}") from None
+        original = clone_keeping_names(op) if self.profit == "compiled" else None
         facts = [ModuleFacts(op)]  # replaced after each rewrite: shared memory and AxisInfo change
+        kept: dict[Operation, PlanJudgement] = {}
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
-            self._run_on_function(func, kinds, facts)
+            kept_here = self._run_on_function(func, kinds, facts)
+            if original is None:
+                _report_kept(kept_here)
+            kept.update(kept_here)
+        if original is not None:
+            note = self._ask_the_compiler(ctx, op, original, kept) if kept else None
+            if note is not None:
+                _report_kept(kept, note)
 
-    def _run_on_function(self, func: Operation, kinds: frozenset[str], facts: list[ModuleFacts]) -> None:
+    def _run_on_function(self, func: Operation, kinds: frozenset[str], facts: list[ModuleFacts]) -> dict[Operation, PlanJudgement]:
+        """Apply the plans the model takes; returns the conversions it keeps, with its judgement of each."""
         settled: set[Operation] = set()  # conversions already reported or covered by a plan
-        kept: dict[Operation, PlanJudgement] = {}  # judged a loss alone; reported at the end
+        kept: dict[Operation, PlanJudgement] = {}  # judged a loss alone
         taken_gain = 0.0  # the model's gain of the plans applied to this function
         progress = True
         while progress:
@@ -102,12 +114,59 @@ class PropagateMmaPass(ModulePass):
                 facts[0] = ModuleFacts(facts[0].module)
                 progress = True
                 break  # the IR changed: look at the remaining conversions again
+        still_kept = {}
         for cvt, judgement in kept.items():
             gain = self._complete(cvt, judgement, facts, func, taken_gain)
             if gain is None:
-                emit_remark(cvt, f"propagate-mma: conversion kept: {judgement.verdict.summary()}")
+                still_kept[cvt] = judgement
             else:
                 taken_gain += gain
+        return still_kept
+
+    def _ask_the_compiler(self, ctx: Context, module: ModuleOp, original: ModuleOp,
+                          kept: dict[Operation, PlanJudgement]) -> str | None:
+        """`profit=compiled`: compile the model's module and the one with every conversion removed
+        (`profit=always`) with the real Triton, and take the second when it lets more CTAs share an SM
+        where few did (`occupancy.occupancy_pays`) and spills no more.  Returns the note for the kept
+        conversions' remarks, or None when they were removed (and reported) here."""
+        from irkit.check.compiled_stats import CompileUnavailable, compile_modules  # prints and compiles: not the pass
+
+        sm = occupancy.sm_limits(module_target(module))
+        if sm is None:
+            return f"profit=compiled: no occupancy figures for target {module_target(module)}, the model decides"
+        with silenced():
+            everything = clone_keeping_names(original)
+            replace(self, profit="always", dry_run=False).apply(ctx, everything)
+            chosen = module
+            if self.dry_run:  # the model's choice, applied to a copy
+                chosen = clone_keeping_names(original)
+                replace(self, profit="model", dry_run=False).apply(ctx, chosen)
+        if everything.is_structurally_equivalent(chosen):
+            return "profit=compiled: removing every conversion gives the same module"
+        try:
+            stats = compile_modules([chosen, everything])
+        except CompileUnavailable as e:
+            raise PassFailure(module, f"propagate-mma: profit=compiled needs the real Triton: {e}") from None
+        failed = [s for s in stats if isinstance(s, str)]
+        if failed:
+            return f"profit=compiled: the real compiler failed ({failed[0]}), the model decides"
+        model_stats, always_stats = stats
+        warps = module_int(module, "num-warps") or 4
+        before = occupancy.ctas_per_sm(sm, model_stats.registers, warps, model_stats.shared)
+        after = occupancy.ctas_per_sm(sm, always_stats.registers, warps, always_stats.shared)
+        figures = (f"compiled with it {model_stats.registers} registers/thread, {before}; without it "
+                   f"{always_stats.registers} registers/thread, {after}; "
+                   f"spills {model_stats.spill_bytes} -> {always_stats.spill_bytes} B")
+        if not (occupancy.occupancy_pays(before, after) and always_stats.spill_bytes <= model_stats.spill_bytes):
+            return f"profit=compiled: {figures}"
+        for cvt, judgement in kept.items():
+            verb = "would move" if self.dry_run else "moved"
+            emit_remark(cvt, f"propagate-mma: {verb} with every other conversion (profit=compiled: {figures}); "
+                             f"alone: {judgement.verdict.summary()}")
+        if not self.dry_run:
+            module.body.detach_block(module.body.block)
+            everything.body.move_blocks(module.body)
+        return None
 
     def _complete(self, cvt: Operation, judgement: PlanJudgement, facts: list[ModuleFacts], func: Operation,
                   taken_gain: float) -> float | None:
@@ -174,6 +233,11 @@ class PropagateMmaPass(ModulePass):
             emit_remark(cvt, f"propagate-mma: conversion left alone: {size} B < min-bytes={self.min_bytes}")
             return None
         return mma_slice.plan_mma_propagation(cvt, candidate, loads_only=self.loads_only)
+
+
+def _report_kept(kept: dict[Operation, PlanJudgement], note: str | None = None) -> None:
+    for cvt, judgement in kept.items():
+        emit_remark(cvt, f"propagate-mma: conversion kept: {judgement.verdict.summary()}" + (f"; {note}" if note else ""))
 
 
 def _outcome(plan: mma_slice.MmaSlicePlan, judgement: PlanJudgement, word: str | None = None) -> str:

@@ -18,6 +18,8 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,6 +113,20 @@ def compile_metrics(paths: list[str | Path], targets: list[str | None] | None = 
                     row[key] = res[key]
         out.append(row)
     return answer["triton_version"], out
+
+
+@contextmanager
+def _triton_python_env(python: str) -> Iterator[None]:
+    """$IRKIT_TRITON_PYTHON set to `python` for the block: passes that compile use the checker's Triton."""
+    saved = os.environ.get(ENV_PYTHON)
+    os.environ[ENV_PYTHON] = python
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ[ENV_PYTHON]
+        else:
+            os.environ[ENV_PYTHON] = saved
 
 
 def _one_line_error(res: dict) -> str:
@@ -231,8 +247,9 @@ def check_static(inputs: list[ModuleInput], pipeline_spec: str, triton_python: s
                                    bool(re.search(r"\btriton_gpu\.", inp.text)), installed)
             if why:
                 raise CliError(f"{inp.name}: {why} ('{python}'); pass --triton-python with a matching Triton")
-            res = rewrite_module(inp.text, inp.name, pipeline, module_version or inp.recorded_version or installed,
-                                 inp.line_offset)
+            with _triton_python_env(python):  # what propagate-mma{profit=compiled} compiles with
+                res = rewrite_module(inp.text, inp.name, pipeline, module_version or inp.recorded_version or installed,
+                                     inp.line_offset)
             if res.error:
                 raise CliError(res.error)
             tgt = target or _module_target(inp.text)

@@ -1,0 +1,67 @@
+"""What the real compiler makes of modules irkit holds in memory: registers per thread, spills and shared
+memory, for `propagate-mma{profit=compiled}`.
+
+Each module is printed in its own spelling (`triton_gpu.*` for Triton 3.1 IR) to a temporary file, and all
+of them are compiled in one subprocess of the Python that has Triton (`static.compile_metrics`:
+$IRKIT_TRITON_PYTHON, else this interpreter).  On the CPU: ptxas reports the registers, no GPU is needed.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from xdsl.dialects.builtin import ModuleOp
+
+from irkit.analysis.triton_versions import V31, infer_version
+from irkit.check import static
+from irkit.frontend.printer import print_module
+from irkit.frontend.spelling import Spelling
+
+
+@dataclass(frozen=True)
+class CompiledStats:
+    registers: int  # per thread, as ptxas allocates them
+    spill_bytes: int  # spill stores, bytes per thread
+    shared: int  # metadata.shared: bytes per CTA
+
+
+class CompileUnavailable(Exception):
+    """No real Triton to compile with, or one that cannot read this IR (the message says which)."""
+
+
+def compile_modules(modules: list[ModuleOp]) -> list[CompiledStats | str]:
+    """The real compiler's figures for each module, or why it could not compile it (one line).
+    Raises CompileUnavailable when there is no usable Triton at all."""
+    from irkit.cli.entry import CliError
+
+    try:
+        python = static.find_triton_python()
+        installed = static.installed_triton_version(python)
+    except CliError as e:
+        raise CompileUnavailable(str(e)) from None
+    legacy = [infer_version(m) == V31 for m in modules]
+    for is_legacy in set(legacy):
+        why = static.version_mismatch(None, is_legacy, installed)
+        if why:
+            raise CompileUnavailable(f"{why} ({python})")
+    with tempfile.TemporaryDirectory(prefix="irkit-compiled-") as d:
+        paths = []
+        for i, (module, is_legacy) in enumerate(zip(modules, legacy)):
+            path = Path(d) / f"candidate{i}.ttgir"
+            path.write_text(print_module(module, spelling=Spelling.LEGACY if is_legacy else Spelling.CURRENT))
+            paths.append(path)
+        try:
+            _, metrics = static.compile_metrics(paths, triton_python=python)
+        except CliError as e:
+            raise CompileUnavailable(str(e)) from None
+    out: list[CompiledStats | str] = []
+    for row in metrics:
+        if not row["ok"]:
+            out.append(row["error"] or "the compile failed")
+        elif row.get("registers") is None:
+            out.append(f"the compiler reported no register count for target {row['target']}")
+        else:
+            out.append(CompiledStats(int(row["registers"]), int(row.get("spill_store_bytes") or 0), int(row["shared"] or 0)))
+    return out

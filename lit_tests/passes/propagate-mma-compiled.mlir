@@ -1,0 +1,28 @@
+// propagate-mma{profit=compiled}: the model decides, then the real Triton compiles its module and the one with
+// every conversion removed, and the second is taken when its registers let more CTAs share an SM where few
+// did.  Real Triton 3.6 TTGIR of examples/gpu/addmm.py's plain GEMM (ADD=False) for an H100, 4096^3.
+// Measured there (docs/propagate-mma-results.md): 128x128x32 w4 s3 runs 4.6% faster without its store
+// conversion (176 -> 168 registers: a third CTA), 64x128x32 w4 s3 1.4% slower (a fifth CTA beside four).
+// REQUIRES: triton-3.6
+
+// The model keeps the conversion (its stores would narrow to v2); the compiler's registers take it out.
+// RUN: irkit-opt %S/Inputs/h100-gemm-128x128x32-w4s3.ttgir --propagate-mma --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=MODEL
+// MODEL: remark: propagate-mma: conversion kept: narrows 64 store(s)/thread to v2
+// MODEL: ttg.convert_layout %{{.*}} : tensor<128x128xf32, #mma> -> tensor<128x128xf32, #blocked2>
+// RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-gemm-128x128x32-w4s3.ttgir --propagate-mma=profit=compiled --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=THIRD
+// THIRD: remark: propagate-mma: moved with every other conversion (profit=compiled: compiled with it 176 registers/thread, 2 CTA(s)/SM (8 warps, by registers); without it 168 registers/thread, 3 CTA(s)/SM (12 warps, by registers); spills 0 -> 0 B)
+// THIRD-SAME: alone: narrows 64 store(s)/thread to v2 (was 32 x v4; 8 vs 4 lines/instr)
+// RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-gemm-128x128x32-w4s3.ttgir --propagate-mma=profit=compiled | FileCheck %s --check-prefix=THIRDIR
+// THIRDIR-NOT: ttg.convert_layout
+// THIRDIR: tt.store %{{.*}} : tensor<128x128x!tt.ptr<f32>, #mma>
+
+// With dry-run it only says so.
+// RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-gemm-128x128x32-w4s3.ttgir --propagate-mma='profit=compiled dry-run=true' --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=DRY
+// DRY: remark: propagate-mma: would move with every other conversion (profit=compiled: compiled with it 176 registers/thread
+// DRY: ttg.convert_layout %{{.*}} : tensor<128x128xf32, #mma> -> tensor<128x128xf32, #blocked2>
+
+// Four CTAs already share the SM: a fifth does not pay, the conversion stays, and the remark gives the figures.
+// RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-gemm-64x128x32-w4s3.ttgir --propagate-mma=profit=compiled --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=BUSY
+// BUSY: remark: propagate-mma: conversion kept: narrows 32 store(s)/thread to v2
+// BUSY-SAME: profit=compiled: compiled with it 110 registers/thread, 4 CTA(s)/SM (16 warps, by registers); without it 96 registers/thread, 5 CTA(s)/SM (20 warps, by registers); spills 0 -> 0 B
+// BUSY: ttg.convert_layout %{{.*}} : tensor<64x128xf32, #mma> -> tensor<64x128xf32, #blocked2>

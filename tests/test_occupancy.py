@@ -1,0 +1,54 @@
+"""Occupancy from the compiler's registers and shared memory (irkit/analysis/occupancy.py), against NVIDIA's
+occupancy rules, with the H100 kernels propagate-mma{profit=compiled} was measured on."""
+
+import pytest
+
+from irkit.analysis.occupancy import Occupancy, ctas_per_sm, occupancy_pays, sm_limits
+
+H100 = sm_limits("cuda:90")
+
+
+@pytest.mark.parametrize(
+    "registers, warps, shared, ctas, by",
+    [
+        (176, 4, 49152, 2, "registers"),  # plain GEMM 128x128x32 w4 s3 as compiled (ptxas: 176)
+        (168, 4, 49152, 3, "registers"),  # the same with its store conversion removed
+        (170, 4, 49152, 2, "registers"),  # given in blocks of 8: 170 takes 176
+        (110, 4, 36864, 4, "registers"),  # 64x128x32 w4 s3
+        (96, 4, 36864, 5, "registers"),
+        (208, 4, 131072, 1, "shared memory"),  # 128x128x64 w4 s4: 128 KiB + 1 KiB reserved, twice is too much
+        (255, 8, 98304, 1, "registers"),
+        (24, 4, 0, 16, "warps"),  # 64 warps per SM
+        (16, 1, 0, 32, "CTAs"),
+    ],
+)
+def test_ctas_per_sm_on_an_h100(registers, warps, shared, ctas, by):
+    occ = ctas_per_sm(H100, registers, warps, shared)
+    assert (occ.ctas, occ.limited_by) == (ctas, by)
+    assert occ.warps == ctas * warps
+
+
+def test_a_warp_scheduler_holds_whole_warps():
+    # 4 x 16384 registers; 128 registers per thread = 4096 per warp: 4 warps per scheduler, 16 per SM
+    assert ctas_per_sm(H100, 128, 4, 0).ctas == 4
+    # 129 -> 136 registers: 4352 per warp, 3 per scheduler (13,056 of 16,384), 12 warps: 3 CTAs
+    assert ctas_per_sm(H100, 129, 4, 0).ctas == 3
+
+
+def test_targets_without_figures():
+    assert sm_limits("hip:gfx942") is None
+    assert sm_limits("xpu") is None
+    assert sm_limits("cuda:75") is None
+    assert sm_limits(None) is None
+    assert sm_limits("cuda:x") is None
+    assert sm_limits("cuda:80").shared_bytes == 167936
+
+
+def test_more_ctas_pay_only_where_few_warps_were_resident():
+    two, three = Occupancy(2, 8, "registers"), Occupancy(3, 12, "registers")
+    four, five = Occupancy(4, 16, "registers"), Occupancy(5, 20, "registers")
+    assert occupancy_pays(two, three)  # 128x128x32 w4 s3: measured 4.6% faster
+    assert not occupancy_pays(four, five)  # 64x128x32 w4 s3: measured 1.4% slower
+    assert not occupancy_pays(two, two)
+    assert not occupancy_pays(three, two)
+    assert occupancy_pays(Occupancy(1, 8, "registers"), Occupancy(2, 16, "registers"))

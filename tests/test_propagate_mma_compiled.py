@@ -1,0 +1,152 @@
+"""propagate-mma{profit=compiled}: the model's module against the one with every conversion removed, compiled
+by the real Triton, on real Triton 3.6 TTGIR for an H100 (the plain GEMM of examples/gpu/addmm.py).
+
+The decision is tested with the compiler's answers given (so it runs everywhere), and end to end with the
+real Triton 3.6 when IRKIT_TRITON_PYTHONS names one (or this Python has it).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from irkit.passes import all_passes
+from test_check_static import triton_python
+from xdsl.context import Context
+
+from irkit import diagnostics
+from irkit.check import compiled_stats
+from irkit.check.compiled_stats import CompiledStats, CompileUnavailable
+from irkit.dialects.ttg import ConvertLayoutOp
+from irkit.frontend.parser import Parser, parse_file
+from irkit.frontend.printer import print_module
+
+INPUTS = Path(__file__).resolve().parents[1] / "lit_tests" / "passes" / "Inputs"
+GEMM_128 = INPUTS / "h100-gemm-128x128x32-w4s3.ttgir"  # ptxas: 176 registers; 168 without the conversion
+GEMM_64 = INPUTS / "h100-gemm-64x128x32-w4s3.ttgir"  # 110; 96 without it
+
+
+def run(path: Path, monkeypatch=None, answers=None, **options):
+    parsed = parse_file(str(path))
+    if answers is not None:
+        seen = []
+
+        def fake(modules):
+            seen.append(modules)
+            return answers
+
+        monkeypatch.setattr(compiled_stats, "compile_modules", fake)
+    all_passes()["propagate-mma"](profit="compiled", **options).apply(Context(allow_unregistered=True), parsed.module)
+    remarks = [d.message for d in diagnostics.take() if d.severity == "remark"]
+    return parsed, remarks
+
+
+def conversions(module) -> int:
+    return sum(isinstance(op, ConvertLayoutOp) for op in module.walk())
+
+
+def test_more_ctas_where_few_were_resident_takes_the_rewrite(monkeypatch):
+    parsed, remarks = run(GEMM_128, monkeypatch, [CompiledStats(176, 0, 49152), CompiledStats(168, 0, 49152)])
+    assert conversions(parsed.module) == 0
+    assert len(remarks) == 1
+    assert remarks[0].startswith("propagate-mma: moved with every other conversion (profit=compiled: compiled with it "
+                                 "176 registers/thread, 2 CTA(s)/SM (8 warps, by registers); without it 168")
+    assert "3 CTA(s)/SM (12 warps, by registers)" in remarks[0]
+    assert "alone: narrows 64 store(s)/thread to v2" in remarks[0]  # the model's own reason is kept
+    # the same module profit=always gives, names and all
+    always = parse_file(str(GEMM_128))
+    all_passes()["propagate-mma"](profit="always").apply(Context(allow_unregistered=True), always.module)
+    diagnostics.take()
+    assert print_module(parsed) == print_module(always)
+
+
+def test_kept_when_the_sm_was_already_busy_or_it_spills(monkeypatch):
+    parsed, remarks = run(GEMM_64, monkeypatch, [CompiledStats(110, 0, 36864), CompiledStats(96, 0, 36864)])
+    assert conversions(parsed.module) == 1
+    assert remarks[0].startswith("propagate-mma: conversion kept: ")
+    assert remarks[0].endswith("profit=compiled: compiled with it 110 registers/thread, 4 CTA(s)/SM (16 warps, by "
+                               "registers); without it 96 registers/thread, 5 CTA(s)/SM (20 warps, by registers); "
+                               "spills 0 -> 0 B")
+    parsed, remarks = run(GEMM_128, monkeypatch, [CompiledStats(176, 0, 49152), CompiledStats(168, 8, 49152)])
+    assert conversions(parsed.module) == 1 and "spills 0 -> 8 B" in remarks[0]
+
+
+def test_dry_run_says_what_it_would_do(monkeypatch):
+    parsed, remarks = run(GEMM_128, monkeypatch, [CompiledStats(176, 0, 49152), CompiledStats(168, 0, 49152)],
+                          dry_run=True)
+    assert conversions(parsed.module) == 1
+    assert remarks[0].startswith("propagate-mma: would move with every other conversion (profit=compiled: ")
+
+
+def test_a_failed_compile_leaves_the_model_to_decide(monkeypatch):
+    parsed, remarks = run(GEMM_128, monkeypatch, ["error: could not lower", CompiledStats(168, 0, 49152)])
+    assert conversions(parsed.module) == 1
+    assert remarks[0].endswith("profit=compiled: the real compiler failed (error: could not lower), the model decides")
+
+
+def test_no_figures_for_other_targets(monkeypatch):
+    text = GEMM_128.read_text().replace('ttg.target = "cuda:90"', 'ttg.target = "cuda:75"')
+    parsed = Parser(text, "sm75.ttgir").parse()
+
+    def never(modules):
+        raise AssertionError("nothing to compile for a target without occupancy figures")
+
+    monkeypatch.setattr(compiled_stats, "compile_modules", never)
+    all_passes()["propagate-mma"](profit="compiled").apply(Context(allow_unregistered=True), parsed.module)
+    remarks = [d.message for d in diagnostics.take() if d.severity == "remark"]
+    assert remarks[0].endswith("profit=compiled: no occupancy figures for target cuda:75, the model decides")
+
+
+def test_without_a_triton_it_is_one_error_line(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "IRKIT_TRITON_PYTHON": str(tmp_path / "no-python")}
+    p = subprocess.run([sys.executable, "-m", "irkit.cli.opt", "-p", "propagate-mma{profit=compiled}", str(GEMM_128)],
+                       capture_output=True, text=True, env=env, check=False)
+    assert p.returncode == 1
+    assert "Traceback" not in p.stderr
+    first = p.stderr.splitlines()[0]
+    assert first.startswith(f"{GEMM_128}:") and "error: propagate-mma: profit=compiled needs the real Triton: " in first
+    assert "does not exist or is not executable" in first
+
+
+def test_compile_unavailable_names_a_mismatched_triton(monkeypatch):
+    from irkit.check import static
+
+    monkeypatch.setattr(static, "find_triton_python", lambda explicit=None: "/opt/triton31/python")
+    monkeypatch.setattr(static, "installed_triton_version", lambda python: "3.1.0")
+    with pytest.raises(CompileUnavailable, match=r"the module is Triton 3.2\+ IR .* installed Triton is 3.1.0"):
+        compiled_stats.compile_modules([parse_file(str(GEMM_128)).module])
+
+
+@pytest.fixture(scope="module")
+def triton36(request):
+    python = triton_python("3.6")
+    if python is None:
+        pytest.skip("no Triton 3.6 (IRKIT_TRITON_PYTHONS='3.6.0=/path/python')")
+    return python
+
+
+def test_the_real_compiler_decides_as_measured_on_the_h100(triton36, monkeypatch):
+    monkeypatch.setenv("IRKIT_TRITON_PYTHON", triton36)
+    parsed, remarks = run(GEMM_128)
+    assert conversions(parsed.module) == 0
+    assert "176 registers/thread, 2 CTA(s)/SM" in remarks[0] and "168 registers/thread, 3 CTA(s)/SM" in remarks[0]
+    parsed, remarks = run(GEMM_64)
+    assert conversions(parsed.module) == 1
+    assert "110 registers/thread, 4 CTA(s)/SM" in remarks[0] and "96 registers/thread, 5 CTA(s)/SM" in remarks[0]
+
+
+def test_irkit_check_lends_its_triton_to_the_pass(triton36, monkeypatch, tmp_path):
+    """Static irkit-check with --triton-python: the pass compiles with that Triton, no environment needed."""
+    import json
+
+    from irkit.check.cli import run as check
+
+    monkeypatch.delenv("IRKIT_TRITON_PYTHON", raising=False)
+    out = tmp_path / "report.json"
+    assert check(["-p", "propagate-mma{profit=compiled}", str(GEMM_128), "--triton-python", triton36,
+                  "--json", str(out)]) == 0
+    module = json.loads(out.read_text())["modules"][0]
+    assert module["changed"] and "2 CTA(s)/SM" in module["remarks"][0]
+    assert (module["before"]["real"]["registers"], module["after"]["real"]["registers"]) == (176, 168)
