@@ -6,11 +6,14 @@ CPU, with the specialisation the GPU run had.  Two steps:
 
     /path/to/triton36/bin/python tools/cost_model_search.py compile --out /tmp/h100_ttgir
     .venv/bin/python tools/cost_model_search.py search --ttgir /tmp/h100_ttgir
+    IRKIT_TRITON_PYTHON=/path/to/triton36/bin/python .venv/bin/python tools/cost_model_search.py compiled \
+        --ttgir /tmp/h100_ttgir --json docs/propagate-mma-results/compiled_cpu.json
 
 `search` prints the current model's decision for each kernel next to the measured sign (faster/slower beyond
 1% and the 95% interval), the kernels it makes slower or whose gain it misses, and then the same two lists
 for a grid of weights, including two terms the model does not have (shared-memory instructions of the
 conversion, and counting the mma layout's scalar accesses by the lines a pair of registers touches).
+`compiled` runs `propagate-mma{profit=compiled}` on each kernel and says whose module it gives.
 """
 
 from __future__ import annotations
@@ -200,13 +203,55 @@ def search(ttgir: Path) -> None:
           f"always including {sorted(set.intersection(*(set(m) for m in safe)))}")
 
 
+def compiled(ttgir: Path, out: Path | None) -> None:
+    """propagate-mma{profit=compiled} on every timed kernel (the real Triton from $IRKIT_TRITON_PYTHON): which
+    module it gives (the model's, or profit=always's), with its remark, next to the measured sign."""
+    from irkit.passes import all_passes
+    from xdsl.context import Context
+
+    from irkit import diagnostics
+    from irkit.frontend.parser import parse_file
+    from irkit.frontend.printer import print_module
+
+    def run(key: str, profit: str) -> tuple[str, list[str]]:
+        parsed = parse_file(str(ttgir / f"{key}.ttgir"))
+        all_passes()["propagate-mma"](profit=profit).apply(Context(allow_unregistered=True), parsed.module)
+        return print_module(parsed), [d.message for d in diagnostics.take() if d.severity == "remark"]
+
+    rows = []
+    for f in TIMINGS:
+        for k in json.loads((DATA / f).read_text())["kernels"]:
+            if "timing" not in k:
+                continue
+            key = kernel_key(k)
+            chosen, remarks = run(key, "compiled")
+            model, always = run(key, "model")[0], run(key, "always")[0]
+            module = "model" if chosen == model else "always" if chosen == always else "other"
+            rows.append({"kernel": key, "module": module, "differs_from_model": chosen != model,
+                         "sign_always": table.measured_sign(k["timing"]), "remarks": remarks})
+            print(f"{key}: {module}{' (= always)' if module == 'model' and model == always else ''}; "
+                  f"measured with profit=always: {rows[-1]['sign_always']}", flush=True)
+    taken = [r["kernel"] for r in rows if r["differs_from_model"]]
+    print(f"{len(rows)} kernels; profit=compiled differs from the model on {len(taken)}: {taken or 'none'}")
+    if out:
+        out.write_text(json.dumps({"command": "tools/cost_model_search.py compiled", "kernels": rows}, indent=1) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
     sub.add_parser("compile").add_argument("--out", type=Path, required=True)
     sub.add_parser("search").add_argument("--ttgir", type=Path, required=True)
+    c = sub.add_parser("compiled")
+    c.add_argument("--ttgir", type=Path, required=True)
+    c.add_argument("--json", type=Path)
     args = ap.parse_args()
-    compile_all(args.out) if args.what == "compile" else search(args.ttgir)
+    if args.what == "compile":
+        compile_all(args.out)
+    elif args.what == "search":
+        search(args.ttgir)
+    else:
+        compiled(args.ttgir, args.json)
 
 
 if __name__ == "__main__":

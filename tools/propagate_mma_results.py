@@ -21,15 +21,20 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "propagate-mma-results"
 OUT = ROOT / "docs" / "propagate-mma-results.md"
 
-# (program, GPU, JSON of the default run, JSON of the profit=always run, the commit and terminal output of the run)
+# (program, GPU, JSON of the run judged, JSON of the profit=always run, the commit and terminal output of the
+# run, the options judged: "default" for profit=model)
 FAMILIES = [
-    ("examples/gpu/addmm.py", "H100", "h100_addmm_model.json", "h100_addmm_always.json", "0df368a", "h100_run.txt"),
+    ("examples/gpu/addmm.py", "H100", "h100_addmm_model.json", "h100_addmm_always.json", "0df368a", "h100_run.txt",
+     "default"),
     ("examples/gpu/attention.py", "H100", "h100_attention_model.json", "h100_attention_always.json", "56b039e",
-     "h100_run_attention_shapes.txt"),
+     "h100_run_attention_shapes.txt", "default"),
     ("bench/propagate_mma_shapes.py", "H100", "h100_shapes_model.json", "h100_shapes_always.json", "56b039e",
-     "h100_run_attention_shapes.txt, h100_run_shapes_model.txt"),
+     "h100_run_attention_shapes.txt, h100_run_shapes_model.txt", "default"),
     ("examples/gpu/addmm.py", "H200 (the model is not calibrated on it)", "h200_addmm_model.json",
-     "h200_addmm_always.json", "ccec005", "h200_run.txt"),
+     "h200_addmm_always.json", "ccec005", "h200_run.txt", "default"),
+    ("examples/gpu/addmm.py", "H100 with `profit=compiled`", "h100_addmm_compiled_r4.json",
+     "h100_addmm_always_r4.json", "the commit that adds profit=compiled", "h100_run_compiled.txt (the same run's "
+     "default options: h100_addmm_model_r4.json)", "compiled"),
 ]
 
 
@@ -53,7 +58,7 @@ def _model_numbers(remarks: list[str]) -> list[str]:
         m = re.search(r"\(model: ([^)]*) cycles/CTA\)", r)
         if m is None:
             continue
-        word = "remove" if "moved to" in r else "keep"
+        word = "remove" if ": moved " in r else "keep"
         out.append(f"{word} {m.group(1)}")
     return out
 
@@ -91,10 +96,10 @@ def _rows(model_file: str, always_file: str) -> list[dict]:
     return rows
 
 
-def _table(rows: list[dict]) -> list[str]:
+def _table(rows: list[dict], label: str) -> list[str]:
     lines = [
-        "| kernel | config | model per conversion | verdict | always: time ratio [95%] | sign | default: time ratio "
-        "| agree | TFLOP/s before / always / default |",
+        f"| kernel | config | model per conversion | verdict | always: time ratio [95%] | sign | {label}: time ratio "
+        f"| agree | TFLOP/s before / always / {label} |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
@@ -117,7 +122,7 @@ def _by_group(rows: list[dict]) -> dict[str, list[dict]]:
     return groups
 
 
-def _criteria(rows: list[dict]) -> list[str]:
+def _criteria(rows: list[dict], label: str) -> list[str]:
     lines = []
     for group, rs in _by_group(rows).items():
         agree = sum(r["agree"] for r in rs)
@@ -130,16 +135,17 @@ def _criteria(rows: list[dict]) -> list[str]:
             gm = 1 / r["model_ratio"] - 1
             kept.append(f"{r['config']}: same code (100%; its own run {gm:.1%} of {ga:.1%})" if r["same_code"]
                         else f"{r['config']}: {gm:.1%} of {ga:.1%} ({gm / ga:.0%})")
+        who = "the model" if label == "default" else f"profit={label}"
         lines.append(
-            f"* {group}: the model's verdict agrees with the measured sign on **{agree} of {len(rs)}** kernels; "
-            f"slower than the original by more than 1% with the default options: {', '.join(slower) or 'none'}; "
-            f"where `profit=always` is faster, the default keeps: {'; '.join(kept) or '-'}."
+            f"* {group}: {who}'s verdict agrees with the measured sign on **{agree} of {len(rs)}** kernels; "
+            f"slower than the original by more than 1% with the {label} options: {', '.join(slower) or 'none'}; "
+            f"where `profit=always` is faster, the {label} options keep: {'; '.join(kept) or '-'}."
         )
     return lines
 
 
-def _optimum(rows: list[dict]) -> list[str]:
-    lines = ["| kernel | before | profit=always | default (model) |", "|---|---|---|---|"]
+def _optimum(rows: list[dict], label: str) -> list[str]:
+    lines = [f"| kernel | before | profit=always | {label} |", "|---|---|---|---|"]
     for group, rs in _by_group(rows).items():
         b = max(rs, key=lambda r: r["tflops"][0])
         a = max(rs, key=lambda r: r["tflops"][1])
@@ -175,12 +181,14 @@ def main() -> None:
         "code (they differ by up to 2%: the original's own time varies that much between runs).",
         "",
     ]
-    for program, gpu, model_file, always_file, commit, txt in FAMILIES:
+    for program, gpu, model_file, always_file, commit, txt, label in FAMILIES:
         rows = _rows(model_file, always_file)
         lines += [f"## `{program}` on the {gpu}", "",
-                  f"At commit {commit}: `{model_file}`, `{always_file}`; terminal output: {txt}.", ""]
-        lines += _table(rows) + ["", "Against the done criteria:", ""] + _criteria(rows)
-        lines += ["", "Tuned optimum (fastest config of each kernel and size):", ""] + _optimum(rows) + [""]
+                  f"At {commit if ' ' in commit else 'commit ' + commit}: `{model_file}`, `{always_file}`; "
+                  f"terminal output: {txt}.", ""]
+        lines += _table(rows, label) + ["", "Against the done criteria:", ""] + _criteria(rows, label)
+        lines += ["", "Tuned optimum (fastest config of each kernel and size):", ""]
+        lines += _optimum(rows, "default (model)" if label == "default" else label) + [""]
     OUT.write_text("\n".join(lines) + "\n" + (DATA / "notes.md").read_text())
 
 
