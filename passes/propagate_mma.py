@@ -47,7 +47,7 @@ class PropagateMmaPass(ModulePass):
     Options: `profit` (`model`: apply a plan only when the cost model says it is faster or it brings shared
     memory under the device limit; `always`: every plan that removes more conversions than it adds; `compiled`:
     as `model`, then the real Triton compiles the result and the one `always` gives, and the second is taken
-    when its registers let more CTAs share an SM where few did), `loads-only` (never retype a tt.store: only
+    when its registers let more CTAs share an SM where few did, or it spills far less), `loads-only` (never retype a tt.store: only
     loads and what feeds them), `min-bytes` (only conversions of tensors of at least this many bytes), `dry-run`
     (only emit remarks saying what would change), `targets` (mma kinds: all, nvidia_mma, mma_v2, mma_v3,
     amd_mfma, amd_wmma, dpas), `dot-operands` (also move `#blocked -> #dot_op` conversions into the loads
@@ -126,9 +126,9 @@ class PropagateMmaPass(ModulePass):
     def _ask_the_compiler(self, ctx: Context, module: ModuleOp, original: ModuleOp,
                           kept: dict[Operation, PlanJudgement]) -> str | None:
         """`profit=compiled`: compile the model's module and the one with every conversion removed
-        (`profit=always`) with the real Triton, and take the second when it lets more CTAs share an SM
-        where few did (`occupancy.occupancy_pays`) and spills no more.  Returns the note for the kept
-        conversions' remarks, or None when they were removed (and reported) here."""
+        (`profit=always`) with the real Triton, and take the second when it lets more CTAs share an SM where
+        few did, or spills far less, and is worse in neither (`occupancy.removal_pays`).  Returns the note
+        for the kept conversions' remarks, or None when they were removed (and reported) here."""
         from irkit.check.compiled_stats import CompileUnavailable, compile_modules  # prints and compiles: not the pass
 
         sm = occupancy.sm_limits(module_target(module))
@@ -150,14 +150,8 @@ class PropagateMmaPass(ModulePass):
         failed = [s for s in stats if isinstance(s, str)]
         if failed:
             return f"profit=compiled: the real compiler failed ({failed[0]}), the model decides"
-        model_stats, always_stats = stats
-        warps = module_int(module, "num-warps") or 4
-        before = occupancy.ctas_per_sm(sm, model_stats.registers, warps, model_stats.shared)
-        after = occupancy.ctas_per_sm(sm, always_stats.registers, warps, always_stats.shared)
-        figures = (f"compiled with it {model_stats.registers} registers/thread, {before}; without it "
-                   f"{always_stats.registers} registers/thread, {after}; "
-                   f"spills {model_stats.spill_bytes} -> {always_stats.spill_bytes} B")
-        if not (occupancy.occupancy_pays(before, after) and always_stats.spill_bytes <= model_stats.spill_bytes):
+        take, figures = occupancy.removal_pays(*stats, sm, module_int(module, "num-warps") or 4)
+        if not take:
             return f"profit=compiled: {figures}"
         for cvt, judgement in kept.items():
             verb = "would move" if self.dry_run else "moved"

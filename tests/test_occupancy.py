@@ -52,3 +52,27 @@ def test_more_ctas_pay_only_where_few_warps_were_resident():
     assert not occupancy_pays(two, two)
     assert not occupancy_pays(three, two)
     assert occupancy_pays(Occupancy(1, 8, "registers"), Occupancy(2, 16, "registers"))
+
+
+def test_far_fewer_spills_pay():
+    from irkit.analysis.occupancy import spills_pay
+
+    assert spills_pay(2434, 1302)  # masked 256x128x64 w8 s3 add-matrix: 7% faster without the conversions
+    assert spills_pay(1460, 720)  # masked 128x128x64 w4 s4: 13% faster
+    assert not spills_pay(580, 260)  # masked 128x256x64 w8 s3: 6% slower
+    assert not spills_pay(2756, 2616)  # 256x256x64 w8 s3 at 4096^3: noise
+    assert not spills_pay(0, 0)
+
+
+def test_removal_pays_in_one_way_and_is_worse_in_none():
+    from irkit.analysis.occupancy import CompiledKernel, removal_pays
+
+    take, figures = removal_pays(CompiledKernel(176, 0, 49152), CompiledKernel(168, 0, 49152), H100, 4)
+    assert take
+    assert figures == ("compiled with it 176 registers/thread, 2 CTA(s)/SM (8 warps, by registers); without it 168 "
+                       "registers/thread, 3 CTA(s)/SM (12 warps, by registers); spills 0 -> 0 B")
+    assert not removal_pays(CompiledKernel(176, 0, 49152), CompiledKernel(168, 8, 49152), H100, 4)[0]  # spills more
+    assert removal_pays(CompiledKernel(255, 2434, 131072), CompiledKernel(255, 1302, 49152), H100, 8)[0]
+    assert not removal_pays(CompiledKernel(255, 580, 131072), CompiledKernel(255, 260, 49152), H100, 8)[0]
+    # far fewer spills, but a CTA less per SM: not taken
+    assert not removal_pays(CompiledKernel(120, 2000, 0), CompiledKernel(136, 0, 0), H100, 4)[0]

@@ -17,8 +17,9 @@ from test_check_static import triton_python
 from xdsl.context import Context
 
 from irkit import diagnostics
+from irkit.analysis.occupancy import CompiledKernel
 from irkit.check import compiled_stats
-from irkit.check.compiled_stats import CompiledStats, CompileUnavailable
+from irkit.check.compiled_stats import CompileUnavailable
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.frontend.parser import Parser, parse_file
 from irkit.frontend.printer import print_module
@@ -26,6 +27,7 @@ from irkit.frontend.printer import print_module
 INPUTS = Path(__file__).resolve().parents[1] / "lit_tests" / "passes" / "Inputs"
 GEMM_128 = INPUTS / "h100-gemm-128x128x32-w4s3.ttgir"  # ptxas: 176 registers; 168 without the conversion
 GEMM_64 = INPUTS / "h100-gemm-64x128x32-w4s3.ttgir"  # 110; 96 without it
+MASKED_256 = INPUTS / "h100-addmm-masked-256x128x64-w8s3.ttgir"  # spill stores 2,434 B; 1,302 without them
 
 
 def run(path: Path, monkeypatch=None, answers=None, **options):
@@ -48,7 +50,7 @@ def conversions(module) -> int:
 
 
 def test_more_ctas_where_few_were_resident_takes_the_rewrite(monkeypatch):
-    parsed, remarks = run(GEMM_128, monkeypatch, [CompiledStats(176, 0, 49152), CompiledStats(168, 0, 49152)])
+    parsed, remarks = run(GEMM_128, monkeypatch, [CompiledKernel(176, 0, 49152), CompiledKernel(168, 0, 49152)])
     assert conversions(parsed.module) == 0
     assert len(remarks) == 1
     assert remarks[0].startswith("propagate-mma: moved with every other conversion (profit=compiled: compiled with it "
@@ -63,25 +65,31 @@ def test_more_ctas_where_few_were_resident_takes_the_rewrite(monkeypatch):
 
 
 def test_kept_when_the_sm_was_already_busy_or_it_spills(monkeypatch):
-    parsed, remarks = run(GEMM_64, monkeypatch, [CompiledStats(110, 0, 36864), CompiledStats(96, 0, 36864)])
+    parsed, remarks = run(GEMM_64, monkeypatch, [CompiledKernel(110, 0, 36864), CompiledKernel(96, 0, 36864)])
     assert conversions(parsed.module) == 1
     assert remarks[0].startswith("propagate-mma: conversion kept: ")
     assert remarks[0].endswith("profit=compiled: compiled with it 110 registers/thread, 4 CTA(s)/SM (16 warps, by "
                                "registers); without it 96 registers/thread, 5 CTA(s)/SM (20 warps, by registers); "
                                "spills 0 -> 0 B")
-    parsed, remarks = run(GEMM_128, monkeypatch, [CompiledStats(176, 0, 49152), CompiledStats(168, 8, 49152)])
+    parsed, remarks = run(GEMM_128, monkeypatch, [CompiledKernel(176, 0, 49152), CompiledKernel(168, 8, 49152)])
     assert conversions(parsed.module) == 1 and "spills 0 -> 8 B" in remarks[0]
 
 
+def test_far_fewer_spills_take_the_rewrite(monkeypatch):
+    parsed, remarks = run(GEMM_64, monkeypatch, [CompiledKernel(110, 1200, 36864), CompiledKernel(110, 400, 36864)])
+    assert conversions(parsed.module) == 0
+    assert "spills 1200 -> 400 B" in remarks[0] and remarks[0].startswith("propagate-mma: moved with every other")
+
+
 def test_dry_run_says_what_it_would_do(monkeypatch):
-    parsed, remarks = run(GEMM_128, monkeypatch, [CompiledStats(176, 0, 49152), CompiledStats(168, 0, 49152)],
+    parsed, remarks = run(GEMM_128, monkeypatch, [CompiledKernel(176, 0, 49152), CompiledKernel(168, 0, 49152)],
                           dry_run=True)
     assert conversions(parsed.module) == 1
     assert remarks[0].startswith("propagate-mma: would move with every other conversion (profit=compiled: ")
 
 
 def test_a_failed_compile_leaves_the_model_to_decide(monkeypatch):
-    parsed, remarks = run(GEMM_128, monkeypatch, ["error: could not lower", CompiledStats(168, 0, 49152)])
+    parsed, remarks = run(GEMM_128, monkeypatch, ["error: could not lower", CompiledKernel(168, 0, 49152)])
     assert conversions(parsed.module) == 1
     assert remarks[0].endswith("profit=compiled: the real compiler failed (error: could not lower), the model decides")
 
@@ -135,6 +143,9 @@ def test_the_real_compiler_decides_as_measured_on_the_h100(triton36, monkeypatch
     parsed, remarks = run(GEMM_64)
     assert conversions(parsed.module) == 1
     assert "110 registers/thread, 4 CTA(s)/SM" in remarks[0] and "96 registers/thread, 5 CTA(s)/SM" in remarks[0]
+    parsed, remarks = run(MASKED_256)
+    assert conversions(parsed.module) == 0 and len(remarks) == 2
+    assert all("spills 2434 -> 1302 B" in r for r in remarks)
 
 
 def test_irkit_check_lends_its_triton_to_the_pass(triton36, monkeypatch, tmp_path):

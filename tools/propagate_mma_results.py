@@ -33,7 +33,7 @@ FAMILIES = [
     ("examples/gpu/addmm.py", "H200 (the model is not calibrated on it)", "h200_addmm_model.json",
      "h200_addmm_always.json", "ccec005", "h200_run.txt", "default"),
     ("examples/gpu/addmm.py", "H100 with `profit=compiled`", "h100_addmm_compiled_r4.json",
-     "h100_addmm_always_r4.json", "the commit that adds profit=compiled", "h100_run_compiled.txt (the same run's "
+     "h100_addmm_always_r4.json", "a6c8c53", "h100_run_compiled.txt (the same run's "
      "default options: h100_addmm_model_r4.json)", "compiled"),
 ]
 

@@ -1,9 +1,9 @@
-"""How many CTAs of a kernel share one streaming multiprocessor: pure functions over what the real compiler
-reports (registers per thread, shared memory per CTA) and the module's warps, as NVIDIA's occupancy
-calculator computes it.
+"""How many CTAs of a kernel share one streaming multiprocessor, and whether a rewrite pays for what it does
+to the compiled kernel: pure functions over what the real compiler reports (registers per thread, spills,
+shared memory per CTA) and the module's warps, with NVIDIA's occupancy rules.
 
-irkit cannot predict ptxas's register allocation from the IR; `propagate-mma{profit=compiled}` reads the
-registers of both candidates from the real compiler and weighs them here (`occupancy_pays`).
+irkit cannot predict ptxas's register allocation from the IR; `propagate-mma{profit=compiled}` reads both
+candidates' figures from the real compiler and decides here (`removal_pays`).
 """
 
 from __future__ import annotations
@@ -12,6 +12,15 @@ from dataclasses import dataclass
 
 SUB_PARTITIONS = 4  # an SM's warp schedulers; each has a quarter of the register file
 REGISTER_UNIT = 256  # registers are given to a warp in blocks of 256 (8 per thread)
+
+
+@dataclass(frozen=True)
+class CompiledKernel:
+    """What the real compiler made of a module."""
+
+    registers: int  # per thread, as ptxas allocates them
+    spill_bytes: int  # spill stores, bytes per thread
+    shared: int  # metadata.shared: bytes per CTA
 
 
 @dataclass(frozen=True)
@@ -82,3 +91,29 @@ def occupancy_pays(before: Occupancy, after: Occupancy, few_warps: int = FEW_WAR
     from 4 to 5 CTAs (16 to 20 warps) the same way and is 1.4% slower: with four warps per scheduler the
     latency is already hidden."""
     return after.ctas > before.ctas and before.warps <= few_warps
+
+
+SPILL_DROP_BYTES = 512  # spill stores per thread a rewrite must save to pay for itself that way
+
+
+def spills_pay(before: int, after: int, drop: int = SPILL_DROP_BYTES) -> bool:
+    """Does a rewrite that changes ptxas's spill stores (bytes per thread) from `before` to `after` pay?
+
+    Only a large drop.  Measured on the H100 (Triton 3.6, docs/propagate-mma-results.md), GEMM + add-matrix at
+    3000x2900x1000, where every access is scalar: 256x128x64 w8 s3, 2,434 -> 1,302 B, 7% faster; 128x128x64 w4
+    s4, 1,460 -> 720 B, 13% faster; but 128x256x64 w8 s3, 580 -> 260 B, 6% slower, and the 256x256 tiles at
+    4096^3, 140 B less, within noise or 1.7% slower."""
+    return before - after >= drop
+
+
+def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits, num_warps: int) -> tuple[bool, str]:
+    """Is the module with the conversions removed better than the one that keeps them, by what the compiler
+    made of each: more CTAs where few were resident, or far fewer spills, and in neither way worse?  Returns the
+    answer and the figures it rests on."""
+    before = ctas_per_sm(sm, kept.registers, num_warps, kept.shared)
+    after = ctas_per_sm(sm, removed.registers, num_warps, removed.shared)
+    figures = (f"compiled with it {kept.registers} registers/thread, {before}; without it {removed.registers} "
+               f"registers/thread, {after}; spills {kept.spill_bytes} -> {removed.spill_bytes} B")
+    no_worse = after.ctas >= before.ctas and removed.spill_bytes <= kept.spill_bytes
+    gains = occupancy_pays(before, after) or spills_pay(kept.spill_bytes, removed.spill_bytes)
+    return no_worse and gains, figures

@@ -9,29 +9,22 @@ $IRKIT_TRITON_PYTHON, else this interpreter).  On the CPU: ptxas reports the reg
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 
+from irkit.analysis.occupancy import CompiledKernel
 from irkit.analysis.triton_versions import V31, infer_version
 from irkit.check import static
 from irkit.frontend.printer import print_module
 from irkit.frontend.spelling import Spelling
 
 
-@dataclass(frozen=True)
-class CompiledStats:
-    registers: int  # per thread, as ptxas allocates them
-    spill_bytes: int  # spill stores, bytes per thread
-    shared: int  # metadata.shared: bytes per CTA
-
-
 class CompileUnavailable(Exception):
     """No real Triton to compile with, or one that cannot read this IR (the message says which)."""
 
 
-def compile_modules(modules: list[ModuleOp]) -> list[CompiledStats | str]:
+def compile_modules(modules: list[ModuleOp]) -> list[CompiledKernel | str]:
     """The real compiler's figures for each module, or why it could not compile it (one line).
     Raises CompileUnavailable when there is no usable Triton at all."""
     from irkit.cli.entry import CliError
@@ -56,12 +49,12 @@ def compile_modules(modules: list[ModuleOp]) -> list[CompiledStats | str]:
             _, metrics = static.compile_metrics(paths, triton_python=python)
         except CliError as e:
             raise CompileUnavailable(str(e)) from None
-    out: list[CompiledStats | str] = []
+    out: list[CompiledKernel | str] = []
     for row in metrics:
         if not row["ok"]:
             out.append(row["error"] or "the compile failed")
         elif row.get("registers") is None:
             out.append(f"the compiler reported no register count for target {row['target']}")
         else:
-            out.append(CompiledStats(int(row["registers"]), int(row.get("spill_store_bytes") or 0), int(row["shared"] or 0)))
+            out.append(CompiledKernel(int(row["registers"]), int(row.get("spill_store_bytes") or 0), int(row["shared"] or 0)))
     return out

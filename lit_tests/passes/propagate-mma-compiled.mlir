@@ -1,6 +1,7 @@
 // propagate-mma{profit=compiled}: the model decides, then the real Triton compiles its module and the one with
 // every conversion removed, and the second is taken when its registers let more CTAs share an SM where few
-// did.  Real Triton 3.6 TTGIR of examples/gpu/addmm.py's plain GEMM (ADD=False) for an H100, 4096^3.
+// did, or it spills far less.  Real Triton 3.6 TTGIR of examples/gpu/addmm.py for an H100; first the plain
+// GEMM (ADD=False) at 4096^3.
 // Measured there (docs/propagate-mma-results.md): 128x128x32 w4 s3 runs 4.6% faster without its store
 // conversion (176 -> 168 registers: a third CTA), 64x128x32 w4 s3 1.4% slower (a fifth CTA beside four).
 // REQUIRES: triton-3.6
@@ -26,3 +27,13 @@
 // BUSY: remark: propagate-mma: conversion kept: narrows 32 store(s)/thread to v2
 // BUSY-SAME: profit=compiled: compiled with it 110 registers/thread, 4 CTA(s)/SM (16 warps, by registers); without it 96 registers/thread, 5 CTA(s)/SM (20 warps, by registers); spills 0 -> 0 B
 // BUSY: ttg.convert_layout %{{.*}} : tensor<64x128xf32, #mma> -> tensor<64x128xf32, #blocked2>
+
+// GEMM + add-matrix at 3000x2900x1000 (every access scalar), 8 warps, one CTA per SM either way.  Removing both
+// conversions halves ptxas's spill stores at 256x128 (7% faster on the H100): taken.  At 128x256 the drop is
+// 320 B (6% slower): kept.
+// RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-addmm-masked-256x128x64-w8s3.ttgir --propagate-mma=profit=compiled --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=SPILLS
+// SPILLS: remark: propagate-mma: moved with every other conversion (profit=compiled: compiled with it 255 registers/thread, 1 CTA(s)/SM (8 warps, by registers); without it 255 registers/thread, 1 CTA(s)/SM (8 warps, by registers); spills 2434 -> 1302 B); alone: moves 128 load(s)/thread
+// SPILLS: remark: propagate-mma: moved with every other conversion (profit=compiled: {{.*}}spills 2434 -> 1302 B); alone: moves 128 store(s)/thread
+// RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-addmm-masked-128x256x64-w8s3.ttgir --propagate-mma=profit=compiled --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=FEWER
+// FEWER: remark: propagate-mma: conversion kept: moves 128 load(s)/thread
+// FEWER-SAME: ; profit=compiled: compiled with it 255 registers/thread, 1 CTA(s)/SM (8 warps, by registers); without it 255 registers/thread, 1 CTA(s)/SM (8 warps, by registers); spills 580 -> 260 B
