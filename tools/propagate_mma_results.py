@@ -32,9 +32,9 @@ FAMILIES = [
      "h100_run_attention_shapes.txt, h100_run_shapes_model.txt", "default"),
     ("examples/gpu/addmm.py", "H200 (the model is not calibrated on it)", "h200_addmm_model.json",
      "h200_addmm_always.json", "ccec005", "h200_run.txt", "default"),
-    ("examples/gpu/addmm.py", "H100 with `profit=compiled`", "h100_addmm_compiled_r4.json",
-     "h100_addmm_always_r4.json", "a6c8c53", "h100_run_compiled.txt (the same run's "
-     "default options: h100_addmm_model_r4.json)", "compiled"),
+    ("examples/gpu/addmm.py", "H100 with `profit=compiled`", "h100_addmm_compiled_r5.json",
+     "h100_addmm_always_r5.json", "be027b8", "h100_run_compiled.txt (the same run's "
+     "default options: h100_addmm_model_r5.json)", "compiled"),
 ]
 
 
