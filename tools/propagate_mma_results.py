@@ -35,6 +35,9 @@ FAMILIES = [
     ("examples/gpu/addmm.py", "H100 with `profit=compiled`", "h100_addmm_compiled_r5.json",
      "h100_addmm_always_r5.json", "be027b8", "h100_run_compiled.txt (the same run's "
      "default options: h100_addmm_model_r5.json)", "compiled"),
+    ("examples/gpu/addmm.py", "H200 with `profit=compiled` (neither the model nor its thresholds were fitted there)",
+     "h200_addmm_compiled_r5.json", "h200_addmm_always_r5.json", "e08564a", "h200_run_compiled.txt (the same "
+     "run's default options: h200_addmm_model_r5.json)", "compiled"),
 ]
 
 
@@ -172,7 +175,8 @@ def main() -> None:
         "```",
         "",
         "(through `OUT=... WHAT='addmm attention shapes' SECS=2 WHEELS=.profit_run bash tools/propagate_mma_gpu_run.sh`;",
-        "the cost model is the same at every commit below).",
+        "the cost model is the same at every commit below).  The `profit=compiled` tables come from one run of all three",
+        "pipelines (`PIPES='compiled model always'` in that script), with `-p 'propagate-mma{profit=compiled}'`.",
         "*time ratio* is after/before (below 1 is faster), the median of interleaved pairs with its 95% interval;",
         "*sign* is the `profit=always` run's, beyond 1% and its interval.  The model's verdict per conversion is in",
         "estimated cycles per CTA (positive: remove).  A kept kernel runs the original code (ratio 1).  Where the",
