@@ -101,8 +101,8 @@ def spills_pay(before: int, after: int, drop: int = SPILL_DROP_BYTES) -> bool:
 
     Only a large drop.  Measured on the H100 (Triton 3.6, docs/propagate-mma-results.md), GEMM + add-matrix at
     3000x2900x1000, where every access is scalar: 256x128x64 w8 s3, 2,434 -> 1,302 B, 7% faster; 128x128x64 w4
-    s4, 1,460 -> 720 B, 13% faster; but 128x256x64 w8 s3, 580 -> 260 B, 6% slower, and the 256x256 tiles at
-    4096^3, 140 B less, within noise or 1.7% slower."""
+    s4, 1,460 -> 720 B, 13% faster; but 128x256x64 w8 s3, 580 -> 260 B, 6% slower, and the four 256x256 tiles
+    at 4096^3, 44-140 B less, within noise or 1.7% slower."""
     return before - after >= drop
 
 
