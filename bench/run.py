@@ -14,7 +14,7 @@ skipped.
 
 For each input and tool, each repetition is a fresh process (repetitions run round-robin over all
 inputs and tools): irkit parses, verifies,
-prints (with locations) and runs --propagate-mma; Triton parses (parse_mlir_module, which
+prints (with locations) and runs --propagate-mma=profit=model (its own work); Triton parses (parse_mlir_module, which
 verifies too), prints (module.str(), with locations) and runs remove-layout-conversions.
 Times are CPU seconds of the measuring process (so other load on the machine does not
 inflate them), best of --reps; peak memory is the process's maximum resident set.

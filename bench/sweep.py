@@ -9,7 +9,7 @@ names into a temporary folder until there are --kernels of them; each copy ends 
 its number, so every file is distinct (its own content hash, its own row) and costs what its original
 costs.  Metadata JSON beside a file is copied with it.
 
-Then, in this one run, the same sweep (-p propagate-mma, JSONL results) with a local pool of 1 worker, a
+Then, in this one run, the same sweep (-p propagate-mma{profit=model}, JSONL results) with a local pool of 1 worker, a
 local pool of 2 workers, and a local Ray (ray.init(num_cpus=2); its start-up time is reported apart, since
 a cluster is started once and used for many sweeps).  The kernels are cut into --slices slices and the
 three ways take turns slice by slice (each resuming its own results file), so load from others on the
@@ -39,7 +39,7 @@ from irkit.sweep.results import read_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 
-PIPELINE = "propagate-mma"
+PIPELINE = "propagate-mma{profit=model}"  # irkit's own work: the default (profit=auto) may compile with a Triton
 
 
 def source_files(dirs: list[Path]) -> list[Path]:

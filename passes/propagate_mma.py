@@ -7,7 +7,9 @@ computes the slice of values that must change layout (elementwise ops, broadcast
 splat/make_range/expand_dims index arithmetic rebuilt with `#slice` of the mma layout, scf.for/scf.if,
 tensor-of-pointer and block-pointer loads, stores), and this pass applies the plan when it removes
 more conversions than it adds and, with `profit=model`, when the cost model
-(`irkit.analysis.mma_profit`) estimates it faster or it brings shared memory under the device limit.  With
+(`irkit.analysis.mma_profit`) estimates it faster or it brings shared memory under the device limit.  The
+default, `profit=auto`, then lets the real compiler's registers and spills overrule the model on CUDA where a
+Triton is at hand (`irkit.analysis.occupancy`), and is the model alone elsewhere.  With
 `dot-operands` the conversions into tt.dot's `#dot_op` operands (and their local_alloc/local_load round
 trips) are seeds too.  Only layouts change: every value keeps its shape and element type.
 
@@ -18,7 +20,7 @@ rule that makes a large load an anchor (docs/passes/propagate-mma.md).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from xdsl.context import Context
 from xdsl.dialects import scf
@@ -39,6 +41,9 @@ from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.layout import algebra
 from irkit.names import clone_keeping_names, exact_name, set_exact_name
 
+if TYPE_CHECKING:
+    from irkit.check.compiled_stats import CompileUnavailable
+
 
 @dataclass(frozen=True)
 class PropagateMmaPass(ModulePass):
@@ -47,7 +52,9 @@ class PropagateMmaPass(ModulePass):
     Options: `profit` (`model`: apply a plan only when the cost model says it is faster or it brings shared
     memory under the device limit; `always`: every plan that removes more conversions than it adds; `compiled`:
     as `model`, then the real Triton compiles the result and the one `always` gives, and the second is taken
-    when its registers let more CTAs share an SM where few did, or it spills far less), `loads-only` (never retype a tt.store: only
+    when its registers let more CTAs share an SM where few did, or it spills far less; `auto`, the default:
+    `compiled` for CUDA modules where a Triton that reads them is at hand ($IRKIT_TRITON_PYTHON or this
+    Python), `model` otherwise, and the remarks say which decided), `loads-only` (never retype a tt.store: only
     loads and what feeds them), `min-bytes` (only conversions of tensors of at least this many bytes), `dry-run`
     (only emit remarks saying what would change), `targets` (mma kinds: all, nvidia_mma, mma_v2, mma_v3,
     amd_mfma, amd_wmma, dpas), `dot-operands` (also move `#blocked -> #dot_op` conversions into the loads
@@ -56,7 +63,7 @@ class PropagateMmaPass(ModulePass):
 
     name = "propagate-mma"
 
-    profit: Literal["model", "always", "compiled"] = "model"
+    profit: Literal["auto", "model", "always", "compiled"] = "auto"
     loads_only: bool = False
     min_bytes: int = 0
     dry_run: bool = False
@@ -68,7 +75,7 @@ class PropagateMmaPass(ModulePass):
             kinds = mma_slice.parse_kinds(self.targets)
         except ValueError as e:
             raise PassFailure(op, f"propagate-mma: {e}") from None
-        original = clone_keeping_names(op) if self.profit == "compiled" else None
+        original = clone_keeping_names(op) if self._asks_compiler(op) else None
         facts = [ModuleFacts(op)]  # replaced after each rewrite: shared memory and AxisInfo change
         kept: dict[Operation, PlanJudgement] = {}
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
@@ -123,17 +130,30 @@ class PropagateMmaPass(ModulePass):
                 taken_gain += gain
         return still_kept
 
+    def _asks_compiler(self, module: ModuleOp) -> bool:
+        """`compiled` always asks the real compiler; `auto` where occupancy figures exist (CUDA), and so is
+        exactly `model` for AMD and Intel modules."""
+        if self.profit == "auto":
+            return occupancy.sm_limits(module_target(module)) is not None
+        return self.profit == "compiled"
+
     def _ask_the_compiler(self, ctx: Context, module: ModuleOp, original: ModuleOp,
                           kept: dict[Operation, PlanJudgement]) -> str | None:
-        """`profit=compiled`: compile the model's module and the one with every conversion removed
-        (`profit=always`) with the real Triton, and take the second when it lets more CTAs share an SM where
-        few did, or spills far less, and is worse in neither (`occupancy.removal_pays`).  Returns the note
-        for the kept conversions' remarks, or None when they were removed (and reported) here."""
-        from irkit.check.compiled_stats import CompileUnavailable, compile_modules  # prints and compiles: not the pass
+        """`profit=compiled` (and `auto`): compile the model's module and the one with every conversion
+        removed (`profit=always`) with the real Triton, and take the second when it lets more CTAs share an SM
+        where few did, or spills far less, and is worse in neither (`occupancy.removal_pays`).  Returns the
+        note for the kept conversions' remarks, or None when they were removed (and reported) here.  Without
+        a Triton that can compile the module, `compiled` fails and `auto` leaves the model's decision."""
+        from irkit.check import compiled_stats  # prints and compiles: not the pass
 
+        label = f"profit={self.profit}"
         sm = occupancy.sm_limits(module_target(module))
         if sm is None:
-            return f"profit=compiled: no occupancy figures for target {module_target(module)}, the model decides"
+            return f"{label}: no occupancy figures for target {module_target(module)}, the model decides"
+        try:
+            python = compiled_stats.find_compiler([original])
+        except compiled_stats.CompileUnavailable as e:
+            return self._without_compiler(module, e)
         with silenced():
             everything = clone_keeping_names(original)
             replace(self, profit="always", dry_run=False).apply(ctx, everything)
@@ -142,25 +162,31 @@ class PropagateMmaPass(ModulePass):
                 chosen = clone_keeping_names(original)
                 replace(self, profit="model", dry_run=False).apply(ctx, chosen)
         if everything.is_structurally_equivalent(chosen):
-            return "profit=compiled: removing every conversion gives the same module"
+            return f"{label}: removing every conversion gives the same module"
         try:
-            stats = compile_modules([chosen, everything])
-        except CompileUnavailable as e:
-            raise PassFailure(module, f"propagate-mma: profit=compiled needs the real Triton: {e}") from None
+            stats = compiled_stats.compile_modules([chosen, everything], python)
+        except compiled_stats.CompileUnavailable as e:
+            return self._without_compiler(module, e)
         failed = [s for s in stats if isinstance(s, str)]
         if failed:
-            return f"profit=compiled: the real compiler failed ({failed[0]}), the model decides"
+            return f"{label}: the real compiler failed ({failed[0]}), the model decides"
         take, figures = occupancy.removal_pays(*stats, sm, module_int(module, "num-warps") or 4)
         if not take:
-            return f"profit=compiled: {figures}"
+            return f"{label}: {figures}"
         for cvt, judgement in kept.items():
             verb = "would move" if self.dry_run else "moved"
-            emit_remark(cvt, f"propagate-mma: {verb} with every other conversion (profit=compiled: {figures}); "
+            emit_remark(cvt, f"propagate-mma: {verb} with every other conversion ({label}: {figures}); "
                              f"alone: {judgement.verdict.summary()}")
         if not self.dry_run:
             module.body.detach_block(module.body.block)
             everything.body.move_blocks(module.body)
         return None
+
+    def _without_compiler(self, module: ModuleOp, unavailable: CompileUnavailable) -> str:
+        """`auto` falls back to the model and says why; `compiled` was asked for by name: an error."""
+        if self.profit == "auto":
+            return f"profit=auto: {unavailable.reason}, the model decides"
+        raise PassFailure(module, f"propagate-mma: profit=compiled needs the real Triton: {unavailable}")
 
     def _complete(self, cvt: Operation, judgement: PlanJudgement, facts: list[ModuleFacts], func: Operation,
                   taken_gain: float) -> float | None:

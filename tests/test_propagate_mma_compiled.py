@@ -1,5 +1,6 @@
 """propagate-mma{profit=compiled}: the model's module against the one with every conversion removed, compiled
-by the real Triton, on real Triton 3.6 TTGIR for an H100 (the plain GEMM of examples/gpu/addmm.py).
+by the real Triton, on real Triton 3.6 TTGIR for an H100 (the plain GEMM of examples/gpu/addmm.py); and the
+default, profit=auto: the same where a Triton that reads the module is at hand, the model alone elsewhere.
 
 The decision is tested with the compiler's answers given (so it runs everywhere), and end to end with the
 real Triton 3.6 when IRKIT_TRITON_PYTHONS names one (or this Python has it).
@@ -30,16 +31,26 @@ GEMM_64 = INPUTS / "h100-gemm-64x128x32-w4s3.ttgir"  # 110; 96 without it
 MASKED_256 = INPUTS / "h100-addmm-masked-256x128x64-w8s3.ttgir"  # spill stores 2,434 B; 1,302 without them
 
 
-def run(path: Path, monkeypatch=None, answers=None, **options):
+def give_answers(monkeypatch, answers) -> None:
+    """A fake Triton: found at once, and it answers with `answers` (the compiler's figures for each module)."""
+
+    def fake(modules, python):
+        assert python == "/fake/triton/python"
+        assert len(modules) == 2  # the model's module, then the one with every conversion removed
+        return answers
+
+    monkeypatch.setattr(compiled_stats, "find_compiler", lambda modules: "/fake/triton/python")
+    monkeypatch.setattr(compiled_stats, "compile_modules", fake)
+
+
+def run(path: Path, monkeypatch=None, answers=None, profit: str | None = "compiled", **options):
+    """propagate-mma on `path` with `profit` (None: the default) and `options`; the module and its remarks."""
     parsed = parse_file(str(path))
     if answers is not None:
-
-        def fake(modules):
-            assert len(modules) == 2  # the model's module, then the one with every conversion removed
-            return answers
-
-        monkeypatch.setattr(compiled_stats, "compile_modules", fake)
-    all_passes()["propagate-mma"](profit="compiled", **options).apply(Context(allow_unregistered=True), parsed.module)
+        give_answers(monkeypatch, answers)
+    if profit is not None:
+        options["profit"] = profit
+    all_passes()["propagate-mma"](**options).apply(Context(allow_unregistered=True), parsed.module)
     remarks = [d.message for d in diagnostics.take() if d.severity == "remark"]
     return parsed, remarks
 
@@ -97,9 +108,10 @@ def test_no_figures_for_other_targets(monkeypatch):
     text = GEMM_128.read_text().replace('ttg.target = "cuda:90"', 'ttg.target = "cuda:75"')
     parsed = Parser(text, "sm75.ttgir").parse()
 
-    def never(modules):
+    def never(*args):
         raise AssertionError("nothing to compile for a target without occupancy figures")
 
+    monkeypatch.setattr(compiled_stats, "find_compiler", never)
     monkeypatch.setattr(compiled_stats, "compile_modules", never)
     all_passes()["propagate-mma"](profit="compiled").apply(Context(allow_unregistered=True), parsed.module)
     remarks = [d.message for d in diagnostics.take() if d.severity == "remark"]
@@ -126,6 +138,54 @@ def test_compile_unavailable_names_a_mismatched_triton(monkeypatch):
         compiled_stats.compile_modules([parse_file(str(GEMM_128)).module])
 
 
+def test_the_default_asks_the_compiler_where_one_is_at_hand(monkeypatch):
+    parsed, remarks = run(GEMM_128, monkeypatch, [CompiledKernel(176, 0, 49152), CompiledKernel(168, 0, 49152)],
+                          profit=None)
+    assert conversions(parsed.module) == 0
+    assert remarks[0].startswith("propagate-mma: moved with every other conversion (profit=auto: compiled with it "
+                                 "176 registers/thread, 2 CTA(s)/SM")
+    parsed, remarks = run(GEMM_64, monkeypatch, [CompiledKernel(110, 0, 36864), CompiledKernel(96, 0, 36864)],
+                          profit=None)
+    assert conversions(parsed.module) == 1
+    assert "; profit=auto: compiled with it 110 registers/thread, 4 CTA(s)/SM" in remarks[0]
+
+
+def test_the_default_without_a_triton_is_the_model_and_says_so(monkeypatch, tmp_path):
+    monkeypatch.setenv("IRKIT_TRITON_PYTHON", str(tmp_path / "no-python"))
+    parsed, remarks = run(GEMM_128, profit=None)
+    assert conversions(parsed.module) == 1
+    assert remarks[0].startswith("propagate-mma: conversion kept: narrows 64 store(s)/thread to v2")
+    assert remarks[0].endswith("; profit=auto: no Triton here to compile with, the model decides")
+    model, _ = run(GEMM_128, profit="model")
+    assert print_module(parsed) == print_module(model)
+
+
+def test_the_default_with_a_triton_of_another_generation_is_the_model(monkeypatch):
+    from irkit.check import static
+
+    monkeypatch.setattr(static, "find_triton_python", lambda explicit=None: "/opt/triton31/python")
+    monkeypatch.setattr(static, "installed_triton_version", lambda python: "3.1.0")
+    parsed, remarks = run(GEMM_128, profit=None)
+    assert conversions(parsed.module) == 1
+    assert remarks[0].endswith("; profit=auto: the module is Triton 3.2+ IR (ttg.* spelling) but the installed "
+                               "Triton is 3.1.0, the model decides")
+
+
+def test_the_default_is_the_model_alone_for_amd(monkeypatch):
+    """No occupancy figures for gfx942: auto never looks for a compiler, and says nothing about one."""
+
+    def never(*args):
+        raise AssertionError("profit=auto looked for a compiler for an AMD module")
+
+    monkeypatch.setattr(compiled_stats, "find_compiler", never)
+    monkeypatch.setattr(compiled_stats, "compile_modules", never)
+    example = Path(__file__).resolve().parents[1] / "examples" / "addmm_gfx942_256x256.ttgir"
+    parsed, remarks = run(example, profit=None)
+    model, model_remarks = run(example, profit="model")
+    assert print_module(parsed) == print_module(model) and remarks == model_remarks
+    assert remarks and not any("profit=" in r for r in remarks)
+
+
 @pytest.fixture(scope="module")
 def triton36(request):
     python = triton_python("3.6")
@@ -145,6 +205,8 @@ def test_the_real_compiler_decides_as_measured_on_the_h100(triton36, monkeypatch
     parsed, remarks = run(MASKED_256)
     assert conversions(parsed.module) == 0 and len(remarks) == 2
     assert all("spills 2434 -> 1302 B" in r for r in remarks)
+    parsed, remarks = run(GEMM_128, profit=None)  # the default asks the same compiler
+    assert conversions(parsed.module) == 0 and "(profit=auto: compiled with it 176 registers/thread" in remarks[0]
 
 
 def test_irkit_check_lends_its_triton_to_the_pass(triton36, monkeypatch, tmp_path):

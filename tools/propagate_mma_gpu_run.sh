@@ -1,10 +1,10 @@
 #!/bin/bash
-# irkit-check on the GPU: propagate-mma with its default cost model and with profit=always (and, in PIPES,
-# profit=compiled), same machine, same run.
+# irkit-check on the GPU: propagate-mma with its default options (profit=auto), with profit=always, and (in
+# PIPES) with profit=model or profit=compiled, same machine, same run.
 # Usage, from a checkout on a machine with an NVIDIA GPU, torch and Triton >= 3.4 (the xDSL, ordered_set and
 # immutabledict wheels in $WHEELS when that Python cannot pip-install them), results in $OUT:
 #   OUT=results WHAT="addmm attention shapes" SECS=2 bash tools/propagate_mma_gpu_run.sh
-#   OUT=results WHAT=addmm PIPES="compiled" SECS=2 bash tools/propagate_mma_gpu_run.sh
+#   OUT=results WHAT=addmm PIPES="default model always" SECS=2 bash tools/propagate_mma_gpu_run.sh
 set -o pipefail
 REPO=$(pwd)
 rm -rf /tmp/profit_site; python3 -m pip install -q --no-index --no-deps --target /tmp/profit_site ${WHEELS:-.profit_run}/*.whl || exit 1
@@ -20,11 +20,13 @@ run() {  # name pipeline program...
   eval $CHECK -p "'$pipe'" --max-seconds $SECS --json $OUT/$name.json -- "$@" 2>&1 | tee -a $OUT/$name.txt
 }
 SECS=${SECS:-2}
-# PIPES: which pipelines, each run over every program in WHAT: model (the default options), always, compiled
-declare -A PIPELINE=([model]=propagate-mma [always]='propagate-mma{profit=always}' [compiled]='propagate-mma{profit=compiled}')
+# PIPES: which pipelines, each run over every program in WHAT: default (no options: profit=auto), model,
+# always, compiled.  (Before profit=auto, the default was profit=model: runs named *_model.json up to e08564a.)
+declare -A PIPELINE=([default]=propagate-mma [model]='propagate-mma{profit=model}' [always]='propagate-mma{profit=always}'
+                     [compiled]='propagate-mma{profit=compiled}')
 declare -A PROGRAM=([addmm]=examples/gpu/addmm.py [attention]=examples/gpu/attention.py [shapes]=bench/propagate_mma_shapes.py)
 for what in ${WHAT:-addmm}; do
-  for pipe in ${PIPES:-model always}; do
+  for pipe in ${PIPES:-default always}; do
     run ${what}_$pipe "${PIPELINE[$pipe]}" python3 $REPO/${PROGRAM[$what]}
   done
 done

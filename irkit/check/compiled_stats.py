@@ -1,5 +1,5 @@
 """What the real compiler makes of modules irkit holds in memory: registers per thread, spills and shared
-memory, for `propagate-mma{profit=compiled}`.
+memory, for `propagate-mma{profit=compiled}` and for its default, `profit=auto`, where a Triton is at hand.
 
 Each module is printed in its own spelling (`triton_gpu.*` for Triton 3.1 IR) to a temporary file, and all
 of them are compiled in one subprocess of the Python that has Triton (`static.compile_metrics`:
@@ -21,34 +21,51 @@ from irkit.frontend.spelling import Spelling
 
 
 class CompileUnavailable(Exception):
-    """No real Triton to compile with, or one that cannot read this IR (the message says which)."""
+    """No real Triton to compile with, or one that cannot read this IR.  The message says which and how to
+    name one; `reason` says it in a few words, without paths (for a remark)."""
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason
 
 
-def compile_modules(modules: list[ModuleOp]) -> list[CompiledKernel | str]:
-    """The real compiler's figures for each module, or why it could not compile it (one line).
-    Raises CompileUnavailable when there is no usable Triton at all."""
+def find_compiler(modules: list[ModuleOp]) -> str:
+    """The Python whose Triton can compile these modules (cheap: Triton is not imported).
+    Raises CompileUnavailable when there is none."""
     from irkit.cli.entry import CliError
 
     try:
         python = static.find_triton_python()
+    except CliError as e:
+        raise CompileUnavailable(str(e), "no Triton here to compile with") from None
+    try:
         installed = static.installed_triton_version(python)
     except CliError as e:
-        raise CompileUnavailable(str(e)) from None
-    legacy = [infer_version(m) == V31 for m in modules]
-    for is_legacy in set(legacy):
+        raise CompileUnavailable(str(e), "the Triton named here does not run") from None
+    for is_legacy in {infer_version(m) == V31 for m in modules}:
         why = static.version_mismatch(None, is_legacy, installed)
         if why:
-            raise CompileUnavailable(f"{why} ({python})")
+            raise CompileUnavailable(f"{why} ({python})", why)
+    return python
+
+
+def compile_modules(modules: list[ModuleOp], python: str | None = None) -> list[CompiledKernel | str]:
+    """The real compiler's figures for each module, or why it could not compile it (one line).  `python`:
+    from `find_compiler`, which is called when it is not given (CompileUnavailable when there is none)."""
+    from irkit.cli.entry import CliError
+
+    python = python or find_compiler(modules)
     with tempfile.TemporaryDirectory(prefix="irkit-compiled-") as d:
         paths = []
-        for i, (module, is_legacy) in enumerate(zip(modules, legacy)):
+        for i, module in enumerate(modules):
+            spelling = Spelling.LEGACY if infer_version(module) == V31 else Spelling.CURRENT
             path = Path(d) / f"candidate{i}.ttgir"
-            path.write_text(print_module(module, spelling=Spelling.LEGACY if is_legacy else Spelling.CURRENT))
+            path.write_text(print_module(module, spelling=spelling))
             paths.append(path)
         try:
             _, metrics = static.compile_metrics(paths, triton_python=python)
         except CliError as e:
-            raise CompileUnavailable(str(e)) from None
+            raise CompileUnavailable(str(e), "the real compiler did not start") from None
     out: list[CompiledKernel | str] = []
     for row in metrics:
         if not row["ok"]:

@@ -7,7 +7,7 @@
 // REQUIRES: triton-3.6
 
 // The model keeps the conversion (its stores would narrow to v2); the compiler's registers take it out.
-// RUN: irkit-opt %S/Inputs/h100-gemm-128x128x32-w4s3.ttgir --propagate-mma --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=MODEL
+// RUN: irkit-opt %S/Inputs/h100-gemm-128x128x32-w4s3.ttgir --propagate-mma=profit=model --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=MODEL
 // MODEL: remark: propagate-mma: conversion kept: narrows 64 store(s)/thread to v2
 // MODEL: ttg.convert_layout %{{.*}} : tensor<128x128xf32, #mma> -> tensor<128x128xf32, #blocked2>
 // RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-gemm-128x128x32-w4s3.ttgir --propagate-mma=profit=compiled --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=THIRD
@@ -16,6 +16,11 @@
 // RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-gemm-128x128x32-w4s3.ttgir --propagate-mma=profit=compiled | FileCheck %s --check-prefix=THIRDIR
 // THIRDIR-NOT: ttg.convert_layout
 // THIRDIR: tt.store %{{.*}} : tensor<128x128x!tt.ptr<f32>, #mma>
+
+// The default, profit=auto, is profit=compiled for a CUDA module when a Triton that reads it is at hand.
+// RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-gemm-128x128x32-w4s3.ttgir --propagate-mma --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=AUTO
+// AUTO: remark: propagate-mma: moved with every other conversion (profit=auto: compiled with it 176 registers/thread, 2 CTA(s)/SM (8 warps, by registers); without it 168 registers/thread, 3 CTA(s)/SM (12 warps, by registers); spills 0 -> 0 B)
+// AUTO: tt.store %{{.*}} : tensor<128x128x!tt.ptr<f32>, #mma>
 
 // With dry-run it only says so.
 // RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-gemm-128x128x32-w4s3.ttgir --propagate-mma='profit=compiled dry-run=true' --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=DRY
