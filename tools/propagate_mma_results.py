@@ -1,12 +1,13 @@
-"""Write docs/propagate-mma-results.md from irkit-check's JSON reports of propagate-mma on an H100
-(docs/propagate-mma-results/*.json): the cost model's verdict on each kernel next to what the GPU measured,
-with the default options (`profit=model`) and with `profit=always`, for each kernel family.
+"""Write docs/propagate-mma-results.md from irkit-check's JSON reports of propagate-mma on an H100 and an H200
+(docs/propagate-mma-results/*.json): the pass's decision on each kernel next to what the GPU measured, with
+the default options (`profit=auto`), `profit=model` or `profit=compiled`, and with `profit=always`, for each
+kernel family.
 
     python3 tools/propagate_mma_results.py
 
 A kernel's measured sign comes from the `profit=always` run: faster when the whole 95% interval of the
 after/before time ratio is below 0.99, slower when it is above 1.01, otherwise within noise (either verdict
-agrees).  The model's verdict comes from the `profit=model` run: `remove` when the pass changed the kernel
+agrees).  The verdict comes from the run judged: `remove` when the pass changed the kernel
 (every conversion, or `partial`), `keep` when it left it unchanged.  Where the two runs compiled the same
 kernel (equal registers, spills and instruction counts), the default keeps all of `profit=always`'s gain.
 """
@@ -22,23 +23,35 @@ DATA = ROOT / "docs" / "propagate-mma-results"
 OUT = ROOT / "docs" / "propagate-mma-results.md"
 
 # (program, GPU, JSON of the run judged, JSON of the profit=always run, the commit and terminal output of the
-# run, the options judged: "default" for profit=model)
+# run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
+# 5ff63cf, "compiled" for profit=compiled)
 FAMILIES = [
-    ("examples/gpu/addmm.py", "H100", "h100_addmm_model.json", "h100_addmm_always.json", "0df368a", "h100_run.txt",
-     "default"),
-    ("examples/gpu/attention.py", "H100", "h100_attention_model.json", "h100_attention_always.json", "56b039e",
-     "h100_run_attention_shapes.txt", "default"),
-    ("bench/propagate_mma_shapes.py", "H100", "h100_shapes_model.json", "h100_shapes_always.json", "56b039e",
-     "h100_run_attention_shapes.txt, h100_run_shapes_model.txt", "default"),
-    ("examples/gpu/addmm.py", "H200 (the model is not calibrated on it)", "h200_addmm_model.json",
-     "h200_addmm_always.json", "ccec005", "h200_run.txt", "default"),
+    ("examples/gpu/addmm.py", "H100", "h100_addmm_default_r6.json", "h100_addmm_always_r6.json", "5ff63cf",
+     "h100_run_addmm_r6.txt", "default"),
+    ("examples/gpu/attention.py", "H100", "h100_attention_default_r6.json", "h100_attention_always_r6.json",
+     "5ff63cf", "h100_run_attention_r6.txt", "default"),
+    ("bench/propagate_mma_shapes.py", "H100", "h100_shapes_default_r6.json", "h100_shapes_always_r6.json",
+     "5ff63cf", "h100_run_shapes_r6.txt", "default"),
+    ("examples/gpu/addmm.py", "H200 (neither the model nor the compiler's thresholds were fitted there)",
+     "h200_addmm_default_r6.json", "h200_addmm_always_r6.json", "5ff63cf", "h200_run_addmm_r6.txt", "default"),
+    ("examples/gpu/addmm.py", "H100 with `profit=model` (the IR-only cost model; the default until 5ff63cf)",
+     "h100_addmm_model.json", "h100_addmm_always.json", "0df368a", "h100_run.txt", "model"),
+    ("examples/gpu/attention.py", "H100 with `profit=model`", "h100_attention_model.json",
+     "h100_attention_always.json", "56b039e", "h100_run_attention_shapes.txt", "model"),
+    ("bench/propagate_mma_shapes.py", "H100 with `profit=model`", "h100_shapes_model.json", "h100_shapes_always.json",
+     "56b039e", "h100_run_attention_shapes.txt, h100_run_shapes_model.txt", "model"),
+    ("examples/gpu/addmm.py", "H200 with `profit=model` (the model is not calibrated on it)", "h200_addmm_model.json",
+     "h200_addmm_always.json", "ccec005", "h200_run.txt", "model"),
     ("examples/gpu/addmm.py", "H100 with `profit=compiled`", "h100_addmm_compiled_r5.json",
      "h100_addmm_always_r5.json", "be027b8", "h100_run_compiled.txt (the same run's "
-     "default options: h100_addmm_model_r5.json)", "compiled"),
+     "`profit=model`, then the default: h100_addmm_model_r5.json)", "compiled"),
     ("examples/gpu/addmm.py", "H200 with `profit=compiled` (neither the model nor its thresholds were fitted there)",
      "h200_addmm_compiled_r5.json", "h200_addmm_always_r5.json", "e08564a", "h200_run_compiled.txt (the same "
-     "run's default options: h200_addmm_model_r5.json)", "compiled"),
+     "run's `profit=model`: h200_addmm_model_r5.json)", "compiled"),
 ]
+
+# what each label's options are, in the tables' words
+OPTIONS = {"default": "default", "model": "`profit=model`", "compiled": "`profit=compiled`"}
 
 
 def config_of(k: dict) -> str:
@@ -56,14 +69,26 @@ def group_of(k: dict) -> str:
 
 
 def _model_numbers(remarks: list[str]) -> list[str]:
+    """Each conversion's decision and the model's estimate; `remove (compiler)` where the model kept it and
+    the real compiler's registers or spills overruled it (profit=auto or compiled)."""
     out = []
     for r in remarks:
         m = re.search(r"\(model: ([^)]*) cycles/CTA\)", r)
         if m is None:
             continue
         word = "remove" if ": moved " in r else "keep"
+        if OVERRULED in r:
+            word = "remove (compiler)"
         out.append(f"{word} {m.group(1)}")
     return out
+
+
+OVERRULED = ": moved with every other conversion ("  # the remark of a conversion the compiler's figures took
+
+
+def _model_alone_changes(remarks: list[str]) -> bool:
+    """Whether the cost model alone (profit=model) rewrites the kernel: a removal it made itself."""
+    return any(": moved " in r and OVERRULED not in r for r in remarks)
 
 
 def measured_sign(t: dict) -> str:
@@ -88,7 +113,9 @@ def _rows(model_file: str, always_file: str) -> list[dict]:
         verdict = ("partial" if words == {"remove", "keep"} else "remove") if changed else "keep"
         same_code = changed and m.get("static", {}).get("after") == a.get("static", {}).get("after") is not None
         sign = measured_sign(a["timing"])
+        model_alone = _model_alone_changes(m.get("remarks", []))
         rows.append({
+            "model_alone_agrees": sign == "noise" or (sign == "faster") == model_alone,
             "group": key[0], "config": key[1], "numbers": "; ".join(numbers) or "-", "verdict": verdict,
             "always": a["timing"], "sign": sign, "changed": changed, "same_code": same_code,
             "model_ratio": m["timing"]["ratio"] if changed else 1.0,
@@ -100,6 +127,7 @@ def _rows(model_file: str, always_file: str) -> list[dict]:
 
 
 def _table(rows: list[dict], label: str) -> list[str]:
+    label = OPTIONS[label]
     lines = [
         f"| kernel | config | model per conversion | verdict | always: time ratio [95%] | sign | {label}: time ratio "
         f"| agree | TFLOP/s before / always / {label} |",
@@ -138,11 +166,17 @@ def _criteria(rows: list[dict], label: str) -> list[str]:
             gm = 1 / r["model_ratio"] - 1
             kept.append(f"{r['config']}: same code (100%; its own run {gm:.1%} of {ga:.1%})" if r["same_code"]
                         else f"{r['config']}: {gm:.1%} of {ga:.1%} ({gm / ga:.0%})")
-        who = "the model" if label == "default" else f"profit={label}"
+        options = {"default": "the default options", "model": "`profit=model`",
+                   "compiled": "`profit=compiled`"}[label]
+        who = {"default": "the default's decision (profit=auto)", "model": "the model's verdict",
+               "compiled": "`profit=compiled`'s decision"}[label]
+        alone = ""
+        if label != "model":
+            alone = f" (the cost model alone: {sum(r['model_alone_agrees'] for r in rs)} of {len(rs)})"
         lines.append(
-            f"* {group}: {who}'s verdict agrees with the measured sign on **{agree} of {len(rs)}** kernels; "
-            f"slower than the original by more than 1% with the {label} options: {', '.join(slower) or 'none'}; "
-            f"where `profit=always` is faster, the {label} options keep: {'; '.join(kept) or '-'}."
+            f"* {group}: {who} agrees with the measured sign on **{agree} of {len(rs)}** kernels{alone}; "
+            f"slower than the original by more than 1% with {options}: {', '.join(slower) or 'none'}; "
+            f"where `profit=always` is faster, {options} keep: {'; '.join(kept) or '-'}."
         )
     return lines
 
@@ -162,27 +196,32 @@ def _optimum(rows: list[dict], label: str) -> list[str]:
 
 def main() -> None:
     lines = [
-        "# propagate-mma's cost model on an H100: predictions and measurements",
+        "# propagate-mma on an H100: its decisions and measurements",
         "",
         "Generated by `tools/propagate_mma_results.py` from irkit-check's reports in `docs/propagate-mma-results/`",
         "(do not edit by hand).  Runs on the lent `nvidia-h100-x1` (NVIDIA H100 80GB HBM3) and `nvidia-h200` (NVIDIA",
-        "H200), Triton 3.6.0, PyTorch 2.11, CUDA 13, each program under both pipelines, one after the other on the",
-        "same machine:",
+        "H200), Triton 3.6.0, PyTorch 2.11, CUDA 13, each program under two or three pipelines, one after the other",
+        "on the same machine:",
         "",
         "```sh",
-        "irkit-check -p propagate-mma --max-seconds 2 --json h100_X_model.json -- python3 PROGRAM",
-        "irkit-check -p 'propagate-mma{profit=always}' --max-seconds 2 --json h100_X_always.json -- python3 PROGRAM",
+        "irkit-check -p propagate-mma --max-seconds 2 --json h100_X_default_r6.json -- python3 PROGRAM",
+        "irkit-check -p 'propagate-mma{profit=always}' --max-seconds 2 --json h100_X_always_r6.json -- python3 PROGRAM",
         "```",
         "",
-        "(through `OUT=... WHAT='addmm attention shapes' SECS=2 WHEELS=.profit_run bash tools/propagate_mma_gpu_run.sh`;",
-        "the cost model is the same at every commit below).  The `profit=compiled` tables come from one run of all three",
-        "pipelines (`PIPES='compiled model always'` in that script), with `-p 'propagate-mma{profit=compiled}'`.",
+        "(through `OUT=... WHAT='addmm attention shapes' PIPES='default always' SECS=2 WHEELS=.profit_run bash",
+        "tools/propagate_mma_gpu_run.sh`).  The default options are `profit=auto` since 5ff63cf: the IR-only cost",
+        "model decides, then, for these CUDA kernels, the real Triton on the same machine compiles the model's",
+        "module and `profit=always`'s and takes the second where its registers let more CTAs share an SM where few",
+        "did, or it spills far less (docs/passes/propagate-mma.md).  Below the default's tables are the earlier",
+        "runs of `profit=model` (the IR-only model, the default until 5ff63cf; the same model at every commit",
+        "named) and of `profit=compiled` (what `auto` does where a Triton is at hand).",
         "*time ratio* is after/before (below 1 is faster), the median of interleaved pairs with its 95% interval;",
         "*sign* is the `profit=always` run's, beyond 1% and its interval.  The model's verdict per conversion is in",
-        "estimated cycles per CTA (positive: remove).  A kept kernel runs the original code (ratio 1).  Where the",
-        "default's kernel is the one `profit=always` compiles (*same code*: the same registers, spills and",
-        "instruction counts), it keeps all of that gain, and its own time ratio is a second measurement of that",
-        "code (they differ by up to 2%: the original's own time varies that much between runs).",
+        "estimated cycles per CTA (positive: remove); *remove (compiler)* marks a conversion the model kept and the",
+        "compiler's figures took out.  A kept kernel runs the original code (ratio 1).  Where the judged run's",
+        "kernel is the one `profit=always` compiles (*same code*: the same registers, spills and instruction",
+        "counts), it keeps all of that gain, and its own time ratio is a second measurement of that code (they",
+        "differ by up to 2%: the original's own time varies that much between runs).",
         "",
     ]
     for program, gpu, model_file, always_file, commit, txt, label in FAMILIES:
@@ -192,7 +231,7 @@ def main() -> None:
                   f"terminal output: {txt}.", ""]
         lines += _table(rows, label) + ["", "Against the done criteria:", ""] + _criteria(rows, label)
         lines += ["", "Tuned optimum (fastest config of each kernel and size):", ""]
-        lines += _optimum(rows, "default (model)" if label == "default" else label) + [""]
+        lines += _optimum(rows, OPTIONS[label]) + [""]
     OUT.write_text("\n".join(lines) + "\n" + (DATA / "notes.md").read_text())
 
 

@@ -247,7 +247,7 @@ def check_static(inputs: list[ModuleInput], pipeline_spec: str, triton_python: s
                                    bool(re.search(r"\btriton_gpu\.", inp.text)), installed)
             if why:
                 raise CliError(f"{inp.name}: {why} ('{python}'); pass --triton-python with a matching Triton")
-            with _triton_python_env(python):  # what propagate-mma{profit=compiled} compiles with
+            with _triton_python_env(python):  # what propagate-mma (profit=auto, compiled) compiles with
                 res = rewrite_module(inp.text, inp.name, pipeline, module_version or inp.recorded_version or installed,
                                      inp.line_offset)
             if res.error:
