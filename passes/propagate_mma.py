@@ -75,13 +75,13 @@ class PropagateMmaPass(ModulePass):
             kinds = mma_slice.parse_kinds(self.targets)
         except ValueError as e:
             raise PassFailure(op, f"propagate-mma: {e}") from None
-        original = clone_keeping_names(op) if self._asks_compiler(op) else None
+        original, alone = self._original_for_the_compiler(op)
         facts = [ModuleFacts(op)]  # replaced after each rewrite: shared memory and AxisInfo change
         kept: dict[Operation, PlanJudgement] = {}
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             kept_here = self._run_on_function(func, kinds, facts)
             if original is None:
-                _report_kept(kept_here)
+                _report_kept(kept_here, alone)
             kept.update(kept_here)
         if original is not None:
             note = self._ask_the_compiler(ctx, op, original, kept) if kept else None
@@ -130,12 +130,22 @@ class PropagateMmaPass(ModulePass):
                 taken_gain += gain
         return still_kept
 
-    def _asks_compiler(self, module: ModuleOp) -> bool:
-        """`compiled` always asks the real compiler; `auto` where occupancy figures exist (CUDA), and so is
-        exactly `model` for AMD and Intel modules."""
-        if self.profit == "auto":
-            return occupancy.sm_limits(module_target(module)) is not None
-        return self.profit == "compiled"
+    def _original_for_the_compiler(self, module: ModuleOp) -> tuple[ModuleOp | None, str | None]:
+        """A copy of the module as it came, for the compiler to compare with (None where none is asked), and
+        for `auto` without a Triton, the note that the model decides alone.  `compiled` always asks; `auto`
+        where occupancy figures exist (CUDA: for AMD and Intel modules it is exactly `model`), and only after
+        a cheap look for a Triton, so that without one it costs nothing over `model`."""
+        if self.profit == "compiled":
+            return clone_keeping_names(module), None
+        if self.profit != "auto" or occupancy.sm_limits(module_target(module)) is None:
+            return None, None
+        from irkit.check import compiled_stats  # finds the Triton that compiles: not the pass's business
+
+        try:
+            compiled_stats.triton_python()
+        except compiled_stats.CompileUnavailable as e:
+            return None, self._without_compiler(module, e)
+        return clone_keeping_names(module), None
 
     def _ask_the_compiler(self, ctx: Context, module: ModuleOp, original: ModuleOp,
                           kept: dict[Operation, PlanJudgement]) -> str | None:

@@ -39,6 +39,7 @@ def give_answers(monkeypatch, answers) -> None:
         assert len(modules) == 2  # the model's module, then the one with every conversion removed
         return answers
 
+    monkeypatch.setattr(compiled_stats, "triton_python", lambda: "/fake/triton/python")
     monkeypatch.setattr(compiled_stats, "find_compiler", lambda modules: "/fake/triton/python")
     monkeypatch.setattr(compiled_stats, "compile_modules", fake)
 
@@ -151,7 +152,11 @@ def test_the_default_asks_the_compiler_where_one_is_at_hand(monkeypatch):
 
 
 def test_the_default_without_a_triton_is_the_model_and_says_so(monkeypatch, tmp_path):
+    def never(*args):
+        raise AssertionError("without a Triton, profit=auto starts no Python")
+
     monkeypatch.setenv("IRKIT_TRITON_PYTHON", str(tmp_path / "no-python"))
+    monkeypatch.setattr(compiled_stats, "find_compiler", never)
     parsed, remarks = run(GEMM_128, profit=None)
     assert conversions(parsed.module) == 1
     assert remarks[0].startswith("propagate-mma: conversion kept: narrows 64 store(s)/thread to v2")
@@ -177,6 +182,7 @@ def test_the_default_is_the_model_alone_for_amd(monkeypatch):
     def never(*args):
         raise AssertionError("profit=auto looked for a compiler for an AMD module")
 
+    monkeypatch.setattr(compiled_stats, "triton_python", never)
     monkeypatch.setattr(compiled_stats, "find_compiler", never)
     monkeypatch.setattr(compiled_stats, "compile_modules", never)
     example = Path(__file__).resolve().parents[1] / "examples" / "addmm_gfx942_256x256.ttgir"

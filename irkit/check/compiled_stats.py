@@ -29,15 +29,23 @@ class CompileUnavailable(Exception):
         self.reason = reason
 
 
+def triton_python() -> str:
+    """The Python that has a Triton ($IRKIT_TRITON_PYTHON, else this one when it can import triton), without
+    starting it.  Raises CompileUnavailable when there is none."""
+    from irkit.cli.entry import CliError
+
+    try:
+        return static.find_triton_python()
+    except CliError as e:
+        raise CompileUnavailable(str(e), "no Triton here to compile with") from None
+
+
 def find_compiler(modules: list[ModuleOp]) -> str:
     """The Python whose Triton can compile these modules (cheap: Triton is not imported).
     Raises CompileUnavailable when there is none."""
     from irkit.cli.entry import CliError
 
-    try:
-        python = static.find_triton_python()
-    except CliError as e:
-        raise CompileUnavailable(str(e), "no Triton here to compile with") from None
+    python = triton_python()
     try:
         installed = static.installed_triton_version(python)
     except CliError as e:
