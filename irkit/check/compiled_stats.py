@@ -49,7 +49,7 @@ def find_compiler(modules: list[ModuleOp]) -> str:
     try:
         installed = static.installed_triton_version(python)
     except CliError as e:
-        raise CompileUnavailable(str(e), "the Triton named here does not run") from None
+        raise CompileUnavailable(str(e), "the Python found for Triton has no usable Triton") from None
     for is_legacy in {infer_version(m) == V31 for m in modules}:
         why = static.version_mismatch(None, is_legacy, installed)
         if why:
