@@ -46,7 +46,7 @@ def triton31():
 
 def test_propagate_mma_halves_the_real_shared_memory(triton31, tmp_path, capsys):
     out = tmp_path / "out.json"
-    # profit=always: the pass's cost model (the default, profit=model) keeps this conversion
+    # profit=always: the cost model alone (profit=model) keeps this conversion
     rc = run(["-p", "propagate-mma{profit=always}", str(ADDMM_31), "--json", str(out), "--triton-python", triton31])
     assert rc == 0
     report = json.loads(out.read_text())

@@ -216,15 +216,16 @@ def test_the_real_compiler_decides_as_measured_on_the_h100(triton36, monkeypatch
 
 
 def test_irkit_check_lends_its_triton_to_the_pass(triton36, monkeypatch, tmp_path):
-    """Static irkit-check with --triton-python: the pass compiles with that Triton, no environment needed."""
+    """Static irkit-check with --triton-python: the pass, with its default options, compiles with that Triton,
+    no environment needed."""
     import json
 
     from irkit.check.cli import run as check
 
     monkeypatch.delenv("IRKIT_TRITON_PYTHON", raising=False)
     out = tmp_path / "report.json"
-    assert check(["-p", "propagate-mma{profit=compiled}", str(GEMM_128), "--triton-python", triton36,
+    assert check(["-p", "propagate-mma", str(GEMM_128), "--triton-python", triton36,
                   "--json", str(out)]) == 0
     module = json.loads(out.read_text())["modules"][0]
-    assert module["changed"] and "2 CTA(s)/SM" in module["remarks"][0]
+    assert module["changed"] and "(profit=auto: compiled with it 176 registers/thread, 2 CTA(s)/SM" in module["remarks"][0]
     assert (module["before"]["real"]["registers"], module["after"]["real"]["registers"]) == (176, 168)
