@@ -176,6 +176,18 @@ def test_the_default_with_a_triton_of_another_generation_is_the_model(monkeypatc
                                "Triton is 3.1.0, the model decides")
 
 
+def test_a_stuck_compiler_leaves_the_default_to_the_model(monkeypatch, tmp_path):
+    """A Triton whose compile never ends is killed after COMPILE_TIMEOUT_S; the pass does not hang."""
+    stuck = tmp_path / "python"
+    stuck.write_text('#!/bin/sh\nif [ "$1" = "-c" ]; then echo 3.6.0; else exec sleep 60; fi\n')
+    stuck.chmod(0o755)
+    monkeypatch.setenv("IRKIT_TRITON_PYTHON", str(stuck))
+    monkeypatch.setattr(compiled_stats, "COMPILE_TIMEOUT_S", 1)
+    parsed, remarks = run(GEMM_128, profit=None)
+    assert conversions(parsed.module) == 1
+    assert remarks[0].endswith("; profit=auto: the real compiler did not finish in 1 s, the model decides")
+
+
 def test_the_default_is_the_model_alone_for_amd(monkeypatch):
     """No occupancy figures for gfx942: auto never looks for a compiler, and says nothing about one."""
 

@@ -19,6 +19,10 @@ from irkit.check import static
 from irkit.frontend.printer import print_module
 from irkit.frontend.spelling import Spelling
 
+# The two candidates of a GEMM compile in about a second; a compile that takes minutes is stuck, and the
+# pass (by default, under profit=auto) must not hang on it: the model decides instead.
+COMPILE_TIMEOUT_S = 300
+
 
 class CompileUnavailable(Exception):
     """No real Triton to compile with, or one that cannot read this IR.  The message says which and how to
@@ -71,7 +75,9 @@ def compile_modules(modules: list[ModuleOp], python: str | None = None) -> list[
             path.write_text(print_module(module, spelling=spelling))
             paths.append(path)
         try:
-            _, metrics = static.compile_metrics(paths, triton_python=python)
+            _, metrics = static.compile_metrics(paths, triton_python=python, timeout_s=COMPILE_TIMEOUT_S)
+        except static.CompileTimeout as e:
+            raise CompileUnavailable(str(e), f"the real compiler did not finish in {COMPILE_TIMEOUT_S} s") from None
         except CliError as e:
             raise CompileUnavailable(str(e), "the real compiler did not start") from None
     out: list[CompiledKernel | str] = []

@@ -78,14 +78,18 @@ def version_mismatch(module_version: str | None, spelling_31: bool, installed: s
     return None
 
 
+class CompileTimeout(CliError):
+    """The real compiler ran past its time limit (and was killed)."""
+
+
 def compile_metrics(paths: list[str | Path], targets: list[str | None] | None = None,
-                    triton_python: str | None = None) -> tuple[str, list[dict]]:
+                    triton_python: str | None = None, timeout_s: float | None = None) -> tuple[str, list[dict]]:
     """Compile each TTGIR file with the real Triton (all in one subprocess) and measure the binaries.
 
     Returns (Triton version, one dict per file): {"ok", "shared", "error", "name", plus
     `binary_metrics.binary_summary`: registers, spill bytes, global loads/stores by width, shared-memory
     instructions and barriers}.  `targets`: "cuda:90", "hip:gfx942", "xpu"; None reads the module's
-    `ttg.target`."""
+    `ttg.target`.  `timeout_s`: a CliError when the compiles take longer (the subprocess is killed)."""
     python = find_triton_python(triton_python)
     jobs = []
     for i, path in enumerate(paths):
@@ -96,7 +100,11 @@ def compile_metrics(paths: list[str | Path], targets: list[str | None] | None = 
     with tempfile.TemporaryDirectory(prefix="irkit-check-") as d:
         request = Path(d) / "request.json"
         request.write_text(json.dumps({"jobs": jobs}))
-        p = subprocess.run([python, str(WORKER), str(request)], capture_output=True, text=True, check=False)
+        try:
+            p = subprocess.run([python, str(WORKER), str(request)], capture_output=True, text=True, check=False,
+                               timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            raise CompileTimeout(f"the Triton in '{python}' did not finish compiling in {timeout_s:g} s") from None
     if p.returncode != 0 or not p.stdout.strip():
         last = (p.stderr.strip().splitlines() or ["no output"])[-1]
         raise CliError(f"the Triton in '{python}' failed to start: {last}")
