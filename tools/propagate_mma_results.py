@@ -68,6 +68,9 @@ def group_of(k: dict) -> str:
     return f"{name} {'x'.join(str(int(x)) for x in size)}"
 
 
+OVERRULED = ": moved with every other conversion ("  # the remark of a conversion the compiler's figures took
+
+
 def _model_numbers(remarks: list[str]) -> list[str]:
     """Each conversion's decision and the model's estimate; `remove (compiler)` where the model kept it and
     the real compiler's registers or spills overruled it (profit=auto or compiled)."""
@@ -82,8 +85,6 @@ def _model_numbers(remarks: list[str]) -> list[str]:
         out.append(f"{word} {m.group(1)}")
     return out
 
-
-OVERRULED = ": moved with every other conversion ("  # the remark of a conversion the compiler's figures took
 
 
 def _model_alone_changes(remarks: list[str]) -> bool:
@@ -166,8 +167,7 @@ def _criteria(rows: list[dict], label: str) -> list[str]:
             gm = 1 / r["model_ratio"] - 1
             kept.append(f"{r['config']}: same code (100%; its own run {gm:.1%} of {ga:.1%})" if r["same_code"]
                         else f"{r['config']}: {gm:.1%} of {ga:.1%} ({gm / ga:.0%})")
-        options = {"default": "the default options", "model": "`profit=model`",
-                   "compiled": "`profit=compiled`"}[label]
+        options = "the default options" if label == "default" else OPTIONS[label]
         who = {"default": "the default's decision (profit=auto)", "model": "the model's verdict",
                "compiled": "`profit=compiled`'s decision"}[label]
         alone = ""
