@@ -18,11 +18,17 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DictionaryAttr,
     FileLineColLoc,
+    Float4E2M1FNType,
+    Float6E2M3FNType,
+    Float6E3M2FNType,
+    Float8E3M4Type,
     Float8E4M3B11FNUZType,
     Float8E4M3FNType,
     Float8E4M3FNUZType,
+    Float8E4M3Type,
     Float8E5M2FNUZType,
     Float8E5M2Type,
+    Float8E8M0FNUType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -70,6 +76,13 @@ _SCALAR_TYPES: dict[str, Attribute] = {
     "f8E4M3FNUZ": Float8E4M3FNUZType(),
     "f8E5M2FNUZ": Float8E5M2FNUZType(),
     "f8E4M3B11FNUZ": Float8E4M3B11FNUZType(),
+    # the microscaling formats (Blackwell and CDNA4 scaled dots; e8m0 is the scale)
+    "f8E8M0FNU": Float8E8M0FNUType(),
+    "f8E4M3": Float8E4M3Type(),
+    "f8E3M4": Float8E3M4Type(),
+    "f6E2M3FN": Float6E2M3FNType(),
+    "f6E3M2FN": Float6E3M2FNType(),
+    "f4E2M1FN": Float4E2M1FNType(),
     "none": NoneType(),
 }
 _I1 = IntegerType(1)
@@ -226,12 +239,16 @@ class AttrParser:
         if st is not None:
             cur.pos = m.end()
             return st
-        if word in ("tensor", "vector") and text.startswith("<", m.end()):
-            end = cur.balanced_end(m.end())
+        # MLIR's lexer lets a blank stand between the keyword and `<` (`tensor <8xi32>`)
+        angle = m.end()
+        while angle < len(text) and text[angle] in " \t":
+            angle += 1
+        if word in ("tensor", "vector") and text.startswith("<", angle):
+            end = cur.balanced_end(angle)
             key = text[pos:end]
             cached = self.type_cache.get(key)
             if cached is None:
-                cur.pos = m.end() + 1
+                cur.pos = angle + 1
                 cached = self._shaped_body(word)
                 cur.expect(">", f"to end {word} type")
                 self.type_cache[key] = cached

@@ -262,7 +262,8 @@ def _parse_for(p, cls, legacy, nres):
     types: list[Attribute] = []
     if cur.try_lit("iter_args"):
         cur.expect("(")
-        while True:
+        # `iter_args() -> ()` (Triton's tests write it): no values, and the loop prints without them
+        while not cur.try_lit(")"):
             apos = cur.skip()
             d = cur.try_value_def()
             if d is None:
