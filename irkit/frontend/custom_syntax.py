@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
+    UnitAttr,
 )
 from xdsl.ir import Attribute, Block, Region, TypeAttribute
 
@@ -235,7 +236,10 @@ syntax("tt.call")((_parse_call, _print_call))
 
 
 def _ensure_terminator(region: Region) -> None:
-    """MLIR elides a `scf.yield` without operands; put it back."""
+    """MLIR elides a `scf.yield` without operands; put it back (in a block of its own when the region
+    was written `{}`, as MLIR's ensureTerminator does)."""
+    if not region.blocks:
+        region.add_block(Block())
     for block in region.blocks:
         last = block.last_op
         if last is None or last.name not in ("scf.yield", "scf.condition"):
@@ -292,8 +296,6 @@ def _parse_for(p, cls, legacy, nres):
     attrs = p.optional_attr_dict()
     props = {}
     if unsigned:
-        from xdsl.dialects.builtin import UnitAttr
-
         attrs["unsignedCmp"] = UnitAttr()
     return cls.create(operands=[lb, ub, step, *init_vals], result_types=types, regions=[body], attributes=attrs, properties=props)
 
@@ -329,11 +331,12 @@ def _parse_if(p, cls, legacy, nres):
         types = p.attrs.parse_result_types()
     then = p.parse_region()
     els = Region()
-    if cur.try_lit("else"):
+    has_else = cur.try_lit("else")
+    if has_else:
         els = p.parse_region()
     if not types:
         _ensure_terminator(then)
-        if els.blocks:
+        if has_else:
             _ensure_terminator(els)
     attrs = p.optional_attr_dict()
     return cls.create(operands=[cond], result_types=types, regions=[then, els], attributes=attrs)
@@ -409,18 +412,25 @@ syntax("scf.while")((_parse_while, _print_while))
 
 def _parse_execute_region(p, cls, legacy, nres):
     types = p.attrs.parse_result_types() if p.cur.try_lit("->") else []
+    # MLIR 21+: `no_inline` keeps the region from being inlined by canonicalization (Triton's warp pipeline)
+    no_inline = p.cur.try_lit("no_inline")
     region = p.parse_region()
     attrs = p.optional_attr_dict()
+    if no_inline:
+        attrs["no_inline"] = UnitAttr()
     return cls.create(result_types=types, regions=[region], attributes=attrs)
 
 
 def _print_execute_region(pr, op):
     if op.results:
         pr.w(" -> " + pr.result_types([r.type for r in op.results]))
+    if "no_inline" in op.attributes:
+        pr.w(" no_inline")
     pr.w(" ")
     pr.print_region(op.region)
-    if op.attributes:
-        pr.w(" " + pr.attr_dict_text(dict(op.attributes)))
+    attrs = {k: v for k, v in op.attributes.items() if k != "no_inline"}
+    if attrs:
+        pr.w(" " + pr.attr_dict_text(attrs))
 
 
 syntax("scf.execute_region")((_parse_execute_region, _print_execute_region))
@@ -898,6 +908,41 @@ def _print_warp_specialize(pr, op):
 syntax("ttg.warp_specialize")((_parse_warp_specialize, _print_warp_specialize))
 
 
+# -- nvws.warp_group: `nvws.warp_group attributes {...}` then `partitionN num_warps(K) { ... }` per region
+
+
+def _parse_warp_group(p, cls, legacy, nres):
+    from xdsl.dialects.builtin import DenseArrayBase
+
+    cur = p.cur
+    attrs = p.attrs.parse_attr_entries("{", "}") if cur.try_lit("attributes") else {}
+    regions: list[Region] = []
+    num_warps: list[int] = []
+    while cur.try_lit(f"partition{len(regions)}"):
+        cur.expect("num_warps")
+        cur.expect("(")
+        num_warps.append(cur.integer())
+        cur.expect(")")
+        regions.append(p.parse_region())
+    props, attrs = _split_inherent(cls, attrs)
+    props["numWarps"] = DenseArrayBase.from_list(IntegerType(32), num_warps)
+    return cls.create(regions=regions, properties=props, attributes=attrs)
+
+
+def _print_warp_group(pr, op):
+    extra = {k: v for k, v in op.properties.items() if k != "numWarps"}
+    extra.update(op.attributes)
+    if extra:
+        pr.w(" attributes " + pr.attr_dict_text(extra))
+    for i, (region, warps) in enumerate(zip(op.regions, op.properties["numWarps"].get_values())):
+        pr.newline()
+        pr.w(f"partition{i} num_warps({warps}) ")
+        pr.print_region(region, entry_args=False)
+
+
+syntax("nvws.warp_group")((_parse_warp_group, _print_warp_group))
+
+
 # -- llvm.intr.assume: `%c : i1`; the operand bundles (none in Triton's IR) are op_bundle_sizes = array<i32> ---
 
 
@@ -908,6 +953,8 @@ def _parse_assume(p, cls, legacy, nres):
     props, attrs = _split_inherent(cls, p.optional_attr_dict())
     p.cur.expect(":")
     t = p.attrs.parse_type()
+    if not attrs and not props:  # MLIR 22's format: `$cond : type($cond) attr-dict`
+        props, attrs = _split_inherent(cls, p.optional_attr_dict())
     props.setdefault("op_bundle_sizes", DenseArrayBase.from_list(IntegerType(32), []))
     return cls.create(operands=[_resolve(p, cond, t)], properties=props, attributes=attrs)
 
