@@ -141,7 +141,9 @@ class AliasTable:
     whole file is scanned for definitions first and each is parsed on first use.
     """
 
-    _DEF = re.compile(r"^([#!])([\w$.\-]+)[ \t]*=[ \t]*", re.MULTILINE | re.ASCII)
+    # at a line's start, or right after the end of another definition on the same line (`...}>#shared = ...`,
+    # which MLIR's parser accepts)
+    _DEF = re.compile(r"(?:^|(?<=[>)]))[ \t]*([#!])([\w$.\-]+)[ \t]*=[ \t]*", re.MULTILINE | re.ASCII)
 
     def __init__(self, text: str):
         self.text = text
@@ -378,6 +380,8 @@ class AttrParser:
                 else:
                     space = attr
             cur.expect(">", "to end memdesc type")
+            if alloc_shape is not None and tuple(alloc_shape) == tuple(dims):
+                alloc_shape = None  # MLIR's default: written or not, the same type (and printed without it)
             return MemDescType(tuple(dims), elem, encoding, space, mutable, alloc_shape)
         if name == "tt.tensordesc":
             cur.expect("<")

@@ -8,6 +8,7 @@ write everything after the op name.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from xdsl.dialects import scf
@@ -561,11 +562,19 @@ __all__ = ["PARSERS", "PRINTERS"]
 # -- ttg.async_commit_group: `tokens` keyword since Triton 3.4 ------------------------------------------
 
 
+_DEFINES_NEXT = re.compile(r"(:\d+\s*)?=")
+
+
 def _parse_commit_group(p, cls, legacy, nres):
     from irkit.dialects.types import AsyncTokenType
 
     keyword = p.cur.try_lit("tokens")
+    start = p.cur.pos
     uses = p._use_list()
+    if uses and not keyword and _DEFINES_NEXT.match(p.cur.text, p.cur.skip()):
+        # `%1 = ttg.async_commit_group` then `%2 = ...`: the names belong to the next op's results
+        p.cur.pos = start
+        uses = []
     if uses:  # only a commit group with tokens shows which syntax the file has
         p.variants[cls.name] = "tokens" if keyword else "plain"
     vals = [p.lookup(n, i, pos) for n, i, pos in uses]
