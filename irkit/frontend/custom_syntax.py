@@ -639,16 +639,18 @@ def _parse_barriers(p):
             p.cur.pos = save
             break
         bar = _use(p)
-        p.cur.expect("[")
-        pred = _use(p)
-        p.cur.expect("]")
+        pred = None  # Triton 3.3: a barrier without a predicate
+        if p.cur.try_lit("["):
+            pred = _use(p)
+            p.cur.expect("]")
         bars.append((bar, pred))
     return bars
 
 
 def _print_barriers(pr, op) -> None:
-    for bar, pred in zip(op.barriers, op.barrier_preds):
-        pr.w(f", {pr.value(bar)}[{pr.value(pred)}]")
+    preds = list(op.barrier_preds)
+    for i, bar in enumerate(op.barriers):
+        pr.w(f", {pr.value(bar)}" + (f"[{pr.value(preds[i])}]" if i < len(preds) else ""))
 
 
 def _type_list(p) -> list[Attribute]:
@@ -746,8 +748,16 @@ def _parse_gen5_mma(p, cls, legacy, nres):
     more, attrs = _split_inherent(cls, p.optional_attr_dict())
     props.update(more)
     p.cur.expect(":")
+    tpos = p.cur.skip()
     types = _type_list(p)
     fixed = 5 if scaled else 3
+    if len(types) == 1 and isinstance(types[0], FunctionType):
+        # Triton 3.3: `%a, %b, %d, %useD, %pred(, %barrier)? : (every operand's type) -> ()`
+        inputs = list(types[0].inputs.data)
+        if len(inputs) != fixed + 2 + len(bars):
+            raise ParseError(tpos, f"expected {fixed + 2 + len(bars)} operand types, found {len(inputs)}")
+        types = inputs[:fixed] + inputs[fixed + 2:]
+        p.variants[cls.name] = "functional"
     if len(types) != fixed + len(bars):
         raise p.cur.error(f"expected {fixed + len(bars)} types, found {len(types)}")
     ops = [_resolve(p, a, types[0]), _resolve(p, b, types[1]), _resolve(p, d, types[2])]
@@ -756,9 +766,10 @@ def _parse_gen5_mma(p, cls, legacy, nres):
     ops += [_resolve(p, s, t) for s, t in zip(scales, types[3:5])]
     ops += [_resolve(p, use_d, IntegerType(1)), _resolve(p, pred, IntegerType(1))]
     ops += [_resolve(p, bar, t) for (bar, _), t in zip(bars, types[fixed:])]
-    ops += [_resolve(p, bp, IntegerType(1)) for _, bp in bars]
+    bar_preds = [bp for _, bp in bars if bp is not None]
+    ops += [_resolve(p, bp, IntegerType(1)) for bp in bar_preds]
     head = [1, 1, 1, int(dep is not None)] + ([1, 1] if scaled else [])
-    props["operandSegmentSizes"] = _segments(*head, 1, 1, len(bars), len(bars))
+    props["operandSegmentSizes"] = _segments(*head, 1, 1, len(bars), len(bar_preds))
     return cls.create(operands=ops, result_types=[AsyncTokenType()] if has_token else [],
                       properties=props, attributes=attrs)
 
@@ -780,6 +791,10 @@ def _print_gen5_mma(pr, op):
     types = [op.a.type, op.b.type, op.d.type]
     if scaled:
         types += [op.a_scale.type, op.b_scale.type]
+    if pr.o.variants.get(op.name) == "functional":
+        types += [op.useD.type, op.pred.type, *(b.type for b in op.barriers)]
+        pr.w(" : (" + ", ".join(pr.type(t) for t in types) + ") -> ()")
+        return
     types += [b.type for b in op.barriers]
     pr.w(" : " + ", ".join(pr.type(t) for t in types))
 
