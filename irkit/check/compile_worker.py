@@ -2,7 +2,8 @@
 
     python compile_worker.py REQUEST.json      # prints one JSON document on stdout
 
-REQUEST: {"jobs": [{"path": "k.ttgir", "target": "cuda:90" | "hip:gfx942" | "xpu" | null}]}.  For each job
+REQUEST: {"jobs": [{"path": "k.ttgir", "target": "cuda:90" | "hip:gfx942" | "xpu" | null, "options": {...}}]}
+("options": Triton's compile options, e.g. {"waves_per_eu": 2}; optional).  For each job
 the answer holds the Triton version, `metadata.shared`, the kernel name, the texts of the PTX/AMDGCN it
 produced and, for CUDA, the `ptxas -v` log of that PTX (the same ptxas Triton ships and used), or the
 error (the exception and the compiler's last diagnostics).  No GPU is needed: Triton checks shared
@@ -77,7 +78,7 @@ def ptxas_log(ptx, ptxas, fmad=True):
         return p.stderr + p.stdout
 
 
-def compile_one(triton, path, target):
+def compile_one(triton, path, target, options=None):
     with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryFile("w+b") as err:
         os.environ["TRITON_CACHE_DIR"] = cache
         os.environ["TRITON_ALWAYS_COMPILE"] = "1"
@@ -87,7 +88,7 @@ def compile_one(triton, path, target):
         os.dup2(err.fileno(), 2)  # MLIR diagnostics are printed by C++ on fd 2
         os.dup2(err.fileno(), 1)  # and some backends print progress on fd 1, which carries our answer
         try:
-            kernel = triton.compile(os.path.abspath(path), target=gpu_target(target))
+            kernel = triton.compile(os.path.abspath(path), target=gpu_target(target), options=options or None)
             failure = None
         except BaseException as e:  # noqa: BLE001 - report everything, SystemExit of backends included
             kernel, failure = None, f"{type(e).__name__}: {e}".strip()
@@ -123,7 +124,7 @@ def main(argv):
     answers = []
     for job in request["jobs"]:
         try:
-            answers.append(compile_one(triton, job["path"], job["target"]))
+            answers.append(compile_one(triton, job["path"], job["target"], job.get("options")))
         except Exception as e:  # noqa: BLE001 - one bad job does not lose the others
             answers.append({"ok": False, "error": f"{type(e).__name__}: {e}", "diagnostics": []})
     print(json.dumps({"triton_version": triton.__version__, "python": sys.executable, "results": answers}))
