@@ -64,9 +64,10 @@ def test_waves_per_simd_is_the_compilers_occupancy(row):
     assert fig["total_vgprs"] == fig["vgpr_count"]
     if fig["agprs"]:
         assert fig["accum_offset"] + fig["agprs"] == fig["vgpr_count"]
-    registers_only = waves_per_simd(cu, fig["vgpr_count"], row["num_warps"], 0, fig["occupancy_sgprs"])
+    hint = row.get("waves_per_eu", 0)
+    registers_only = waves_per_simd(cu, fig["vgpr_count"], row["num_warps"], 0, fig["occupancy_sgprs"], hint)
     assert registers_only.waves == fig["occupancy"]
-    with_lds = waves_per_simd(cu, fig["vgpr_count"], row["num_warps"], row["shared"], fig["occupancy_sgprs"])
+    with_lds = waves_per_simd(cu, fig["vgpr_count"], row["num_warps"], row["shared"], fig["occupancy_sgprs"], hint)
     assert with_lds.waves <= fig["occupancy"]
     if with_lds.limited_by != "lds":
         assert with_lds.waves == fig["occupancy"]
@@ -86,7 +87,7 @@ def test_the_data_covers_archs_knobs_and_an_lds_limit():
     # the transpose goes through LDS with ~70 VGPRs (the compiler says 7 waves): LDS holds whole workgroups
     ("gfx942", "64x128x1_num_warps4", 2, 21845),  # 64 KiB / 32 KiB = 2 workgroups of 4 waves: 2 per SIMD
     ("gfx950", "64x128x1_num_warps4", 5, 27306),  # 160 KiB / 32 KiB = 5
-    ("gfx942", "128x128x1_num_warps8", 2, None),  # one workgroup of 8 waves (64 KiB): 2 per SIMD
+    ("gfx942", "128x128x1_num_warps8", 2, 32768),  # one workgroup of 8 waves (64 KiB): 2 per SIMD
 ])
 def test_lds_limits_the_transpose(arch, shape, waves, next_lds):
     row = next(r for r in GOLDEN if r["id"].startswith(f"{arch}_transpose_{shape}"))
@@ -104,7 +105,10 @@ def test_the_next_step_and_the_limiter():
     w = waves_per_simd(cu, 256, 8, 32768, 26)  # 256x256x64 w8: a workgroup puts 2 waves on each SIMD
     assert (w.waves, w.workgroups) == (2, 1)
     assert waves_per_simd(cu, 64, 4, 0, 110).limited_by == "sgpr"
-    assert waves_per_simd(cu, 64, 4, 0, 24).limited_by == "workgroups"  # 8 waves: nothing else limits
+    assert waves_per_simd(cu, 64, 4, 0, 24).limited_by == "max_waves"  # 8 waves: the SIMD is full
+    # waves_per_eu=2 on a GEMM that needs only 104 VGPRs (a real gfx942 compile: `; Occupancy: 2`)
+    assert (waves_per_simd(cu, 104, 4, 8192, 102, 2).waves, waves_per_simd(cu, 104, 4, 8192, 102, 2).limited_by) == (
+        2, "waves_per_eu")
 
 
 def test_amd_removal_pays_on_a_wave_or_fewer_spills():
@@ -151,5 +155,5 @@ def test_live_compile_agrees(arch, num_warps, waves_per_eu):
     res = answer["results"][0]
     assert res["ok"], res.get("error")
     fig = amdgcn_resources(res["asm"]["amdgcn"])
-    w = waves_per_simd(cu_limits(arch), fig["vgpr_count"], res["num_warps"], 0, fig["occupancy_sgprs"])
+    w = waves_per_simd(cu_limits(arch), fig["vgpr_count"], res["num_warps"], 0, fig["occupancy_sgprs"], waves_per_eu)
     assert w.waves == fig["occupancy"]

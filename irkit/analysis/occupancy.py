@@ -201,7 +201,7 @@ class Waves:
 
     waves: int  # per SIMD, as the compiler's `; Occupancy` counts them (plus LDS)
     workgroups: int  # whole workgroups per CU that these waves make
-    limited_by: str  # "vgpr" | "sgpr" | "lds" | "workgroups"
+    limited_by: str  # "vgpr" | "sgpr" | "lds" | "workgroups" | "waves_per_eu" | "max_waves"
     vgprs: int
     next_vgprs: int | None = None  # VGPRs per lane at or under which a SIMD holds one wave more
     next_lds: int | None = None  # LDS bytes per workgroup at or under which the LDS holds one workgroup more
@@ -221,12 +221,16 @@ def _workgroups_from_waves(cu: CuLimits, waves: int, num_warps: int) -> int:
     return waves * cu.simds // num_warps
 
 
-def waves_per_simd(cu: CuLimits, vgprs: int, num_warps: int, lds_bytes: int = 0, sgprs: int = 0) -> Waves:
+def waves_per_simd(cu: CuLimits, vgprs: int, num_warps: int, lds_bytes: int = 0, sgprs: int = 0,
+                   waves_per_eu: int = 0) -> Waves:
     """Waves per SIMD of a kernel using `vgprs` (VGPR+AGPR total, `.vgpr_count`) and `sgprs`
     (`; NumSGPRsForWavesPerEU`) per wave, `num_warps` waves per workgroup and `lds_bytes` (metadata.shared) of
     LDS per workgroup.  Registers limit waves per SIMD one by one; LDS and the workgroup cap count whole
     workgroups per CU, whose waves spread over its SIMDs (LLVM's `getOccupancyWithWorkGroupSizes`).  Without
-    an LDS limit this is the compiler's `; Occupancy` (tests/test_amd_occupancy.py)."""
+    an LDS limit this is the compiler's `; Occupancy` (tests/test_amd_occupancy.py).  `waves_per_eu`: Triton's
+    knob, `"amdgpu-waves-per-eu"="N, N"`; the compiler budgets registers for N waves and caps its `; Occupancy`
+    at N (limiter "waves_per_eu"), although a SIMD could hold more where the registers allow.  A request under
+    ceil(num_warps / 4) is ignored (LLVM's `getWavesPerEU`: measured, waves_per_eu=1 with 8 warps)."""
     num_warps = max(1, num_warps)
     most_groups = cu.max_waves * cu.simds // num_warps
     if num_warps > 1:
@@ -238,9 +242,13 @@ def waves_per_simd(cu: CuLimits, vgprs: int, num_warps: int, lds_bytes: int = 0,
         "lds": min(cu.max_waves, groups_by_lds * num_warps // cu.simds) if groups_by_lds else 0,
         "workgroups": min(cu.max_waves, max(1, most_groups * num_warps // cu.simds)),
     }
+    if waves_per_eu >= -(-num_warps // cu.simds):  # LLVM drops a request below what one workgroup puts on a SIMD
+        limits["waves_per_eu"] = min(waves_per_eu, cu.max_waves)
     by = min(limits, key=lambda k: limits[k])
     waves = limits[by]
-    more = waves + 1 <= min(v for k, v in limits.items() if k != by)
+    if waves == cu.max_waves:
+        by = "max_waves"  # the SIMD is full: nothing the kernel uses limits it
+    more = by in limits and waves + 1 <= min(v for k, v in limits.items() if k != by)
     next_vgprs = vgpr_budget(cu, waves + 1) if by == "vgpr" and more else None
     next_lds = None
     if by == "lds" and groups_by_lds + 1 <= most_groups:

@@ -109,7 +109,7 @@ def compile_one(triton, path, target, options=None):
            "asm": {k: v for k, v in asm.items() if k != "llir"}}
     if "ptx" in asm:
         out["ptxas_log"] = ptxas_log(asm["ptx"], ptxas_path(triton), getattr(md, "enable_fp_fusion", True))
-    for key in ("build_flags", "n_regs", "n_spills"):
+    for key in ("build_flags", "n_regs", "n_spills", "waves_per_eu"):
         if hasattr(md, key):
             out[key] = getattr(md, key)
     return out

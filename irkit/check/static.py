@@ -123,12 +123,12 @@ def compile_metrics(paths: list[str | Path], targets: list[str | None] | None = 
             for key in ("build_flags", "n_regs", "n_spills"):
                 if key in res:
                     row[key] = res[key]
-            row.update(amd_occupancy(row, job["target"], res.get("num_warps")))
+            row.update(amd_occupancy(row, job["target"], res.get("num_warps"), res.get("waves_per_eu")))
         out.append(row)
     return answer["triton_version"], out
 
 
-def amd_occupancy(row: dict, target: str | None, num_warps: int | None) -> dict:
+def amd_occupancy(row: dict, target: str | None, num_warps: int | None, waves_per_eu: int | None = None) -> dict:
     """Waves per SIMD and the limiter of a compiled HIP kernel (`occupancy.waves_per_simd`, LDS included);
     nothing for other targets."""
     from irkit.analysis.occupancy import cu_limits, waves_per_simd
@@ -137,7 +137,7 @@ def amd_occupancy(row: dict, target: str | None, num_warps: int | None) -> dict:
     if cu is None or row.get("registers") is None:
         return {}
     sgprs = row.get("occupancy_sgprs") or row.get("sgpr_count") or 0
-    w = waves_per_simd(cu, row["registers"], num_warps or 4, row.get("shared") or 0, sgprs)
+    w = waves_per_simd(cu, row["registers"], num_warps or 4, row.get("shared") or 0, sgprs, waves_per_eu or 0)
     return {"waves_per_simd": w.waves, "limited_by": w.limited_by, "occupancy": str(w),
             "next_vgprs": w.next_vgprs, "next_lds": w.next_lds}
 

@@ -113,7 +113,7 @@ def figures(result: dict, target: str) -> dict:
            "verdict": verdict(shared, known.limit if known else None)}
     if cu_limits(target):
         occ = amd_occupancy({"registers": s.get("registers"), "shared": shared, "occupancy_sgprs": row["sgprs"]},
-                            target, result["num_warps"])
+                            target, result["num_warps"], result.get("waves_per_eu"))
         row.update(waves_per_simd=occ.get("waves_per_simd"), limited_by=occ.get("limited_by"),
                    occupancy=occ.get("occupancy"), next_vgprs=occ.get("next_vgprs"))
     elif sm_limits(target) and s.get("registers") is not None:
