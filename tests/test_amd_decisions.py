@@ -83,3 +83,16 @@ def test_the_screen_end_to_end(triton36, tmp_path, capsys):
     assert got[2]["vgprs"] <= 128  # waves_per_eu=4: a budget of 128 VGPRs
     assert page.read_text().count("<svg") == 2  # one chart per knob
     assert "real compiles" in capsys.readouterr().out
+
+
+def test_the_real_compiler_decides_on_amd(triton36, monkeypatch):
+    """128x128x32: the model calls the removal a loss (its loads stay b16), but the real compiler makes 272
+    VGPRs of the kept module and 200 of the other: a second wave per SIMD, so profit=auto takes it."""
+    monkeypatch.setenv("IRKIT_TRITON_PYTHON", triton36)
+    gemm = DATA / "addmm_gfx942_128x128x32_w4_s2_triton36.ttgir"
+    parsed, remarks = run(gemm, profit="model")
+    assert conversions(parsed.module) == 1
+    parsed, remarks = run(gemm, profit=None)  # the default: auto
+    assert conversions(parsed.module) == 0
+    assert "(profit=auto: compiled with it 272 VGPRs, 1 waves/SIMD (vgpr 272; next ≤256); without it 200 VGPRs, " \
+           "2 waves/SIMD" in remarks[0]

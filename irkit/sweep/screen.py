@@ -168,8 +168,8 @@ def _effect(b: dict, a: dict) -> str:
 def run_screen(source: str, kernel: str | None, target: str, configs: dict[str, list], knobs: dict[str, list],
                pipeline: str | None = None, full_grid: bool = False, triton_python: str | None = None,
                signature: dict | None = None, timeout_s: float | None = None) -> Screen:
-    from irkit.check.rewrite import rewrite_module
-    from irkit.check.static import find_triton_python, installed_triton_version
+    from irkit.check.rewrite import parse_pipeline, rewrite_module
+    from irkit.check.static import _triton_python_env, find_triton_python, installed_triton_version
 
     unknown = [k for k in knobs if k not in OPTION_KNOBS]
     if unknown:
@@ -194,6 +194,7 @@ def run_screen(source: str, kernel: str | None, target: str, configs: dict[str, 
     screen.worker_seconds = time.perf_counter() - started
     screen.compile_seconds = sum(r.get("seconds", 0.0) for r in answer["results"])
     own = time.perf_counter()
+    passes = parse_pipeline(pipeline) if pipeline else None
     pending = []
     for config, result in zip(plan, answer["results"]):
         row = {"config": " ".join(f"{k}={v}" for k, v in {**config["constexprs"], **config["options"]}.items()),
@@ -202,7 +203,8 @@ def run_screen(source: str, kernel: str | None, target: str, configs: dict[str, 
         screen.rows.append(row)
         if pipeline and row["ok"]:
             ttgir = result["asm"].get("ttgir", "")
-            res = rewrite_module(ttgir, f"{kernel or Path(source).stem}[{row['config']}]", pipeline, version)
+            with _triton_python_env(python):  # what propagate-mma (profit=auto, compiled) compiles with
+                res = rewrite_module(ttgir, f"{kernel or Path(source).stem}[{row['config']}]", passes, version)
             if res.error:
                 row["pipeline_effect"] = f"irkit: {res.error}"
             elif not res.changed:
