@@ -77,7 +77,9 @@ def main() -> None:
             manifest.append({"path": rel, "triton": version, "target": target,
                              "shared": int(k.metadata.shared), "num_warps": w, "num_stages": s})
             print(f"{version} {target} {tag}: shared {k.metadata.shared}", file=sys.stderr)
-            manifest_path.write_text(json.dumps(sorted(manifest, key=lambda m: m["path"]), indent=1) + "\n")
+            tmp = manifest_path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(sorted(manifest, key=lambda m: m["path"]), indent=1) + "\n")
+            tmp.replace(manifest_path)
 
 
 if __name__ == "__main__":

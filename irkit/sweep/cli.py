@@ -103,7 +103,7 @@ def run(argv: list[str]) -> int:
 
     args = build_arg_parser().parse_args(argv)
     if args.screen:
-        return _run_screen(args)
+        return _run_screen(args, argv)
     if args.workers is not None and args.workers < 1:
         raise CliError("--workers must be at least 1")
     if args.timeout < 0:
@@ -135,7 +135,7 @@ def run(argv: list[str]) -> int:
     return 0
 
 
-def _run_screen(args) -> int:
+def _run_screen(args, argv: list[str]) -> int:
     from irkit.cli.opt import write_output
     from irkit.sweep.screen import parse_axis, render_text, run_screen
     from irkit.sweep.screen_html import screen_html
@@ -167,8 +167,9 @@ def _run_screen(args) -> int:
     if args.html:
         write_output(args.html, screen_html(screen))
     if args.summary_json:
-        write_output(args.summary_json, json.dumps({k: v for k, v in screen.to_dict().items() if k != "rows"},
-                                                   indent=1) + "\n")
+        summary = {"command": " ".join(["irkit-sweep", *argv]), "results": args.output,
+                   **{k: v for k, v in screen.to_dict().items() if k != "rows"}}
+        write_output(args.summary_json, json.dumps(summary, indent=1) + "\n")
     sys.stdout.write(render_text(screen))
     return 0
 
