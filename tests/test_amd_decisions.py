@@ -96,3 +96,30 @@ def test_the_real_compiler_decides_on_amd(triton36, monkeypatch):
     assert conversions(parsed.module) == 0
     assert "(profit=auto: compiled with it 272 VGPRs, 1 waves/SIMD (vgpr 272; next ≤256); without it 200 VGPRs, " \
            "2 waves/SIMD" in remarks[0]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--knob", "warps=4"], "unknown knob(s) warps"),
+    (["--knob", "num_warps"], "expected NAME=V1,V2"),
+    ([], "name the kernel to screen (--kernel NAME)"),
+])
+def test_the_screen_says_what_is_wrong(argv, message, capsys):
+    from irkit.sweep.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["--screen", str(DATA / "kernels.py"), "--target", "hip:gfx942", "-o", "/dev/null", *argv])
+    assert e.value.code == 1
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_the_screen_of_a_saved_ttir(triton36, tmp_path):
+    """A TTIR's tiles are fixed; the knobs still apply (here a 3.6 TTIR made for cuda:90, compiled for MI355X)."""
+    from irkit.sweep.cli import run as sweep
+
+    rows = tmp_path / "rows.csv"
+    ttir = Path(__file__).parent / "data" / "triton36" / "cuda_90" / "gemm_bf16_128x128x32_w4_s3.ttir"
+    assert sweep(["--screen", str(ttir), "--target", "hip:gfx950", "--knob", "num_warps=4,8",
+                  "--triton-python", triton36, "-o", str(rows)]) == 0
+    lines = rows.read_text().splitlines()
+    assert len(lines) == 3 and "waves_per_simd" in lines[0]
