@@ -1,5 +1,6 @@
 """The knob screen's HTML summary: one bar chart per knob (waves per SIMD, or CTAs per SM, for each of its values,
-a bar per tile, out-of-resources configs in red), and the table of every config."""
+a bar per tile, out-of-resources configs in red, a dashed outline where the pipeline changes the waves), and the
+table of every config."""
 
 from __future__ import annotations
 
@@ -33,9 +34,9 @@ def knob_chart(screen: Screen, knob: str) -> str:
     rows = knob_rows(screen, knob)
     tiles = list(dict.fromkeys(t for t, _ in rows))
     values = screen.knobs[knob]
-    top = max([_occupancy(r) for r in rows.values()] + [1])
+    top = max([_occupancy(r) for r in rows.values()] + [r.get("after_waves_per_simd") or 0 for r in rows.values()] + [1])
     group_w = len(tiles) * BAR_W + GAP
-    width = 40 + len(values) * group_w
+    width = max(40 + len(values) * group_w, 230)
     unit = "waves/SIMD" if any(r.get("waves_per_simd") for r in rows.values()) else "CTAs/SM"
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{HEIGHT + 50}" '
              f'font-family="Helvetica" font-size="10"><text x="2" y="10">{html.escape(knob)}: {unit}</text>']
@@ -54,6 +55,11 @@ def knob_chart(screen: Screen, knob: str) -> str:
             parts.append(f'<rect x="{x0 + j * BAR_W}" y="{y:.1f}" width="{BAR_W - 2}" height="{h:.1f}" '
                          f'fill="{colour}"><title>{tip}</title></rect>')
             parts.append(f'<text x="{x0 + j * BAR_W}" y="{y - 2:.1f}" font-size="8">{_occupancy(r)}</text>')
+            after = r.get("after_waves_per_simd")
+            if after is not None and after != _occupancy(r):  # what the pipeline makes of it: an outline
+                ha = after / top * (HEIGHT - 20)
+                parts.append(f'<rect x="{x0 + j * BAR_W}" y="{HEIGHT + 20 - ha:.1f}" width="{BAR_W - 2}" '
+                             f'height="{ha:.1f}" fill="none" stroke="black" stroke-dasharray="2,1"/>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -72,5 +78,5 @@ def screen_html(screen: Screen) -> str:
             f"</style></head><body><h1>Knob screen: {html.escape(screen.target)}, Triton {html.escape(screen.triton)}"
             f"</h1><p>{len(screen.rows)} configs; pipeline: {html.escape(screen.pipeline or '(none)')}. "
             f"Real compiles {screen.compile_seconds:.1f} s, irkit's own {screen.irkit_seconds:.1f} s. "
-            f"Red: out of resources or failed.</p><p>{legend}</p>{charts}"
+            f"Red: out of resources or failed; dashed outline: waves/SIMD after the pipeline.</p><p>{legend}</p>{charts}"
             f"<table><tr>{head}</tr>{body}</table></body></html>\n")
