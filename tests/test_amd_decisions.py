@@ -44,6 +44,10 @@ def test_the_screens_grid():
     assert len(plan) == 2 * (1 + 1 + 2)  # per tile: the base, then each knob's other values alone
     assert plan[0] == {"constexprs": {"BLOCK_M": 64}, "options": {"num_warps": 4, "waves_per_eu": 0}}
     assert len(grid({"BLOCK_M": [64]}, {"num_warps": [4, 8], "kpack": [1, 2]}, full=True)) == 4
+    own = [{"constexprs": {"BLOCK_M": 64}, "options": {"num_warps": 4, "waves_per_eu": 2}},
+           {"constexprs": {"BLOCK_M": 128}, "options": {"num_warps": 8}}]
+    assert grid({}, {}, autotuned=own) == own
+    assert [c["options"]["num_warps"] for c in grid({}, {"num_warps": [4, 8]}, autotuned=own)] == [4, 8, 4, 8]
 
 
 @pytest.fixture(scope="module")
@@ -123,3 +127,16 @@ def test_the_screen_of_a_saved_ttir(triton36, tmp_path):
                   "--triton-python", triton36, "-o", str(rows)]) == 0
     lines = rows.read_text().splitlines()
     assert len(lines) == 3 and "waves_per_simd" in lines[0]
+
+
+def test_an_autotuned_kernel_brings_its_configs(triton36, tmp_path):
+    """No --config: the screen takes the kernel's @triton.autotune configs, their AMD knobs included."""
+    from irkit.sweep.cli import run as sweep
+
+    rows = tmp_path / "rows.jsonl"
+    assert sweep(["--screen", str(DATA / "autotuned.py"), "--kernel", "matmul", "--target", "hip:gfx942",
+                  "--triton-python", triton36, "-o", str(rows)]) == 0
+    got = [json.loads(line) for line in rows.read_text().splitlines()]
+    assert [(r["BLOCK_M"], r["num_warps"], r.get("waves_per_eu"), r.get("matrix_instr_nonkdim")) for r in got] == [
+        (64, 4, 2, None), (128, 8, None, 16)]
+    assert got[0]["limited_by"] == "waves_per_eu" and got[0]["waves_per_simd"] == got[0]["compiler_occupancy"] == 2

@@ -2,6 +2,9 @@
 
     python knob_worker.py REQUEST.json      # prints one JSON document on stdout
 
+With "list_configs": true it compiles nothing and answers {"configs": [...]}: the kernel's `@triton.autotune`
+configs (their AMD knobs, passed as kwargs, moved to the options).
+
 REQUEST: {"source": "gemm.py" | "k.ttir", "kernel": "matmul_kernel" (a Python source), "signature": {"a_ptr":
 "*fp16", ...} (a Python source; default: the program's SIGNATURES[kernel], else SIGNATURE), "target": "hip:gfx942",
 "configs": [{"constexprs": {"BLOCK_M": 128}, "options": {"num_warps": 4, "waves_per_eu": 2}}]}.
@@ -36,7 +39,9 @@ def _kernel_of(module, name):
     fn = getattr(module, name, None)
     if fn is None:
         raise ValueError(f"the program defines no '{name}'")
-    while hasattr(fn, "fn") and not hasattr(fn, "arg_names"):  # @triton.autotune / heuristics wrap the JITFunction
+    from triton.runtime.jit import JITFunction
+
+    while not isinstance(fn, JITFunction) and hasattr(fn, "fn"):  # @triton.autotune / heuristics wrap it
         fn = fn.fn
     return fn
 
@@ -56,6 +61,24 @@ def _source(triton, request, module, config):
                          "constexpr value")
     types = {a: signature[a] for a in fn.arg_names if a not in constexprs}
     return ASTSource(fn, types, constexprs=constexprs)
+
+
+AMD_KNOBS = ("waves_per_eu", "matrix_instr_nonkdim", "kpack")  # options Triton's AMD autotune configs carry as kwargs
+
+
+def autotune_configs(module, name):
+    """The configs of an `@triton.autotune` kernel, as the screen's plan: [{"constexprs", "options"}] ([] when the
+    kernel is not autotuned)."""
+    fn = getattr(module, name, None)
+    out = []
+    for c in getattr(fn, "configs", None) or []:
+        kwargs = dict(getattr(c, "kwargs", {}) or {})
+        options = {k: kwargs.pop(k) for k in AMD_KNOBS if k in kwargs}
+        for key in ("num_warps", "num_stages"):
+            if getattr(c, key, None) is not None:
+                options[key] = getattr(c, key)
+        out.append({"constexprs": kwargs, "options": options})
+    return out
 
 
 def compile_config(triton, request, module, config):
@@ -96,6 +119,9 @@ def main(argv):
     source = request["source"]
     module = _load_program(source) if source.endswith(".py") else None
     ready = time.perf_counter() - started
+    if request.get("list_configs"):
+        print(json.dumps({"triton_version": triton.__version__, "configs": autotune_configs(module, request["kernel"])}))
+        return 0
     # the compiles print progress and warnings (kpack on gfx950) on fd 1, which carries our answer
     saved_out = os.dup(1)
     os.dup2(2, 1)

@@ -8,8 +8,9 @@ resources, which are register-bound, which a pass moves.
         --knob num_warps=4,8 --knob waves_per_eu=0,2 --knob matrix_instr_nonkdim=0,16 --knob kpack=1,2 \\
         -p propagate-mma -o screen.jsonl --html screen.html
 
-The grid: every combination of --config values (tiles), and for each tile the knobs one at a time around
-their first values (`--full-grid`: every combination).  All compiles of the kernel run in one subprocess of the
+The grid: every combination of --config values (tiles), or without --config the kernel's own
+`@triton.autotune` configs, and for each the knobs one at a time around their first values (`--full-grid`: every
+combination).  All compiles of the kernel run in one subprocess of the
 Python that has Triton (`knob_worker.py`), then the configs the pipeline changes are compiled again before and
 after it (`irkit-check`'s worker, with the same knobs).
 """
@@ -46,8 +47,16 @@ def parse_axis(spec: str) -> tuple[str, list]:
     return name.strip(), out
 
 
-def grid(configs: dict[str, list], knobs: dict[str, list], full: bool = False) -> list[dict]:
-    """[{"constexprs": {...}, "options": {...}}]: every tile; the knobs in full or one at a time."""
+def grid(configs: dict[str, list], knobs: dict[str, list], full: bool = False,
+         autotuned: list[dict] | None = None) -> list[dict]:
+    """[{"constexprs": {...}, "options": {...}}]: every tile (or each of the kernel's autotune configs); the knobs
+    in full or one at a time, over the config's own options."""
+    if autotuned:
+        out = []
+        for config in autotuned:
+            for setting in grid({}, knobs, full):
+                out.append({"constexprs": config["constexprs"], "options": {**config["options"], **setting["options"]}})
+        return list({json.dumps(c, sort_keys=True): c for c in out}.values())
     tiles = [dict(zip(configs, values)) for values in itertools.product(*configs.values())] or [{}]
     if full:
         settings = [dict(zip(knobs, values)) for values in itertools.product(*knobs.values())] or [{}]
@@ -184,8 +193,14 @@ def run_screen(source: str, kernel: str | None, target: str, configs: dict[str, 
         raise CliError(f"{source}: no such file")
     python = find_triton_python(triton_python)
     version = installed_triton_version(python)
-    plan = grid(configs, knobs, full_grid)
-    request = {"source": str(Path(source).resolve()), "kernel": kernel, "target": target, "configs": plan}
+    request = {"source": str(Path(source).resolve()), "kernel": kernel, "target": target}
+    autotuned = None
+    if source.endswith(".py") and not configs:  # an autotuned kernel brings its own configs
+        autotuned = _run_worker(python, {**request, "list_configs": True}, timeout_s)["configs"]
+        configs.update({k: sorted({c["constexprs"][k] for c in autotuned if k in c["constexprs"]})
+                        for c in autotuned for k in c["constexprs"]})
+    plan = grid(configs, knobs, full_grid, autotuned)
+    request["configs"] = plan
     if signature:
         request["signature"] = signature
     started = time.perf_counter()
