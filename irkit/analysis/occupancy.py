@@ -135,7 +135,9 @@ class CuLimits:
     gfx950): `getVGPRAllocGranule` 8, `getAddressableNumVGPRs`/`getTotalNumVGPRs` 512 (VGPRs and AGPRs share
     one file), `getMaxWavesPerEU` 8, `getEUsPerCU` 4, `getMaxWorkGroupsPerCU` (16 barriers per CU; 32 waves
     for workgroups of one wave), `getOccupancyWithNumSGPRs` (GFX9's SGPR table).  LDS per CU: 64 KiB
-    (gfx90a, gfx942: MI250X, MI300X), 160 KiB on gfx950 (MI355X; LLVM `FeatureAddressableLocalMemorySize163840`).
+    (gfx90a, gfx942: MI250X, MI300X), 160 KiB on gfx950 (MI355X): ROCm's "Accelerator and GPU hardware
+    specifications" table, and LLVM's AMDGPU codegen tests, where gfx950 rejects "local memory (163844) exceeds
+    limit (163840)" and gfx940-942 stop at 64 KiB.
     The compiler's `; Occupancy` comment uses all of these but LDS: Triton's LDS is dynamic, the compiler
     does not see it."""
 
