@@ -54,12 +54,17 @@ def _skip_xpu_arch_probe():
         intel.compiler.__init__.__globals__["compile_module_from_src"] = lambda *a, **k: _NoArch()
 
 
-def ptxas_path(triton_module):
-    """The ptxas Triton itself runs (TRITON_PTXAS_PATH, else the one in its wheel)."""
+def ptxas_path(triton_module, ptx=""):
+    """The ptxas Triton itself runs (TRITON_PTXAS_PATH, else the one in its wheel; for sm_100 and later the
+    wheel's `ptxas-blackwell` where it has one, as Triton 3.5+ does: its plain ptxas rejects their PTX)."""
     env = os.environ.get("TRITON_PTXAS_PATH")
     if env and os.path.exists(env):
         return env
-    bundled = os.path.join(os.path.dirname(triton_module.__file__), "backends", "nvidia", "bin", "ptxas")
+    bin_dir = os.path.join(os.path.dirname(triton_module.__file__), "backends", "nvidia", "bin")
+    arch = re.search(r"^\s*\.target\s+sm_(\d+)", ptx, re.MULTILINE)
+    if arch and int(arch.group(1)) >= 100 and os.path.exists(os.path.join(bin_dir, "ptxas-blackwell")):
+        return os.path.join(bin_dir, "ptxas-blackwell")
+    bundled = os.path.join(bin_dir, "ptxas")
     return bundled if os.path.exists(bundled) else None
 
 
@@ -108,7 +113,7 @@ def compile_one(triton, path, target, options=None):
     out = {"ok": True, "shared": int(md.shared), "name": md.name, "num_warps": md.num_warps,
            "asm": {k: v for k, v in asm.items() if k != "llir"}}
     if "ptx" in asm:
-        out["ptxas_log"] = ptxas_log(asm["ptx"], ptxas_path(triton), getattr(md, "enable_fp_fusion", True))
+        out["ptxas_log"] = ptxas_log(asm["ptx"], ptxas_path(triton, asm["ptx"]), getattr(md, "enable_fp_fusion", True))
     for key in ("build_flags", "n_regs", "n_spills", "waves_per_eu"):
         if hasattr(md, key):
             out[key] = getattr(md, key)

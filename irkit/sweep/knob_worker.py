@@ -105,7 +105,7 @@ def compile_config(triton, request, module, config):
         if hasattr(md, key):
             out[key] = getattr(md, key)
     if "ptx" in asm:
-        out["ptxas_log"] = ptxas_log(asm["ptx"], ptxas_path(triton), getattr(md, "enable_fp_fusion", True))
+        out["ptxas_log"] = ptxas_log(asm["ptx"], ptxas_path(triton, asm["ptx"]), getattr(md, "enable_fp_fusion", True))
     return out
 
 

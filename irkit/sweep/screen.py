@@ -127,7 +127,8 @@ def figures(result: dict, target: str) -> dict:
                    occupancy=occ.get("occupancy"), next_vgprs=occ.get("next_vgprs"))
     elif sm_limits(target) and s.get("registers") is not None:
         o = ctas_per_sm(sm_limits(target), s["registers"], result["num_warps"], shared)
-        row.update(ctas_per_sm=o.ctas, limited_by=o.limited_by, occupancy=str(o))
+        row.update(ctas_per_sm=o.ctas, limited_by=o.limited_by, occupancy=str(o), registers=row.pop("vgprs"),
+                   spill_store_bytes=s.get("spill_store_bytes"))
     if row["fits"] is False:
         row["limited_by"] = "out of resources"
     return row
@@ -234,7 +235,7 @@ def run_screen(source: str, kernel: str | None, target: str, configs: dict[str, 
     return screen
 
 
-COLUMNS = ("config", "ok", "waves_per_simd", "ctas_per_sm", "limited_by", "vgprs", "agprs", "sgprs", "spilled_vgprs",
+COLUMNS = ("config", "ok", "waves_per_simd", "ctas_per_sm", "limited_by", "registers", "spill_store_bytes", "vgprs", "agprs", "sgprs", "spilled_vgprs",
            "scratch_bytes", "shared", "fits", "compiler_occupancy", "pipeline_effect")
 
 
