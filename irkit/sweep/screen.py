@@ -235,8 +235,8 @@ def run_screen(source: str, kernel: str | None, target: str, configs: dict[str, 
     return screen
 
 
-COLUMNS = ("config", "ok", "waves_per_simd", "ctas_per_sm", "limited_by", "registers", "spill_store_bytes", "vgprs", "agprs", "sgprs", "spilled_vgprs",
-           "scratch_bytes", "shared", "fits", "compiler_occupancy", "pipeline_effect")
+COLUMNS = ("config", "ok", "waves_per_simd", "ctas_per_sm", "limited_by", "registers", "spill_store_bytes", "vgprs",
+           "agprs", "sgprs", "spilled_vgprs", "scratch_bytes", "shared", "fits", "compiler_occupancy", "pipeline_effect")
 
 
 def render_text(screen: Screen) -> str:
