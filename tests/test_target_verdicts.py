@@ -56,3 +56,21 @@ def test_an_unknown_target_is_never_said_to_fit(tmp_path, capsys):
     assert "target unknown" in out and "fits:" not in out
     assert run([str(path), "--target", "MI355X"]) == 0
     assert "163840" in capsys.readouterr().out
+
+
+def test_b200_registers_come_from_tritons_blackwell_ptxas(tmp_path):
+    """cuda:100 PTX needs the wheel's ptxas-blackwell (its plain ptxas rejects PTX 8.8): the screen gets
+    registers and CTAs per SM for a B200 with Triton 3.6 on the CPU."""
+    from test_amd_occupancy import _triton36
+
+    from irkit.sweep.cli import run as sweep
+
+    python = _triton36()
+    if python is None:
+        pytest.skip("no Triton 3.6 (IRKIT_TRITON_PYTHONS='3.6.0=/path/python')")
+    rows = tmp_path / "rows.jsonl"
+    kernels = Path(__file__).parent / "data" / "amd" / "kernels.py"
+    assert sweep(["--screen", str(kernels), "--kernel", "matmul", "--target", "B200", "--config", "BLOCK_M=64",
+                  "--config", "BLOCK_N=64", "--config", "BLOCK_K=32", "--triton-python", python, "-o", str(rows)]) == 0
+    row = json.loads(rows.read_text())
+    assert row["ok"] and 0 < row["registers"] <= 255 and row["ctas_per_sm"] >= 1 and row["fits"]

@@ -178,9 +178,14 @@ def _effect(b: dict, a: dict) -> str:
 def run_screen(source: str, kernel: str | None, target: str, configs: dict[str, list], knobs: dict[str, list],
                pipeline: str | None = None, full_grid: bool = False, triton_python: str | None = None,
                signature: dict | None = None, timeout_s: float | None = None) -> Screen:
+    from irkit.analysis.shared_memory import resolve_target
     from irkit.check.rewrite import parse_pipeline, rewrite_module
     from irkit.check.static import _triton_python_env, find_triton_python, installed_triton_version
 
+    known = resolve_target(target)
+    target = known.triple if known else target  # "MI355X", "gfx950" -> "hip:gfx950"
+    if not target.startswith(("cuda:", "hip:", "xpu")):
+        raise CliError(f"--target '{target}': a name (B200, MI355X, ...) or a triple (cuda:100, hip:gfx950)")
     unknown = [k for k in knobs if k not in OPTION_KNOBS]
     if unknown:
         raise CliError(f"unknown knob(s) {', '.join(unknown)}: --knob takes {', '.join(OPTION_KNOBS)}")
