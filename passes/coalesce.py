@@ -383,6 +383,14 @@ def _write_callee_hints(axis: AxisInfoAnalysis) -> None:
         func.properties["arg_attrs"] = ArrayAttr([DictionaryAttr(d) for d in dicts])
 
 
+def _is_candidate(op: Operation, rules: str) -> bool:
+    """An access the pass lays out: through a tensor of pointers, or (3.9) a tensor descriptor."""
+    ptr = mem_access_ptr(op)
+    if ptr is not None and is_tensor_of_pointers(ptr.type):
+        return True
+    return rules == RULES_39 and descriptor_tensor(op) is not None
+
+
 @dataclass(frozen=True)
 class CoalescePass(ModulePass):
     """Give global loads/stores/atomics the #blocked layout that coalesces them (tritongpu-coalesce, Triton 3.1 / 3.9).
@@ -403,9 +411,11 @@ class CoalescePass(ModulePass):
     version: str | float = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        rules = coalesce_rules(op, self.version)
+        if not any(_is_candidate(access, rules) for access in op.walk()):
+            return  # Triton reads num-warps only for an access it lays out: a module without one is fine
         num_warps = module_num_warps(op)
         threads_per_warp = module_threads_per_warp(op)
-        rules = coalesce_rules(op, self.version)
         try:
             axis = AxisInfoAnalysis(op, rules)
         except ValueError as e:  # a pointee type without a bit width
