@@ -376,7 +376,7 @@ ADD_SELF = """
   }"""
 
 
-@pytest.mark.parametrize("version", [None, "3.1", "3.3.1", "3.5.1", "3.6.0"])
+@pytest.mark.parametrize("version", [None, "3.1", "3.3.1", "3.4", "3.5.1", "3.6.0"])
 def test_add_of_two_runs_before_37(version):
     """Up to 3.6 (3.5.1 and 3.6.0 measured with their coalesce): divisibility is the gcd of the operands'."""
     info = analyse(ADD_SELF, version)

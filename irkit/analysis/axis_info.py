@@ -810,25 +810,22 @@ def _visit_reshape(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
     return AxisInfo(tuple(contiguity), tuple(divisibility), tuple(constancy), src.constant)
 
 
-VISITORS_34: dict[type[Operation], Visitor] = {**VISITORS, ReshapeOp: _visit_reshape}
-"""Triton 3.4-3.6's rules: 3.1's and `tt.reshape`."""
-
 VISITORS_39: dict[type[Operation], Visitor] = {
-    **VISITORS_34, AddIOp: _visit_add_sub_37, SubIOp: _visit_add_sub_37, AddPtrOp: _visit_add_sub_37,
+    **VISITORS, ReshapeOp: _visit_reshape,
+    AddIOp: _visit_add_sub_37, SubIOp: _visit_add_sub_37, AddPtrOp: _visit_add_sub_37,
 }
-"""Triton 3.7-3.9's rules: 3.4's and the add/sub divisibility of #9297 (the other changes to AxisInfo
-are not modelled).  Checked: 3.5.1 and 3.6.0 keep the old add rule, 3.8.0 and 3.9.0 have the new one."""
+"""Triton 3.7-3.9's rules: 3.1's, `tt.reshape` (#9670) and the add/sub divisibility of #9297 (the other
+changes to AxisInfo are not modelled).  Both came in 2026: 3.5.1 and 3.6.0 have neither (measured with
+their coalesce), 3.8.0 and 3.9.0 both."""
 
 
 def visitors_for(version: str | None) -> dict[type[Operation], Visitor]:
-    """The rule table of a Triton version: "3.1" (default; below 3.4), 3.4-3.6, or 3.7 and newer."""
+    """The rule table of a Triton version: 3.1's (default; below 3.7) or 3.9's (3.7 and newer)."""
     if version is None:
         return VISITORS
     parts = str(version).split(".")
     major_minor = (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0)
-    if major_minor < (3, 4):
-        return VISITORS
-    return VISITORS_34 if major_minor < (3, 7) else VISITORS_39
+    return VISITORS if major_minor < (3, 7) else VISITORS_39
 
 
 # ---------------------------------------------------------------------------------------------

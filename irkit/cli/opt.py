@@ -37,6 +37,7 @@ class InputText:
     text: str
     name: str  # what diagnostics call the file
     line_offset: int = 0  # lines of the original file before `text`
+    triton_version: str | None = None  # from the kernel's Triton metadata JSON (cache entry, corpus)
 
 
 class _ArgumentParser(argparse.ArgumentParser):
@@ -122,6 +123,9 @@ def build_arg_parser(with_passes: bool = True) -> argparse.ArgumentParser:
                     help="check emitted diagnostics against '// expected-error@+N {{...}}' comments; "
                     "--verify-diagnostics=only-expected ignores diagnostics nobody expected")
     ap.add_argument("--verify-diagnostics-mode", choices=("all", "only-expected"), default="all", help=argparse.SUPPRESS)
+    ap.add_argument("--triton-version", default=None, metavar="X.Y[.Z]",
+                    help="the Triton that made the input, for passes whose rules follow the release (coalesce, "
+                         "the test-print-* analyses); default: the kernel's Triton cache JSON, else the spelling")
     ap.add_argument("--allow-unregistered-dialect", action="store_true", help="accept unknown ops written in generic form")
     ap.add_argument("--no-verify", action="store_true", help="skip the IR verifier")
     ap.add_argument("--debug", action="store_true", help="on an internal error, print the Python traceback")
@@ -215,7 +219,15 @@ def read_input(args) -> InputText:
         line, col, _ = position(text, nul)
         message = f"unexpected NUL byte: '{path}' is a binary file, not MLIR text"
         raise InputError(Diagnostic("error", message, str(path), line, col).render())
-    return InputText(text, str(path))
+    return InputText(text, str(path), triton_version=metadata_version(path))
+
+
+def metadata_version(path: Path) -> str | None:
+    """`triton_version` of the JSON Triton writes next to a kernel (`<k>.json` in its cache)."""
+    from irkit.cli.report import sidecar
+
+    version = sidecar(str(path)).get("triton_version")
+    return version if isinstance(version, str) else None
 
 
 # -- pipeline ----------------------------------------------------------------------------------------
@@ -277,6 +289,22 @@ def build_pipeline(args) -> Pipeline | None:
         except (Exception, ArgSpecParseError) as e:
             raise CliError(f"invalid options in pass pipeline '{_written(spec)}': {_one_line(e)}") from None
         scheduled.append(ScheduledPass(instance, spec.name))
+    return Pipeline(tuple(scheduled))
+
+
+def with_triton_version(pipeline: Pipeline | None, version: str | None) -> Pipeline | None:
+    """Tell the passes whose rules follow the Triton release (a `version` option) which one made the
+    input, unless the pipeline gave them one: the printed IR cannot tell 3.5 from 3.9."""
+    import dataclasses
+
+    if pipeline is None or not version:
+        return pipeline
+    scheduled = []
+    for s in pipeline.passes:
+        fields = {f.name for f in dataclasses.fields(s.instance)}
+        if "version" in fields and s.instance.version in ("", None):
+            s = ScheduledPass(dataclasses.replace(s.instance, version=version), s.written)
+        scheduled.append(s)
     return Pipeline(tuple(scheduled))
 
 
@@ -526,6 +554,7 @@ def run(argv: list[str]) -> int:
     pipeline = build_pipeline(args)
     run_ctx = run_context(args, sys.stderr)
     inp = read_input(args)
+    pipeline = with_triton_version(pipeline, args.triton_version or inp.triton_version)
     outputs: list[str] = []
     failed = False
     problems: list[str] = []
