@@ -47,8 +47,9 @@ class TestPrintAlignmentPass(ModulePass):
 
     name = "test-print-alignment"
 
-    # emit each line as a remark at its op (Triton 2025+ test style) instead of printing it
-    remarks: bool = False
+    # emit each line as a remark at its op (Triton 2025+ test style) instead of printing it; unset, irkit-opt
+    # turns it on under --verify-diagnostics
+    remarks: bool | None = None
     # the AxisInfo rules: empty or 3.1 (Triton 3.1's); 3.9 adds tt.reshape (the pipeline reads 3.9 as a number)
     version: str | float = ""
 

@@ -292,18 +292,24 @@ def build_pipeline(args) -> Pipeline | None:
     return Pipeline(tuple(scheduled))
 
 
-def with_triton_version(pipeline: Pipeline | None, version: str | None) -> Pipeline | None:
-    """Tell the passes whose rules follow the Triton release (a `version` option) which one made the
-    input, unless the pipeline gave them one: the printed IR cannot tell 3.5 from 3.9."""
+def with_run_defaults(pipeline: Pipeline | None, version: str | None, remarks: bool) -> Pipeline | None:
+    """Fill the options a pass left unset from the run: `version` (the Triton that made the input, for passes
+    whose rules follow the release: the printed IR cannot tell 3.5 from 3.9) and `remarks` (a test pass
+    that can report as remarks does so when the run checks diagnostics, as Triton's do since 2025)."""
     import dataclasses
 
-    if pipeline is None or not version:
+    if pipeline is None:
         return pipeline
     scheduled = []
     for s in pipeline.passes:
         fields = {f.name for f in dataclasses.fields(s.instance)}
-        if "version" in fields and s.instance.version in ("", None):
-            s = ScheduledPass(dataclasses.replace(s.instance, version=version), s.written)
+        changes: dict[str, object] = {}
+        if version and "version" in fields and s.instance.version in ("", None):
+            changes["version"] = version
+        if "remarks" in fields and s.instance.remarks is None:
+            changes["remarks"] = remarks
+        if changes:
+            s = ScheduledPass(dataclasses.replace(s.instance, **changes), s.written)
         scheduled.append(s)
     return Pipeline(tuple(scheduled))
 
@@ -491,8 +497,14 @@ def check_expected(chunk: InputText, diags: list[Diagnostic], only_expected: boo
     """MLIR's -verify-diagnostics: every expectation met, nothing unexpected
     (with =only-expected, diagnostics nobody expected are let through)."""
     expected = []
+    below = []  # @below: the next line that is not itself an expectation (MLIR's forward expectations)
     for i, line in enumerate(chunk.text.split("\n")):
-        for m in _EXPECTED.finditer(line):
+        found = list(_EXPECTED.finditer(line))
+        if not found and below:
+            for e in below:
+                e[1] = i + 1 + chunk.line_offset
+            below = []
+        for m in found:
             lineno = i + 1 + chunk.line_offset
             off = m.group(2)
             if off in ("above",):
@@ -502,6 +514,8 @@ def check_expected(chunk: InputText, diags: list[Diagnostic], only_expected: boo
             elif off:
                 lineno += int(off)
             expected.append([m.group(1), lineno, m.group(3), False, i + 1 + chunk.line_offset])
+            if off == "below":
+                below.append(expected[-1])
     problems = []
     for d in diags:
         if d.severity == "output":
@@ -554,7 +568,7 @@ def run(argv: list[str]) -> int:
     pipeline = build_pipeline(args)
     run_ctx = run_context(args, sys.stderr)
     inp = read_input(args)
-    pipeline = with_triton_version(pipeline, args.triton_version or inp.triton_version)
+    pipeline = with_run_defaults(pipeline, args.triton_version or inp.triton_version, args.verify_diagnostics)
     outputs: list[str] = []
     failed = False
     problems: list[str] = []
