@@ -57,7 +57,7 @@ from irkit.analysis.scratch import (
     reduce_scratch_bytes,
     scan_scratch_bytes,
 )
-from irkit.analysis.triton_versions import APPROX, V31, V39, attr_int, infer_version, normalize_version
+from irkit.analysis.triton_versions import APPROX, V31, attr_int, infer_version, normalize_version
 from irkit.analysis.walk import post_order as _post_order
 from irkit.analysis.walk import pre_order as _pre_order
 from irkit.dialects.encodings import memory_space_name
