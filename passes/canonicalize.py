@@ -1,0 +1,320 @@
+"""`canonicalize`: MLIR's -canonicalize with the canonicalization patterns of Triton's tt/ttg ops.
+
+MLIR's canonicalizer applies every op's canonicalization patterns and folders greedily until nothing
+changes, erases trivially dead ops (ops without side effects, or that only read, whose results are unused),
+and drops unreachable blocks.  xDSL has the driver (`PatternRewriteWalker` with DCE and `region_dce`);
+the patterns for Triton's ops are here, written after the canonicalizers of Triton's `Ops.cpp`
+(lib/Dialect/Triton/IR, lib/Dialect/TritonGPU/IR) and keyed by op class (docs/passes/canonicalize.md):
+
+* `ttg.convert_layout`: to its own type -> its source; of a convert, splat, make_range, splat constant,
+  histogram, local_load or (allow_reorder) reshape -> that op in the new layout;
+  `local_alloc`, `local_store`, `tt.histogram`, `tt.reshape` (trivial or cheap) and `tt.trans` (trivial)
+  of a convert read the convert's source.
+* `tt.load` whose result is unused and that is not volatile: erased (it only reads).
+* `tt.make_range` of one element -> a splat constant; `tt.splat` of a constant -> a splat constant;
+  `tt.broadcast`/`tt.expand_dims`/`tt.reshape`/`tt.trans` of a splat or splat constant -> the splat;
+  `tt.broadcast` of a broadcast, to its own type; `tt.expand_dims(tt.broadcast x)` ->
+  `tt.broadcast(tt.expand_dims x)`; `tt.advance` by zeros and `tt.addptr` of a zero splat -> the pointer;
+  `tt.trans` with the identity order -> a (foldable) convert.
+* `arith`: integer add/sub/mul/and/or/xor and comparisons of two splat constants fold; x + 0, x * 1,
+  x * 0 (integers) fold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from irkit.dialects import arith, tt, ttg
+from irkit.dialects.builtin_extras import DenseElementsAttr
+from irkit.layout import algebra
+from irkit.names import copy_name, replace_keeping_names
+
+# -- helpers ---------------------------------------------------------------------------------------------
+
+
+def splat_constant(value: SSAValue) -> int | float | bool | None:
+    """The element of a splat `arith.constant dense<v>` (None otherwise)."""
+    op = value.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, DenseElementsAttr):
+        return op.value.splat_value()
+    return None
+
+
+def scalar_constant(value: SSAValue) -> int | None:
+    """The value of a scalar integer `arith.constant` (None otherwise)."""
+    op = value.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        return op.value.value.data
+    return None
+
+
+def _constant_like(value, result_type) -> arith.ConstantOp:
+    return arith.ConstantOp(DenseElementsAttr.splat(value, result_type))
+
+
+def _replace(rewriter: PatternRewriter, op: Operation, new: Operation) -> None:
+    replace_keeping_names(rewriter, op, new)
+
+
+def _forward(rewriter: PatternRewriter, op: Operation, value: SSAValue) -> None:
+    """Replace `op`'s one result by an existing value."""
+    rewriter.replace_op(op, [], [value])
+
+
+def _convert_source(value: SSAValue) -> SSAValue | None:
+    op = value.owner
+    return op.src if isinstance(op, ttg.ConvertLayoutOp) else None
+
+
+def is_expensive_view(src: TensorType, dst: TensorType) -> bool:
+    """isExpensiveView: a reshape that moves elements between threads (their count per thread changes)."""
+    try:
+        return (algebra.num_elements_per_thread(src.encoding, src.get_shape())
+                != algebra.num_elements_per_thread(dst.encoding, dst.get_shape()))
+    except (ValueError, AttributeError, NotImplementedError):
+        return True  # a layout the algebra does not know: keep the convert
+
+
+def _with_type(op: Operation, operands, result_types) -> Operation:
+    return type(op).create(operands=list(operands), result_types=list(result_types),
+                           properties=dict(op.properties), attributes=dict(op.attributes))
+
+
+# -- ttg.convert_layout ------------------------------------------------------------------------------------
+
+
+class ConvertFromConvert(RewritePattern):
+    """CanonicalizeConvertFromConvert."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, ttg.ConvertLayoutOp):
+            return
+        dst_type = op.result.type
+        if op.src.type == dst_type:
+            _forward(rewriter, op, op.src)
+            return
+        src_type = op.src.type
+        if algebra.is_dot_operand(getattr(dst_type, "encoding", None)) and algebra.is_nvidia_mma(
+                getattr(src_type, "encoding", None)):
+            return  # kept for fused attention (Triton's heuristic)
+        arg = op.src.owner
+        if isinstance(arg, tt.ReshapeOp):
+            if (arg.allow_reorder is None or arg.efficient_layout is not None
+                    or is_expensive_view(arg.src.type, dst_type)
+                    or algebra.is_dot_operand(src_type.encoding) or algebra.is_dot_operand(dst_type.encoding)):
+                return
+            _replace(rewriter, op, _with_type(arg, [arg.src], [dst_type]))
+        elif isinstance(arg, tt.HistogramOp):
+            _replace(rewriter, op, _with_type(arg, arg.operands, [dst_type]))
+        elif isinstance(arg, ttg.LocalLoadOp):
+            new = _with_type(arg, arg.operands, [dst_type])
+            rewriter.insert_op(new, _before(arg))
+            copy_name(op.result, new.results[0])
+            rewriter.replace_op(op, [], [new.results[0]])
+        elif isinstance(arg, ttg.ConvertLayoutOp):
+            _replace(rewriter, op, ttg.ConvertLayoutOp(arg.src, dst_type))
+        elif isinstance(arg, tt.SplatOp):
+            _replace(rewriter, op, tt.SplatOp(arg.src, dst_type))
+        elif isinstance(arg, tt.MakeRangeOp):
+            _replace(rewriter, op, _with_type(arg, [], [dst_type]))
+        else:
+            value = splat_constant(op.src)
+            if value is not None:
+                _replace(rewriter, op, _constant_like(value, dst_type))
+
+
+def _before(op: Operation):
+    from xdsl.rewriter import InsertPoint
+
+    return InsertPoint.before(op)
+
+
+class ConvertIntoUser(RewritePattern):
+    """reshape / trans / histogram / local_alloc / local_store of a convert read the convert's source
+    (CanonicalizeConvertFromReshape, -Transpose, -Histogram, -Alloc, -LocalStore)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, tt.TransOp) and tuple(op.order.get_values()) == tuple(range(len(op.order.get_values()))):
+            _replace(rewriter, op, ttg.ConvertLayoutOp(op.src, op.result.type))
+            return
+        if isinstance(op, ttg.LocalAllocOp):
+            src = op.src
+        elif isinstance(op, (tt.ReshapeOp, tt.TransOp, tt.HistogramOp, ttg.LocalStoreOp)):
+            src = op.src
+        else:
+            return
+        if src is None:
+            return
+        source = _convert_source(src)
+        if source is None:
+            return
+        cvt = src.owner
+        trivial = cvt.src.type == cvt.result.type
+        if isinstance(op, tt.ReshapeOp) and not trivial:
+            if is_expensive_view(source.type, op.result.type) or op.allow_reorder is None:
+                return
+        if isinstance(op, tt.TransOp) and not trivial:
+            return
+        operands = [source if v is src else v for v in op.operands]
+        if isinstance(op, tt.HistogramOp) and op.mask is not None:
+            mask_type = TensorType(op.mask.type.element_type, source.type.get_shape(), source.type.encoding)
+            mask_cvt = ttg.ConvertLayoutOp(op.mask, mask_type)
+            rewriter.insert_op(mask_cvt, _before(op))
+            operands = [source, mask_cvt.result]
+        _replace(rewriter, op, _with_type(op, operands, [r.type for r in op.results]))
+
+
+# -- tt ------------------------------------------------------------------------------------------------------
+
+
+def _is_volatile(op: tt.LoadOp) -> bool:
+    v = op.isVolatile
+    return isinstance(v, IntegerAttr) and bool(v.value.data)
+
+
+class DeadLoad(RewritePattern):
+    """A load whose result nobody uses only reads memory: erased, unless volatile."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, tt.LoadOp) and not op.result.uses and not _is_volatile(op):
+            rewriter.erase_op(op)
+
+
+class FoldSplatLike(RewritePattern):
+    """Shape ops of a splat or splat constant, and one-element ranges, become a splat / constant."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, tt.MakeRangeOp):
+            start, end = op.start.value.data, op.end.value.data
+            if end - start == 1:
+                _replace(rewriter, op, _constant_like(start, op.result.type))
+            return
+        if isinstance(op, tt.SplatOp):
+            value = scalar_constant(op.src)
+            if value is not None and isinstance(op.result.type, TensorType):
+                _replace(rewriter, op, _constant_like(value, op.result.type))
+            return
+        if not isinstance(op, (tt.BroadcastOp, tt.ExpandDimsOp, tt.ReshapeOp, tt.TransOp)):
+            return
+        if isinstance(op, tt.BroadcastOp) and op.src.type == op.result.type:
+            _forward(rewriter, op, op.src)
+            return
+        value = splat_constant(op.src)
+        if value is not None:
+            _replace(rewriter, op, _constant_like(value, op.result.type))
+            return
+        if isinstance(op.src.owner, tt.SplatOp):
+            _replace(rewriter, op, tt.SplatOp(op.src.owner.src, op.result.type))
+            return
+        if isinstance(op, tt.BroadcastOp) and isinstance(op.src.owner, tt.BroadcastOp):
+            _replace(rewriter, op, tt.BroadcastOp(op.src.owner.src, op.result.type))
+
+
+class ExpandDimsOfBroadcast(RewritePattern):
+    """expand_dims(broadcast(x)) -> broadcast(expand_dims(x)): broadcasts move down."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, tt.ExpandDimsOp) or not isinstance(op.src.owner, tt.BroadcastOp):
+            return
+        inner = op.src.owner.src
+        axis = op.axis.value.data
+        # the expanded value takes the layout of the result
+        shape = list(inner.type.get_shape())
+        shape.insert(axis, 1)
+        expanded = _with_type(op, [inner], [TensorType(inner.type.element_type, shape, op.result.type.encoding)])
+        rewriter.insert_op(expanded, _before(op))
+        _replace(rewriter, op, tt.BroadcastOp(expanded.result, op.result.type))
+
+
+class ZeroOffset(RewritePattern):
+    """tt.advance by zeros, tt.addptr of a zero splat or 0: the pointer itself."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, tt.AdvanceOp):
+            if all(scalar_constant(v) == 0 for v in op.offsets):
+                _forward(rewriter, op, op.ptr)
+        elif isinstance(op, tt.AddPtrOp):
+            offset = op.offset
+            if (splat_constant(offset) == 0 or scalar_constant(offset) == 0) and op.ptr.type == op.result.type:
+                _forward(rewriter, op, op.ptr)
+
+
+# -- arith ---------------------------------------------------------------------------------------------------
+
+_INT_FOLDS = {
+    arith.AddIOp: lambda a, b: a + b,
+    arith.SubIOp: lambda a, b: a - b,
+    arith.MulIOp: lambda a, b: a * b,
+    arith.AndIOp: lambda a, b: a & b,
+    arith.OrIOp: lambda a, b: a | b,
+    arith.XOrIOp: lambda a, b: a ^ b,
+}
+
+
+def _wrap(value: int, t) -> int:
+    et = t.element_type if isinstance(t, TensorType) else t
+    width = et.width.data if isinstance(et, IntegerType) else 64
+    if width == 1:
+        return value & 1
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >= 1 << (width - 1) else value
+
+
+class FoldIntegerArith(RewritePattern):
+    """Integer arith on two constants folds; x + 0, x - 0, x * 1 are x; x * 0 is 0 (splats and scalars)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        fold = _INT_FOLDS.get(type(op))
+        if fold is None:
+            return
+        lhs, rhs = op.operands
+        t = op.results[0].type
+        et = t.element_type if isinstance(t, TensorType) else t
+        if not isinstance(et, IntegerType):
+            return
+        a = splat_constant(lhs) if isinstance(t, TensorType) else scalar_constant(lhs)
+        b = splat_constant(rhs) if isinstance(t, TensorType) else scalar_constant(rhs)
+        if isinstance(a, bool) or isinstance(b, bool):
+            a, b = (None if a is None else int(a)), (None if b is None else int(b))
+        if a is not None and b is not None:
+            value = _wrap(fold(a, b), t)
+            if isinstance(t, TensorType):
+                new = _constant_like(value if et.width.data != 1 else bool(value), t)
+            else:
+                new = arith.ConstantOp(IntegerAttr(value, et))
+            _replace(rewriter, op, new)
+            return
+        identity = {arith.AddIOp: 0, arith.SubIOp: 0, arith.MulIOp: 1, arith.OrIOp: 0, arith.XOrIOp: 0}
+        if type(op) in identity and b == identity[type(op)]:
+            _forward(rewriter, op, lhs)
+        elif type(op) in (arith.AddIOp, arith.MulIOp) and a == identity[type(op)]:
+            _forward(rewriter, op, rhs)
+
+
+PATTERNS: tuple[RewritePattern, ...] = (
+    ConvertFromConvert(), ConvertIntoUser(), DeadLoad(), FoldSplatLike(), ExpandDimsOfBroadcast(),
+    ZeroOffset(), FoldIntegerArith(),
+)
+
+
+@dataclass(frozen=True)
+class CanonicalizePass(ModulePass):
+    """Canonicalize: Triton's tt/ttg canonicalization patterns, integer folds, dead code (MLIR's -canonicalize)."""
+
+    name = "canonicalize"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        applier = GreedyRewritePatternApplier(list(PATTERNS), ctx=ctx)
+        PatternRewriteWalker(applier, post_walk_func=region_dce).rewrite_module(op)
