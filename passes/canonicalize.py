@@ -22,10 +22,11 @@ the patterns for Triton's ops are here, written after the canonicalizers of Trit
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, TensorType
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -36,6 +37,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.transforms.dead_code_elimination import region_dce
 
+from irkit.analysis.axis_info import pointee_bit_width
 from irkit.dialects import arith, tt, ttg
 from irkit.dialects.builtin_extras import DenseElementsAttr
 from irkit.layout import algebra
@@ -303,7 +305,73 @@ class FoldIntegerArith(RewritePattern):
             _forward(rewriter, op, rhs)
 
 
+def _has_negative_zero(t) -> bool:
+    """The FNUZ float8 types have no -0 (their 0x80 is NaN)."""
+    return "FNUZ" not in type(t).__name__ and "fnuz" not in str(t).lower()
+
+
+class FoldFpToFpZero(RewritePattern):
+    """tt.fp_to_fp of a +-0 constant (splat or scalar) is that zero in the new type (FpToFpOp::fold; -0
+    becomes +0 in a type without negative zero)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, tt.FpToFpOp):
+            return
+        src = op.src.owner
+        if not isinstance(src, arith.ConstantOp):
+            return
+        t = op.result.type
+        et = t.element_type if isinstance(t, TensorType) else t
+        if isinstance(t, TensorType):
+            value = splat_constant(op.src)
+        else:
+            value = src.value.value.data if isinstance(src.value, FloatAttr) else None
+        if not isinstance(value, float) or value != 0.0:
+            return
+        zero = -0.0 if math.copysign(1.0, value) < 0 and _has_negative_zero(et) else 0.0
+        if isinstance(t, TensorType):
+            new = _constant_like(zero, t)
+        else:
+            new = arith.ConstantOp(FloatAttr(zero, et))
+        _replace(rewriter, op, new)
+
+
+class IntToPtrOfPtrToInt(RewritePattern):
+    """int_to_ptr(ptr_to_int p) -> p (a tt.bitcast for another pointee); int_to_ptr(ptr_to_int p + c) with a
+    constant byte offset c that is a whole number of elements -> tt.addptr p, c / element bytes."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, tt.IntToPtrOp):
+            return
+        arg = op.src.owner
+        if isinstance(arg, tt.PtrToIntOp):
+            ptr = arg.src
+            if ptr.type == op.result.type:
+                _forward(rewriter, op, ptr)
+            else:
+                _replace(rewriter, op, tt.BitcastOp.create(operands=[ptr], result_types=[op.result.type]))
+            return
+        if not isinstance(arg, arith.AddIOp) or not isinstance(arg.lhs.owner, tt.PtrToIntOp):
+            return
+        ptr = arg.lhs.owner.src
+        offset_type = arg.rhs.type
+        byte_offset = splat_constant(arg.rhs) if isinstance(offset_type, TensorType) else scalar_constant(arg.rhs)
+        if ptr.type != op.result.type or not isinstance(byte_offset, int) or isinstance(byte_offset, bool):
+            return
+        elem_bytes = max(1, pointee_bit_width(ptr.type) // 8)
+        if byte_offset % elem_bytes:
+            return
+        elements = byte_offset // elem_bytes
+        if isinstance(offset_type, TensorType):
+            cst = _constant_like(elements, offset_type)
+        else:
+            cst = arith.ConstantOp(IntegerAttr(elements, offset_type))
+        rewriter.insert_op(cst, _before(op))
+        _replace(rewriter, op, tt.AddPtrOp.create(operands=[ptr, cst.result], result_types=[op.result.type]))
+
+
 PATTERNS: tuple[RewritePattern, ...] = (
+    FoldFpToFpZero(), IntToPtrOfPtrToInt(),
     ConvertFromConvert(), ConvertIntoUser(), DeadLoad(), FoldSplatLike(), ExpandDimsOfBroadcast(),
     ZeroOffset(), FoldIntegerArith(),
 )
