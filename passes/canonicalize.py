@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, ModuleOp, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, IntegerType, ModuleOp, TensorType, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -35,12 +35,14 @@ from xdsl.pattern_rewriter import (
     PatternRewriteWalker,
     RewritePattern,
 )
+from xdsl.traits import Pure
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from irkit.analysis.axis_info import pointee_bit_width
 from irkit.dialects import arith, tt, ttg
 from irkit.dialects.builtin_extras import DenseElementsAttr
 from irkit.layout import algebra
+from irkit.layout.linear import to_linear_layout
 from irkit.names import copy_name, replace_keeping_names
 
 # -- helpers ---------------------------------------------------------------------------------------------
@@ -81,12 +83,20 @@ def _convert_source(value: SSAValue) -> SSAValue | None:
 
 
 def is_expensive_view(src: TensorType, dst: TensorType) -> bool:
-    """isExpensiveView: a reshape that moves elements between threads (their count per thread changes)."""
+    """isExpensiveView: a reshape that moves elements between threads: the two layouts broadcast along
+    different in-dims (their free-variable masks differ), or hold a different number of elements per thread."""
     try:
+        ll_src = to_linear_layout(src.encoding, src.get_shape())
+        ll_dst = to_linear_layout(dst.encoding, dst.get_shape())
+        if ll_src is None or ll_dst is None:
+            return True  # a layout without a linear form here: keep the convert
+        for dim in ll_src.in_dims:
+            if ll_src.free_variable_mask(dim) != ll_dst.free_variable_mask(dim):
+                return True
         return (algebra.num_elements_per_thread(src.encoding, src.get_shape())
                 != algebra.num_elements_per_thread(dst.encoding, dst.get_shape()))
-    except (ValueError, AttributeError, NotImplementedError):
-        return True  # a layout the algebra does not know: keep the convert
+    except (ValueError, AttributeError, NotImplementedError, KeyError):
+        return True
 
 
 def _with_type(op: Operation, operands, result_types) -> Operation:
@@ -148,10 +158,29 @@ class ConvertIntoUser(RewritePattern):
     (CanonicalizeConvertFromReshape, -Transpose, -Histogram, -Alloc, -LocalStore)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if isinstance(op, tt.TransOp) and tuple(op.order.get_values()) == tuple(range(len(op.order.get_values()))):
-            _replace(rewriter, op, ttg.ConvertLayoutOp(op.src, op.result.type))
-            return
+        if isinstance(op, tt.TransOp):
+            order = tuple(op.order.get_values())
+            if order == tuple(range(len(order))):  # the identity: a convert, which may fold away
+                _replace(rewriter, op, ttg.ConvertLayoutOp(op.src, op.result.type))
+                return
+            inner = op.src.owner
+            if isinstance(inner, tt.TransOp):  # trans(trans(x)) is one transpose of x
+                inner_order = tuple(inner.order.get_values())
+                composed = tuple(inner_order[i] for i in order)
+                new = _with_type(op, [inner.src], [op.result.type])
+                new.properties["order"] = DenseArrayBase.from_list(i32, composed)
+                _replace(rewriter, op, new)
+                return
         if isinstance(op, ttg.LocalAllocOp):
+            src = op.src
+            loaded = src.owner if src is not None else None
+            if (isinstance(loaded, ttg.LocalLoadOp) and loaded.src.type == op.result.type
+                    and not op.result.type.is_mutable):
+                _forward(rewriter, op, loaded.src)  # LocalAllocOp::fold: the immutable buffer it was read from
+                return
+        elif isinstance(op, tt.GatherOp):
+            if op.efficient_layout is not None:
+                return  # the compiler chose the source layout
             src = op.src
         elif isinstance(op, (tt.ReshapeOp, tt.TransOp, tt.HistogramOp, ttg.LocalStoreOp)):
             src = op.src
@@ -187,10 +216,13 @@ def _is_volatile(op: tt.LoadOp) -> bool:
 
 
 class DeadLoad(RewritePattern):
-    """A load whose result nobody uses only reads memory: erased, unless volatile."""
+    """A load whose result nobody uses only reads memory (tt.load unless volatile, ttg.local_load): erased,
+    as MLIR erases a trivially dead op whose only effect is a read."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, tt.LoadOp) and not op.result.uses and not _is_volatile(op):
+            rewriter.erase_op(op)
+        elif isinstance(op, ttg.LocalLoadOp) and not op.result.uses:
             rewriter.erase_op(op)
 
 
@@ -370,7 +402,23 @@ class IntToPtrOfPtrToInt(RewritePattern):
         _replace(rewriter, op, tt.AddPtrOp.create(operands=[ptr, cst.result], result_types=[op.result.type]))
 
 
+class DeadWarpSpecialize(RewritePattern):
+    """A ttg.warp_specialize whose results are unused and whose regions hold only side-effect-free ops
+    (terminators aside) is dead: erased."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, ttg.WarpSpecializeOp) or any(r.uses for r in op.results):
+            return
+        for inner in op.walk():
+            if inner is op or isinstance(inner, (ttg.WarpYieldOp, ttg.WarpReturnOp, ttg.WarpSpecializePartitionsOp)):
+                continue
+            if not inner.has_trait(Pure):
+                return
+        rewriter.erase_op(op)
+
+
 PATTERNS: tuple[RewritePattern, ...] = (
+    DeadWarpSpecialize(),
     FoldFpToFpZero(), IntToPtrOfPtrToInt(),
     ConvertFromConvert(), ConvertIntoUser(), DeadLoad(), FoldSplatLike(), ExpandDimsOfBroadcast(),
     ZeroOffset(), FoldIntegerArith(),
