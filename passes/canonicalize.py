@@ -41,6 +41,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from irkit.analysis.axis_info import pointee_bit_width
 from irkit.dialects import arith, tt, ttg
 from irkit.dialects.builtin_extras import DenseElementsAttr
+from irkit.dialects.ttng import TMEMAllocOp
 from irkit.layout import algebra
 from irkit.layout.linear import to_linear_layout
 from irkit.names import copy_name, replace_keeping_names
@@ -224,6 +225,10 @@ class DeadLoad(RewritePattern):
             rewriter.erase_op(op)
         elif isinstance(op, ttg.LocalLoadOp) and not op.result.uses:
             rewriter.erase_op(op)
+        elif isinstance(op, (ttg.LocalAllocOp, TMEMAllocOp)) and op.results and not op.results[0].uses:
+            # an allocation nobody uses (what it writes lands in memory only it owns)
+            if isinstance(op, TMEMAllocOp) or op.src is None:
+                rewriter.erase_op(op)
 
 
 class FoldSplatLike(RewritePattern):
@@ -417,7 +422,16 @@ class DeadWarpSpecialize(RewritePattern):
         rewriter.erase_op(op)
 
 
+class IdentityReinterpret(RewritePattern):
+    """ttg.memdesc_reinterpret to its own type is its source (MemDescReinterpretOp::fold)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, ttg.MemDescReinterpretOp) and op.src.type == op.result.type:
+            _forward(rewriter, op, op.src)
+
+
 PATTERNS: tuple[RewritePattern, ...] = (
+    IdentityReinterpret(),
     DeadWarpSpecialize(),
     FoldFpToFpZero(), IntToPtrOfPtrToInt(),
     ConvertFromConvert(), ConvertIntoUser(), DeadLoad(), FoldSplatLike(), ExpandDimsOfBroadcast(),
