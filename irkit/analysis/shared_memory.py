@@ -222,10 +222,6 @@ VIEW_OPS = (
     TransOp,  # 3.1: tt.trans also transposes memdescs
     TMEMSubSliceOp,
 )
-# ops that reserve shared memory in some Triton version but that this model does not size
-UNMODELLED_OPS: tuple[type[Operation], ...] = ()
-
-
 def _is_memdesc(t: Attribute) -> bool:
     return isinstance(t, MemDescType)
 
@@ -606,8 +602,6 @@ class _FunctionAllocation:
             nbytes = max((total_partition_warps(ws) for ws in _pre_order(op) if isinstance(ws, WarpSpecializeOp)),
                          default=0)
             return self._new_buffer(kind, op, nbytes, 4) if nbytes > 0 else None
-        elif isinstance(op, UNMODELLED_OPS):
-            note = f"{APPROX}{op.name}: its shared memory is not modelled (0 bytes assumed)"
         if note.startswith(APPROX) and note not in self.notes:
             self.notes.append(note)
         if nbytes <= 0:
