@@ -100,6 +100,26 @@ def is_expensive_view(src: TensorType, dst: TensorType) -> bool:
         return True
 
 
+def transposes_into(src: TensorType, order: tuple[int, ...], dst: TensorType) -> bool:
+    """Is tt.trans(order) of a tensor in `src`'s layout already in `dst`'s layout (the layout Triton 3.3's
+    inferTransOpEncoding gives it equals the result's)?  Compared as linear layouts on the shapes."""
+    ll_src = to_linear_layout(src.encoding, src.get_shape())
+    ll_dst = to_linear_layout(dst.encoding, dst.get_shape())
+    if ll_src is None or ll_dst is None or set(ll_src.in_dims) != set(ll_dst.in_dims):
+        return False
+    src_index = {name: i for i, (name, _) in enumerate(ll_src.out_dims)}
+    dst_index = {name: i for i, (name, _) in enumerate(ll_dst.out_dims)}
+    for in_dim in ll_src.in_dims:
+        ours, theirs = ll_src.bases[in_dim], ll_dst.bases[in_dim]
+        if len(ours) != len(theirs):
+            return False
+        for v, w in zip(ours, theirs):
+            moved = [v[src_index[f"dim{order[i]}"]] for i in range(len(order))]
+            if moved != [w[dst_index[f"dim{i}"]] for i in range(len(order))]:
+                return False
+    return True
+
+
 def _with_type(op: Operation, operands, result_types) -> Operation:
     return type(op).create(operands=list(operands), result_types=list(result_types),
                            properties=dict(op.properties), attributes=dict(op.attributes))
@@ -197,7 +217,8 @@ class ConvertIntoUser(RewritePattern):
         if isinstance(op, tt.ReshapeOp) and not trivial:
             if is_expensive_view(source.type, op.result.type) or op.allow_reorder is None:
                 return
-        if isinstance(op, tt.TransOp) and not trivial:
+        if isinstance(op, tt.TransOp) and not trivial and not transposes_into(
+                source.type, tuple(op.order.get_values()), op.result.type):
             return
         operands = [source if v is src else v for v in op.operands]
         if isinstance(op, tt.HistogramOp) and op.mask is not None:
