@@ -46,7 +46,7 @@ def _scratch_128(op: Operation) -> int:
     return 128
 
 
-SCRATCH_SIZE_FUNCTIONS = {"None": None, "ValidConstant": _scratch_128}
+SCRATCH_SIZE_FUNCTIONS = {"": None, "None": None, "ValidConstant": _scratch_128}
 
 
 @dataclass(frozen=True)
@@ -60,8 +60,8 @@ class TestPrintAllocationPass(ModulePass):
       remarks:                   each line as a remark at its op (the function name and size at the function),
                                  as Triton's pass reports from 2025 on; irkit-opt turns it on under
                                  --verify-diagnostics unless given.
-      get-scratch-size-function: None (the model's sizes) or ValidConstant (128 bytes for every op, as Triton's
-                                 test scratch-size function).
+      get-scratch-size-function: unset or None (the model's sizes), or ValidConstant (128 bytes for every op,
+                                 as Triton's test scratch-size function).
     """
 
     name = "test-print-allocation"
@@ -74,7 +74,7 @@ class TestPrintAllocationPass(ModulePass):
     # depends on it
     target: str = ""
     remarks: bool | None = None
-    get_scratch_size_function: Literal["None", "ValidConstant"] = "None"
+    get_scratch_size_function: Literal["", "None", "ValidConstant"] = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:

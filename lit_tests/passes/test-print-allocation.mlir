@@ -2,7 +2,7 @@
 // RUN: irkit-opt %s --split-input-file --test-print-allocation=version=3.3 -o %t 2>&1 | FileCheck %s --check-prefix=V33
 // RUN: irkit-opt %S/Inputs/test-print-allocation-remarks.mlir --allow-unregistered-dialect --test-print-allocation --verify-diagnostics -o /dev/null
 // RUN: irkit-opt %S/Inputs/test-print-allocation-remarks.mlir --allow-unregistered-dialect --test-print-allocation=get-scratch-size-function=ValidConstant -o /dev/null 2>&1 | FileCheck %s --check-prefix=C128
-// RUN: irkit-opt %S/Inputs/test-print-allocation-remarks.mlir --allow-unregistered-dialect --test-print-allocation=remarks=false --verify-diagnostics -o /dev/null 2>&1 | FileCheck %s --check-prefix=TEXT
+// RUN: irkit-opt %S/Inputs/test-print-allocation-remarks.mlir --allow-unregistered-dialect --test-print-allocation -o /dev/null 2>&1 | FileCheck %s --check-prefix=TEXT
 
 // test-print-allocation: Triton's TestAllocation report (offsets, sizes, totals) from irkit's allocation
 // model, under the rules of the module's Triton version.  Every offset and total below is what the real
@@ -134,7 +134,7 @@ module attributes {"triton_gpu.num-ctas" = 1 : i32, "triton_gpu.num-warps" = 8 :
 }
 
 // Under --verify-diagnostics the pass reports as remarks (checked in Inputs/test-print-allocation-remarks.mlir);
-// remarks=false keeps the text report there too.
+// without it the pass prints its text report.
 // TEXT: two_partitions
 // TEXT-NEXT: offset = 0, size = 16
 
