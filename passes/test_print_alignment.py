@@ -1,7 +1,8 @@
 """Print the AxisInfo of every op result: contiguity, divisibility, constancy, constant (Triton's -test-print-alignment).
 
 The report of Triton's `TestAxisInfoPass` (test/lib/Analysis/TestAxisInfo.cpp), computed by irkit's AxisInfo
-analysis (`irkit.analysis.axis_info`, the rules of the `version` option: 3.1's up to 3.6, the newest from 3.7; unset, 3.1's for a `triton_gpu.*` module, else the newest).  For each `tt.func`, in walk order: `@name`,
+analysis (`irkit.analysis.axis_info`) under the rules of the `version` option (3.1's up to 3.6, the newest from
+3.7; unset: 3.1's for a `triton_gpu.*` module, else the newest).  For each `tt.func`, in walk order: `@name`,
 then for every result of every op in post-order a line `<the op> => contiguity = [...], divisibility = [...],
 constancy = [...], constant_value = N|<none>`.  With `remarks=true` each line is a remark at the op instead
 (`loc: remark: <the op> => ...`), as Triton prints it from 2025 on (tests checked with -verify-diagnostics).
