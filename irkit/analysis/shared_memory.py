@@ -362,6 +362,16 @@ def _intersects(a: tuple[int, int], b: tuple[int, int]) -> bool:
 _UNBOUNDED = (0, 1 << 62)
 
 
+def _async_place(op: Operation | None) -> tuple[Operation, object] | None:
+    """The nearest ttg.warp_specialize around `op` (Triton's AsyncRegions trait) and the region holding `op`."""
+    if op is None:
+        return None
+    ws = op.parent_op()
+    while ws is not None and not isinstance(ws, WarpSpecializeOp):
+        ws = ws.parent_op()
+    return None if ws is None else (ws, op.parent_region())
+
+
 def compute_offsets(buffers: list[Buffer], sort_by_size: bool) -> int:
     """calculateStarts + the interference-graph colouring loop; returns the allocation size."""
     if not buffers:
@@ -396,15 +406,18 @@ def compute_offsets(buffers: list[Buffer], sort_by_size: bool) -> int:
             seq += 1
         pending.remove(x)
 
+    concurrent = {b.id: _async_place(b.op) for b in order}
+
     def interference() -> dict[int, list[Buffer]]:
         g: dict[int, list[Buffer]] = {}
         for x in order:
             for y in order:
-                if x is y:
+                if x is y or not _intersects((x.offset, x.offset + x.bytes), (y.offset, y.offset + y.bytes)):
                     continue
-                if _intersects(rng[x.id], rng[y.id]) and _intersects(
-                    (x.offset, x.offset + x.bytes), (y.offset, y.offset + y.bytes)
-                ):
+                # live at once, or in two regions of one warp_specialize (they run at the same time)
+                cx, cy = concurrent[x.id], concurrent[y.id]
+                if _intersects(rng[x.id], rng[y.id]) or (
+                        cx is not None and cy is not None and cx[0] is cy[0] and cx[1] is not cy[1]):
                     g.setdefault(x.id, []).append(y)
         return g
 

@@ -48,4 +48,26 @@ tt.func @yielded_buffer() {
   "use"(%1) : (!ttg.memdesc<2xi64, #shared, #smem, mutable>) -> ()
   tt.return
 }
+
+// Buffers in different regions of one warp_specialize run at the same time: they never share offsets,
+// though each is dead before the next is allocated; within one region they may.
+// expected-remark @below {{concurrent_regions}}
+// expected-remark @below {{size = 33}}
+// expected-remark @below {{scratch offset = 32, size = 1}}
+tt.func @concurrent_regions() {
+  ttg.warp_specialize()
+  default {
+    // expected-remark @below {{offset = 0, size = 16}}
+    %a = ttg.local_alloc : () -> !ttg.memdesc<2xi64, #shared, #smem, mutable>
+    ttg.warp_yield
+  }
+  partition0() num_warps(1) {
+    // expected-remark @below {{offset = 16, size = 16}}
+    %b = ttg.local_alloc : () -> !ttg.memdesc<2xi64, #shared, #smem, mutable>
+    // expected-remark @below {{offset = 16, size = 16}}
+    %c = ttg.local_alloc : () -> !ttg.memdesc<2xi64, #shared, #smem, mutable>
+    ttg.warp_return
+  } : () -> ()
+  tt.return
+}
 }
