@@ -103,11 +103,16 @@ class Target:
     warp_size: int
 
 
+# The limits are what Triton's launch checks `metadata.shared` against (the driver's opt-in maximum per block /
+# workgroup): cudaDevAttrMaxSharedMemoryPerBlockOptin (A100 163 KiB, H100 and B200 227 KiB), hipDeviceAttribute
+# MaxSharedMemoryPerBlock (64 KiB on gfx90a/gfx942, 160 KiB on gfx950); docs/amd.md lists the sources.
 TARGETS: dict[str, Target] = {
     "A100": Target("A100", "cuda:80", 166912, 32),
     "H100": Target("H100", "cuda:90", 232448, 32),
+    "B200": Target("B200", "cuda:100", 232448, 32),
     "MI300X": Target("MI300X", "hip:gfx942", 65536, 64),
     "MI250X": Target("MI250X", "hip:gfx90a", 65536, 64),
+    "MI355X": Target("MI355X", "hip:gfx950", 163840, 64),
     "PVC": Target("PVC", "xpu", 131072, 16),
 }
 _BY_TRIPLE = {t.triple: t for t in TARGETS.values()}
@@ -196,12 +201,13 @@ class SharedMemoryReport:
 
 
 def verdict(report: SharedMemoryReport | int, limit: int | None = None) -> str:
-    """Triton's launch-time check: the exact OutOfResources message, or "fits" with the margin."""
+    """Triton's launch-time check: the exact OutOfResources message, "fits" with the margin, or, with no limit
+    known, that the target is unknown."""
     total = report if isinstance(report, int) else report.total_bytes
     if limit is None and not isinstance(report, int):
         limit = report.limit
-    if limit is None:
-        return f"fits: {total} bytes (no limit known)"
+    if limit is None:  # never "fits" against nothing
+        return f"target unknown: {total} bytes, no shared-memory limit known (name one: --target or --limit)"
     if total > limit:
         return f"out of resource: shared memory, Required: {total}, Hardware limit: {limit}"
     return f"fits: {total} <= {limit} bytes"

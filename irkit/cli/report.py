@@ -56,7 +56,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
                     help="compare the module with itself after this pass pipeline (irkit-opt syntax)")
     ap.add_argument("--pass", dest="pass_names", action="append", default=[], metavar="NAME",
                     help="a pass to run (repeatable; same as --NAME)")
-    ap.add_argument("--target", default=None, help="target for the verdict: A100, H100, MI300X, MI250X, PVC or a triple")
+    ap.add_argument("--target", default=None, help="target for the verdict: A100, H100, B200, MI250X, MI300X, MI355X, PVC or a triple")
     ap.add_argument("--limit", type=int, default=None, help="shared-memory limit in bytes (overrides the target's)")
     ap.add_argument("--triton-version", default=None,
                     help="allocation rules: 3.1, 3.3 or 3.9 (default: the cache JSON next to the file, else the dialect spelling)")
