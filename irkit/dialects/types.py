@@ -122,3 +122,10 @@ def is_tensor_of_pointers(t: Attribute) -> bool:
 def is_block_pointer(t: Attribute) -> bool:
     """`!tt.ptr<tensor<...>>`, what `tt.make_tensor_ptr` makes."""
     return isinstance(t, PointerType) and t.is_block_pointer
+
+
+@irdl_attr_definition
+class GpuAsyncTokenType(ParametrizedAttribute, TypeAttribute):
+    """`!gpu.async.token`: orders GPU host ops (`gpu.wait`, async `gpu.launch_func`); a stream in the lowering."""
+
+    name = "gpu.async.token"

@@ -30,6 +30,7 @@ from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.utils.exceptions import VerifyException
 
 from irkit.dialects.registry import OPS
+from irkit.frontend.gpu_syntax import FUNC_DEFAULT_DIALECT_NAMES
 from irkit.frontend import custom_syntax
 from irkit.frontend.attributes import LOCATION_TYPES, AliasTable, AttrParser
 from irkit.frontend.construct import gc_paused, new_op
@@ -326,7 +327,7 @@ class Parser:
         return op
 
     def _op_class(self, raw: str, pos: int, custom: bool) -> tuple[type[Operation] | None, bool]:
-        name = "builtin.module" if raw == "module" else self.attrs.canonical(raw)
+        name = "builtin.module" if raw == "module" else self.attrs.canonical(FUNC_DEFAULT_DIALECT_NAMES.get(raw, raw))
         legacy = name != raw and raw != "module"
         cls = OPS.get(name)
         if cls is None and not self.allow_unregistered:

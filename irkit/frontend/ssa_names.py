@@ -168,4 +168,4 @@ def _result_runs(results: Any) -> list[list[SSAValue]]:
 
 
 def is_isolated(op: Operation) -> bool:
-    return op.name in ("tt.func", "builtin.module", "func.func")
+    return op.name in ("tt.func", "builtin.module", "func.func", "gpu.module", "gpu.func")

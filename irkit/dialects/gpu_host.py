@@ -1,0 +1,155 @@
+"""MLIR's GPU host dialects as `mlir-opt` prints them: `func`, `gpu` (modules, kernels, launches,
+waits, binaries) and the `llvm` calls `gpu-to-llvm` leaves behind (seed 001).
+
+xDSL 0.74 reads these ops only in generic form; irkit gives them IRDL classes here and their
+hand-written C++ syntax in `irkit.frontend.gpu_syntax`.  Operand segments follow MLIR 22's ODS
+(`gpu.launch_func` has 13), so the generic form is the one mlir-opt-22 prints.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import SymbolRefAttr
+from xdsl.ir import SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    attr_def,
+    opt_attr_def,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    opt_result_def,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, SymbolOpInterface, SymbolTable
+
+from irkit.dialects.base import TritonOp, irkit_op
+from irkit.dialects.types import GpuAsyncTokenType
+
+
+@irkit_op
+class FuncOp(TritonOp):
+    """`func.func`: the host function around the launches."""
+
+    name = "func.func"
+    body = region_def()
+    sym_name = prop_def()
+    function_type = prop_def()
+    sym_visibility = opt_prop_def()
+    arg_attrs = opt_prop_def()
+    res_attrs = opt_prop_def()
+    traits = traits_def(SymbolOpInterface(), IsolatedFromAbove())
+
+
+@irkit_op
+class ReturnOp(TritonOp):
+    name = "func.return"
+    srcs = var_operand_def()
+    traits = traits_def(IsTerminator())
+    FORMAT = "attr-dict ($srcs^ `:` type($srcs))?"
+
+
+@irkit_op
+class CallOp(TritonOp):
+    """`func.call`: a host call; the stream hoisting refuses loops that hold one."""
+
+    name = "func.call"
+    callee = prop_def()
+    args = var_operand_def()
+    res = var_result_def()
+    arg_attrs = opt_prop_def()
+    res_attrs = opt_prop_def()
+
+
+@irkit_op
+class GPUModuleOp(TritonOp):
+    """`gpu.module @name [targets] { kernels }`."""
+
+    name = "gpu.module"
+    body = region_def()
+    sym_name = prop_def()
+    targets = opt_prop_def()
+    offloadingHandler = opt_prop_def()
+    traits = traits_def(SymbolOpInterface(), IsolatedFromAbove(), NoTerminator(), SymbolTable())
+
+
+@irkit_op
+class GPUFuncOp(TritonOp):
+    """`gpu.func @k(args) kernel attributes {...} { body }` (no workgroup/private attributions)."""
+
+    name = "gpu.func"
+    body = region_def()
+    sym_name = attr_def()  # a discardable attribute in MLIR's generic form, as workgroup_attributions
+    workgroup_attributions = opt_attr_def()
+    function_type = prop_def()
+    arg_attrs = opt_prop_def()
+    res_attrs = opt_prop_def()
+    workgroup_attrib_attrs = opt_prop_def()
+    private_attrib_attrs = opt_prop_def()
+    traits = traits_def(SymbolOpInterface(), IsolatedFromAbove())
+    KERNEL_KEYWORD = "gpu.kernel"  # the unit attribute the keyword `kernel` stands for
+
+
+@irkit_op
+class GPUReturnOp(TritonOp):
+    name = "gpu.return"
+    srcs = var_operand_def()
+    traits = traits_def(IsTerminator())
+    FORMAT = "attr-dict ($srcs^ `:` type($srcs))?"
+
+
+@irkit_op
+class LaunchFuncOp(TritonOp):
+    """`gpu.launch_func`: synchronous (no result) or `async [deps]` (a token result)."""
+
+    name = "gpu.launch_func"
+    asyncDependencies = var_operand_def()
+    gridSizeX = operand_def()
+    gridSizeY = operand_def()
+    gridSizeZ = operand_def()
+    blockSizeX = operand_def()
+    blockSizeY = operand_def()
+    blockSizeZ = operand_def()
+    clusterSizeX = opt_operand_def()
+    clusterSizeY = opt_operand_def()
+    clusterSizeZ = opt_operand_def()
+    dynamicSharedMemorySize = opt_operand_def()
+    kernelOperands = var_operand_def()
+    asyncObject = opt_operand_def()
+    asyncToken = opt_result_def(GpuAsyncTokenType)
+    kernel = prop_def(SymbolRefAttr)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
+@irkit_op
+class WaitOp(TritonOp):
+    """`gpu.wait async [deps]` (creates a stream in the lowering) or `gpu.wait [deps]` (synchronizes)."""
+
+    name = "gpu.wait"
+    asyncDependencies = var_operand_def()
+    asyncToken = opt_result_def(GpuAsyncTokenType)
+
+    @staticmethod
+    def build_async(deps: list[SSAValue]) -> WaitOp:
+        return WaitOp.create(operands=list(deps), result_types=[GpuAsyncTokenType()])
+
+    @staticmethod
+    def build_sync(deps: list[SSAValue]) -> WaitOp:
+        return WaitOp.create(operands=list(deps))
+
+
+@irkit_op
+class BinaryOp(TritonOp):
+    """`gpu.binary @name [<handler>] [objects]`: a serialized `gpu.module` (after gpu-module-to-binary)."""
+
+    name = "gpu.binary"
+    sym_name = prop_def()
+    offloadingHandler = opt_prop_def()
+    objects = prop_def()
+    traits = traits_def(SymbolOpInterface())
+
+
+GPU_HOST_OPS = [FuncOp, ReturnOp, CallOp, GPUModuleOp, GPUFuncOp, GPUReturnOp, LaunchFuncOp, WaitOp, BinaryOp]
