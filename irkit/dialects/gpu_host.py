@@ -13,8 +13,8 @@ from xdsl.ir import SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     attr_def,
-    opt_attr_def,
     operand_def,
+    opt_attr_def,
     opt_operand_def,
     opt_prop_def,
     opt_result_def,
@@ -122,6 +122,16 @@ class LaunchFuncOp(TritonOp):
     asyncToken = opt_result_def(GpuAsyncTokenType)
     kernel = prop_def(SymbolRefAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def on_stream(self, token: SSAValue) -> LaunchFuncOp:
+        """This synchronous launch as `gpu.launch_func async [token]` (a token result)."""
+        from xdsl.dialects.builtin import DenseArrayBase, IntegerType
+
+        sizes = list(self.properties["operandSegmentSizes"].get_values())
+        props = dict(self.properties)
+        props["operandSegmentSizes"] = DenseArrayBase.from_list(IntegerType(32), [1, *sizes[1:]])
+        return LaunchFuncOp.create(operands=[token, *self.operands], result_types=[GpuAsyncTokenType()],
+                                   properties=props, attributes=dict(self.attributes))
 
 
 @irkit_op

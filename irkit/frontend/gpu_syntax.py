@@ -49,7 +49,7 @@ def _async_dependencies_text(pr, op, deps) -> str:
     return text
 
 
-def _segments(*sizes: int):
+def segment_sizes(*sizes: int):
     from xdsl.dialects.builtin import DenseArrayBase, IntegerType
 
     return DenseArrayBase.from_list(IntegerType(32), list(sizes))
@@ -124,7 +124,7 @@ def _parse_launch_func(p, cls, legacy, nres):
     cluster_vals = [_lookup(p, u, dim_type) for u in clusters]
     props = {
         "kernel": kernel,
-        "operandSegmentSizes": _segments(len(deps), 1, 1, 1, 1, 1, 1, *([1 if cluster_vals else 0] * 3), len(dyn), len(args),
+        "operandSegmentSizes": segment_sizes(len(deps), 1, 1, 1, 1, 1, 1, *([1 if cluster_vals else 0] * 3), len(dyn), len(args),
                                          len(obj)),
     }
     return cls.create(operands=[*deps, *sizes, *cluster_vals, *dyn, *args, *obj],

@@ -30,11 +30,11 @@ from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.utils.exceptions import VerifyException
 
 from irkit.dialects.registry import OPS
-from irkit.frontend.gpu_syntax import FUNC_DEFAULT_DIALECT_NAMES
 from irkit.frontend import custom_syntax
 from irkit.frontend.attributes import LOCATION_TYPES, AliasTable, AttrParser
 from irkit.frontend.construct import gc_paused, new_op
 from irkit.frontend.fastformat import fast_format, value_uses
+from irkit.frontend.gpu_syntax import FUNC_DEFAULT_DIALECT_NAMES
 from irkit.frontend.lexer import SSA_SUFFIX, Cursor, ParseError
 from irkit.frontend.opformat import (
     DEFAULT_STYLE,

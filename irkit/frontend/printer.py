@@ -42,7 +42,6 @@ from xdsl.irdl import VarOperandDef, VarResultDef
 
 from irkit.dialects import encodings as enc
 from irkit.dialects.builtin_extras import DenseElementsAttr, format_float
-from irkit.frontend.gpu_syntax import FUNC_DEFAULT_DIALECT_OPS
 from irkit.dialects.types import (
     AsyncTokenType,
     GpuAsyncTokenType,
@@ -55,6 +54,7 @@ from irkit.frontend import custom_syntax
 from irkit.frontend.aliases import AliasNamer, alias_kind
 from irkit.frontend.attributes import LOCATION_TYPES, scalar_type_name
 from irkit.frontend.construct import gc_paused
+from irkit.frontend.gpu_syntax import FUNC_DEFAULT_DIALECT_OPS
 from irkit.frontend.lexer import BARE_KEY, quote_string, symbol
 from irkit.frontend.opformat import (
     DEFAULT_STYLE,
