@@ -64,7 +64,7 @@ class ValueNames:
         for bi, block in enumerate(region.blocks):
             self.blocks[block] = f"bb{bi}"
             for arg in block.args:
-                if mlir:
+                if mlir or (bi > 0 and not arg.name_hint):  # MLIR numbers a non-entry block's unnamed arguments
                     if bi == 0:
                         self.values[arg] = unique(f"arg{next_arg}")
                         next_arg += 1
