@@ -20,4 +20,3 @@ module attributes {gpu.container_module} {
     }
   }
 }
-

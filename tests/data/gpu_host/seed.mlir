@@ -15,4 +15,3 @@ module attributes {gpu.container_module} {
     }
   }
 }
-

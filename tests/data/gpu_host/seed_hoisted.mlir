@@ -16,4 +16,3 @@ module attributes {gpu.container_module} {
     }
   }
 }
-
