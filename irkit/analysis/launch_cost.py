@@ -5,13 +5,11 @@ stand in the text (`locate`).
 Lowering rules (MLIR's gpu-to-llvm, `LegalizeLaunchFuncOpPattern` and the gpu.wait patterns; counts
 checked against mlir-runner with irkit's counting runtime, tests/test_gpu_host.py):
 
-| op | MLIR 22 | MLIR 14 |
-|---|---|---|
-| synchronous `gpu.launch_func` | GetFunction, StreamCreate, LaunchKernel, StreamSynchronize, StreamDestroy | + ModuleLoad, ModuleUnload (before llvm PR #135478) |
-| `gpu.launch_func async [%t]` | GetFunction, LaunchKernel | + ModuleLoad, ModuleUnload |
-| `gpu.launch_func async` (no dependency) | + StreamCreate | + StreamCreate |
-| `gpu.wait async` | StreamCreate | StreamCreate |
-| `gpu.wait [%t...]` | StreamSynchronize, StreamDestroy per dependency | the same |
+- synchronous `gpu.launch_func`: GetFunction, StreamCreate, LaunchKernel, StreamSynchronize, StreamDestroy
+  (MLIR 14 also ModuleLoad and ModuleUnload: before llvm PR #135478 the module was loaded per launch);
+- `gpu.launch_func async [%t]`: GetFunction, LaunchKernel (MLIR 14: + ModuleLoad, ModuleUnload); with no
+  dependency, + StreamCreate;
+- `gpu.wait async`: StreamCreate; `gpu.wait [%t...]`: StreamSynchronize and StreamDestroy per dependency.
 
 Loops: `scf.for` (trip count from constant bounds, else symbolic) and, after `convert-scf-to-cf`, the
 natural loops of `cf` back-edges (trip count unknown).
@@ -155,17 +153,8 @@ def cf_loops(root: Operation, locate: Callable[[Operation], str]) -> list[LoopCo
                     for s in term.successors:
                         g.add_edge(i, index[s])
             dom = nx.immediate_dominators(g, 0)
-
-            def dominates(a: int, b: int) -> bool:
-                while True:
-                    if a == b:
-                        return True
-                    if dom.get(b, b) == b:
-                        return False
-                    b = dom[b]
-
             for tail, head in g.edges:
-                if tail not in dom or not dominates(head, tail):
+                if tail not in dom or not _dominates(dom, head, tail):
                     continue
                 body = {head} | (nx.ancestors(g.subgraph(n for n in g if n != head), tail) | {tail}
                                  if tail != head else set())
@@ -176,6 +165,15 @@ def cf_loops(root: Operation, locate: Callable[[Operation], str]) -> list[LoopCo
                     row.calls[mlir], _ = _body_calls(ops, mlir)
                 rows.append(row)
     return rows
+
+
+def _dominates(dom: dict[int, int], a: int, b: int) -> bool:
+    while True:
+        if a == b:
+            return True
+        if dom.get(b, b) == b:
+            return False
+        b = dom[b]
 
 
 def _ops(block: Block) -> list[Operation]:
