@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -28,7 +28,10 @@ from xdsl.rewriter import InsertPoint
 
 from irkit.analysis.launch_loops import outermost_loops
 from irkit.diagnostics import emit_remark
-from irkit.dialects.gpu_host import LaunchFuncOp, WaitOp
+from irkit.dialects.gpu_host import LaunchFuncOp, LLVMCallOp, LLVMFuncOp, WaitOp
+from irkit.dialects.types import llvm_pointer_type
+
+SYNCHRONIZE = "mgpuStreamSynchronize"  # MLIR's runtime wrapper (CudaRuntimeWrappers.cpp, RocmRuntimeWrappers.cpp)
 
 
 @dataclass
@@ -36,6 +39,7 @@ class _SharedStreamLoop(RewritePattern):
     """Puts the loops the analysis accepted on one stream."""
 
     accepted: set[scf.ForOp]
+    keep_sync: bool
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, loop: scf.ForOp, rewriter: PatternRewriter) -> None:
@@ -47,6 +51,14 @@ class _SharedStreamLoop(RewritePattern):
         token = stream.results[0]
         for launch in [op for op in loop.body.walk() if isinstance(op, LaunchFuncOp)]:
             rewriter.replace_op(launch, launch.on_stream(token), new_results=[])
+        if self.keep_sync:
+            # the gpu dialect has no "synchronize, keep the stream": gpu.wait [%t] would destroy it.  The token
+            # is the stream pointer once gpu-to-llvm converts it, so a cast to !llvm.ptr and the runtime call
+            # survive the lowering (form C of seed-notes §1.3: one more mgpuStreamSynchronize per iteration).
+            pointer = UnrealizedConversionCastOp.get([token], [llvm_pointer_type()])
+            rewriter.insert_op(pointer, InsertPoint.after(stream))
+            rewriter.insert_op(LLVMCallOp.to(SYNCHRONIZE, [pointer.results[0]], []),
+                               InsertPoint.before(loop.body.block.last_op))
         rewriter.insert_op(WaitOp.build_sync([token]), InsertPoint.after(loop))
 
 
@@ -57,6 +69,9 @@ class HoistLaunchStreamPass(ModulePass):
     name = "hoist-launch-stream"
     upstream_names: ClassVar[dict[str, str]] = {}
 
+    keep_sync: bool = False
+    """Keep a stream synchronize at the end of every iteration (for loops whose host code needs the results)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         accepted: set[scf.ForOp] = set()
         for verdict in outermost_loops(op):
@@ -66,4 +81,19 @@ class HoistLaunchStreamPass(ModulePass):
                                           "created before the loop")
             else:
                 emit_remark(verdict.loop, f"hoist-launch-stream: loop left alone: {verdict.refusal}")
-        PatternRewriteWalker(_SharedStreamLoop(accepted), apply_recursively=False).rewrite_module(op)
+        if accepted and self.keep_sync:
+            _declare_synchronize(op)
+        PatternRewriteWalker(_SharedStreamLoop(accepted, self.keep_sync), apply_recursively=False).rewrite_module(op)
+
+
+def _declare_synchronize(module: ModuleOp) -> None:
+    """`llvm.func @mgpuStreamSynchronize(!llvm.ptr)` at the top of the module, once."""
+    for existing in module.body.block.ops:
+        if isinstance(existing, LLVMFuncOp) and existing.properties["sym_name"].data == SYNCHRONIZE:
+            return
+    decl = LLVMFuncOp.declaration(SYNCHRONIZE, [llvm_pointer_type()], [])
+    first = module.body.block.first_op
+    if first is None:
+        module.body.block.add_op(decl)
+    else:
+        module.body.block.insert_op_before(decl, first)

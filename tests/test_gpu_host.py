@@ -113,6 +113,18 @@ def test_real_lowering_counts_one_stream_after_the_pass(name, creates_before, la
 
 
 @needs_oracle
+def test_keep_sync_synchronizes_every_iteration_on_one_stream():
+    from irkit.check.mlir_gpu import count_calls
+
+    res = _irkit("cli.opt", str(DATA / "seed.mlir"), "--hoist-launch-stream=keep-sync=true")
+    assert res.returncode == 0, res.stderr
+    counts = count_calls(res.stdout)
+    assert (counts["mgpuStreamCreate"], counts["mgpuStreamSynchronize"], counts["mgpuStreamDestroy"]) == (1, 1001, 1)
+    (loop,) = scf_loops(parse_text(res.stdout, "k.mlir").module, lambda op: "")
+    assert loop.per_iteration("22") == 3
+
+
+@needs_oracle
 def test_irkit_check_mlir_gpu_mode(tmp_path):
     out = tmp_path / "check.json"
     res = _irkit("check.cli", "-p", "hoist-launch-stream", str(DATA / "seed.mlir"), "--json", str(out))

@@ -9,7 +9,8 @@ checked against mlir-runner with irkit's counting runtime, tests/test_gpu_host.p
   (MLIR 14 also ModuleLoad and ModuleUnload: before llvm PR #135478 the module was loaded per launch);
 - `gpu.launch_func async [%t]`: GetFunction, LaunchKernel (MLIR 14: + ModuleLoad, ModuleUnload); with no
   dependency, + StreamCreate;
-- `gpu.wait async`: StreamCreate; `gpu.wait [%t...]`: StreamSynchronize and StreamDestroy per dependency.
+- `gpu.wait async`: StreamCreate; `gpu.wait [%t...]`: StreamSynchronize and StreamDestroy per dependency;
+- `llvm.call @mgpu*`: itself.
 
 Loops: `scf.for` (trip count from constant bounds, else symbolic) and, after `convert-scf-to-cf`, the
 natural loops of `cf` back-edges (trip count unknown).
@@ -26,7 +27,7 @@ from xdsl.dialects import cf, scf
 from xdsl.ir import Block, Operation
 
 from irkit.dialects.arith import ConstantOp
-from irkit.dialects.gpu_host import LaunchFuncOp, WaitOp
+from irkit.dialects.gpu_host import LaunchFuncOp, LLVMCallOp, WaitOp
 from irkit.dialects.types import GpuAsyncTokenType
 
 MLIR_VERSIONS = ("14", "22")
@@ -62,6 +63,10 @@ def op_calls(op: Operation, mlir: str) -> Counter:
             calls.update(["mgpuStreamCreate", "mgpuStreamSynchronize", "mgpuStreamDestroy"])
         elif not op.asyncDependencies:
             calls.update(["mgpuStreamCreate"])
+    elif isinstance(op, LLVMCallOp):
+        callee = op.properties["callee"].root_reference.data
+        if callee.startswith("mgpu"):  # already lowered (or put there by hoist-launch-stream{keep-sync})
+            calls[callee] += 1
     elif isinstance(op, WaitOp):
         if op.results:
             calls.update(["mgpuStreamCreate"])

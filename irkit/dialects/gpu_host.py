@@ -9,7 +9,7 @@ hand-written C++ syntax in `irkit.frontend.gpu_syntax`.  Operand segments follow
 from __future__ import annotations
 
 from xdsl.dialects.builtin import SymbolRefAttr
-from xdsl.ir import SSAValue
+from xdsl.ir import Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     attr_def,
@@ -162,4 +162,41 @@ class BinaryOp(TritonOp):
     traits = traits_def(SymbolOpInterface())
 
 
-GPU_HOST_OPS = [FuncOp, ReturnOp, CallOp, GPUModuleOp, GPUFuncOp, GPUReturnOp, LaunchFuncOp, WaitOp, BinaryOp]
+@irkit_op
+class LLVMFuncOp(TritonOp):
+    """`llvm.func @mgpuStreamSynchronize(!llvm.ptr)`: a runtime declaration (custom form as func.func's; the
+    type is kept as a builtin function type, so irkit's generic form of it is not LLVM's)."""
+
+    name = "llvm.func"
+    body = region_def()
+    sym_name = prop_def()
+    function_type = prop_def()
+    sym_visibility = opt_prop_def()
+    arg_attrs = opt_prop_def()
+    res_attrs = opt_prop_def()
+    traits = traits_def(SymbolOpInterface(), IsolatedFromAbove())
+
+    @staticmethod
+    def declaration(name: str, inputs: list, outputs: list) -> LLVMFuncOp:
+        from xdsl.dialects.builtin import FunctionType, StringAttr
+
+        return LLVMFuncOp.create(regions=[Region()], properties={
+            "sym_name": StringAttr(name), "function_type": FunctionType.from_lists(inputs, outputs)})
+
+
+@irkit_op
+class LLVMCallOp(TritonOp):
+    """`llvm.call @mgpuStreamSynchronize(%s) : (!llvm.ptr) -> ()`: after gpu-to-llvm, each runtime call."""
+
+    name = "llvm.call"
+    callee = prop_def()
+    args = var_operand_def()
+    res = var_result_def()
+
+    @staticmethod
+    def to(callee: str, args: list[SSAValue], results: list) -> LLVMCallOp:
+        return LLVMCallOp.create(operands=list(args), result_types=list(results),
+                                 properties={"callee": SymbolRefAttr(callee)})
+
+
+GPU_HOST_OPS = [FuncOp, ReturnOp, CallOp, GPUModuleOp, GPUFuncOp, GPUReturnOp, LaunchFuncOp, WaitOp, BinaryOp, LLVMFuncOp, LLVMCallOp]

@@ -129,3 +129,10 @@ class GpuAsyncTokenType(ParametrizedAttribute, TypeAttribute):
     """`!gpu.async.token`: orders GPU host ops (`gpu.wait`, async `gpu.launch_func`); a stream in the lowering."""
 
     name = "gpu.async.token"
+
+
+def llvm_pointer_type() -> OpaqueType:
+    """`!llvm.ptr` (opaque pointer, address space 0): irkit keeps LLVM types as their text, as the parser does."""
+    from xdsl.dialects.builtin import StringAttr
+
+    return OpaqueType(StringAttr("llvm.ptr"), StringAttr(""))

@@ -1,4 +1,5 @@
 // RUN: irkit-opt %s --split-input-file --hoist-launch-stream --verify-diagnostics | FileCheck %s
+// RUN: irkit-opt %s --split-input-file --hoist-launch-stream=keep-sync=true | FileCheck %s --check-prefix=SYNC
 
 // The seed's loop (seed 001): 1000 synchronous launches, one stream each after gpu-to-llvm.
 // CHECK-LABEL: func.func @seed
@@ -9,6 +10,18 @@
 // CHECK: }
 // CHECK-NEXT: gpu.wait [%[[S]]]
 // CHECK-NEXT: return
+
+// keep-sync: the stream stays one, and each iteration still synchronizes it (through the stream pointer the
+// token becomes in gpu-to-llvm; gpu.wait [%t] inside the loop would destroy the stream).
+// SYNC: llvm.func @mgpuStreamSynchronize(!llvm.ptr)
+// SYNC-LABEL: func.func @seed
+// SYNC: %[[S:.*]] = gpu.wait async
+// SYNC-NEXT: %[[P:.*]] = builtin.unrealized_conversion_cast %[[S]] : !gpu.async.token to !llvm.ptr
+// SYNC-NEXT: scf.for
+// SYNC-NEXT: gpu.launch_func async [%[[S]]]
+// SYNC-NEXT: llvm.call @mgpuStreamSynchronize(%[[P]]) : (!llvm.ptr) -> ()
+// SYNC-NEXT: }
+// SYNC-NEXT: gpu.wait [%[[S]]]
 module attributes {gpu.container_module} {
   func.func @seed() {
     %c2_i32 = arith.constant 2 : i32
