@@ -133,3 +133,12 @@ def test_irkit_check_mlir_gpu_mode(tmp_path):
     assert calls["mgpuStreamCreate"] == {"before": 1000, "after": 1}
     assert calls["mgpuLaunchKernel"] == {"before": 1000, "after": 1000}
     assert "mgpuStreamCreate" in res.stdout
+
+
+def test_mlir14_spelling_is_read():
+    """MLIR 14 wrote `func @main` (builtin.func) and the binary as a gpu.module attribute (`rocdl.hsaco`)."""
+    pm = parse_text((DATA / "mlir14" / "seed.mlir").read_text(), "seed14.mlir")
+    (loop,) = scf_loops(pm.module, lambda op: "")
+    assert (loop.per_iteration("14"), loop.per_iteration("22")) == (7, 5)
+    printed = print_module(pm)
+    assert "func.func @main()" in printed and 'attributes {rocdl.hsaco = "HSACO"}' in printed

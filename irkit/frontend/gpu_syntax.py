@@ -15,6 +15,8 @@ from irkit.frontend.lexer import ParseError, symbol
 
 # the ops func.func's body names without their dialect (`return`, `call`): its default dialect is `func`
 FUNC_DEFAULT_DIALECT_NAMES = {"return": "func.return", "call": "func.call"}
+# MLIR 14 printed its builtin function as a bare `func @name` (read as func.func, printed in the 22 spelling)
+LEGACY_OP_NAMES = {"func": "func.func"}
 FUNC_DEFAULT_DIALECT_OPS = frozenset(FUNC_DEFAULT_DIALECT_NAMES.values())
 
 
