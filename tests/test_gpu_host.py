@@ -142,3 +142,18 @@ def test_mlir14_spelling_is_read():
     assert (loop.per_iteration("14"), loop.per_iteration("22")) == (7, 5)
     printed = print_module(pm)
     assert "func.func @main()" in printed and 'attributes {rocdl.hsaco = "HSACO"}' in printed
+
+
+@pytest.mark.parametrize("name, per_iteration", [("seed_scf_to_cf.mlir", 5), ("seed_gpu_to_llvm.mlir", 5),
+                                                 ("seed_hoisted_gpu_to_llvm.mlir", 2)])
+def test_lowered_host_code_round_trips_and_counts_cf_loops(name, per_iteration):
+    """After convert-scf-to-cf and gpu-to-llvm (mlir-opt-22 output), loops are back-edges; the calls per
+    iteration are the ones the runner counts for the seed before (5) and after hoisting (2)."""
+    from irkit.analysis.launch_cost import cf_loops
+
+    text = (DATA / "lowered" / name).read_text()
+    assert _print(text) == text
+    (loop,) = cf_loops(parse_text(text, name).module, lambda op: "")
+    assert loop.per_iteration("22") == per_iteration
+    if MLIR_OPT:
+        assert subprocess.run([MLIR_OPT, "-"], input=_print(text), capture_output=True, text=True).returncode == 0

@@ -10,7 +10,8 @@ checked against mlir-runner with irkit's counting runtime, tests/test_gpu_host.p
 - `gpu.launch_func async [%t]`: GetFunction, LaunchKernel (MLIR 14: + ModuleLoad, ModuleUnload); with no
   dependency, + StreamCreate;
 - `gpu.wait async`: StreamCreate; `gpu.wait [%t...]`: StreamSynchronize and StreamDestroy per dependency;
-- `llvm.call @mgpu*`: itself.
+- `llvm.call @mgpu*`: itself; inside an `llvm.func` (after gpu-to-llvm), a launch with an explicit async
+  object launches on that stream: GetFunction, LaunchKernel.
 
 Loops: `scf.for` (trip count from constant bounds, else symbolic) and, after `convert-scf-to-cf`, the
 natural loops of `cf` back-edges (trip count unknown).
@@ -27,7 +28,8 @@ from xdsl.dialects import cf, scf
 from xdsl.ir import Block, Operation
 
 from irkit.dialects.arith import ConstantOp
-from irkit.dialects.gpu_host import LaunchFuncOp, LLVMCallOp, WaitOp
+from irkit.dialects.gpu_host import LaunchFuncOp, LLVMCallOp, LLVMFuncOp, WaitOp
+from irkit.dialects.llvm_host import BRANCH_OPS as LLVM_BRANCH_OPS
 from irkit.dialects.types import GpuAsyncTokenType
 
 MLIR_VERSIONS = ("14", "22")
@@ -59,7 +61,9 @@ def op_calls(op: Operation, mlir: str) -> Counter:
         if mlir == "14":
             calls.update(["mgpuModuleLoad", "mgpuModuleUnload"])
         calls.update(["mgpuModuleGetFunction", "mgpuLaunchKernel"])
-        if not op.results:
+        if not op.results and op.asyncObject is not None and after_gpu_to_llvm(op):
+            pass  # gpu-to-llvm's own output: the object is the stream its llvm.calls made
+        elif not op.results:
             calls.update(["mgpuStreamCreate", "mgpuStreamSynchronize", "mgpuStreamDestroy"])
         elif not op.asyncDependencies:
             calls.update(["mgpuStreamCreate"])
@@ -74,6 +78,17 @@ def op_calls(op: Operation, mlir: str) -> Counter:
             for _ in op.asyncDependencies:
                 calls.update(["mgpuStreamSynchronize", "mgpuStreamDestroy"])
     return calls
+
+
+def after_gpu_to_llvm(op: Operation) -> bool:
+    """Inside an `llvm.func`: host code gpu-to-llvm already lowered (its launches keep the stream as their
+    explicit async object, which mlir-translate uses)."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, LLVMFuncOp):
+            return True
+        parent = parent.parent_op()
+    return False
 
 
 def constant_index(value) -> int | None:
@@ -154,7 +169,7 @@ def cf_loops(root: Operation, locate: Callable[[Operation], str]) -> list[LoopCo
             index = {b: i for i, b in enumerate(blocks)}
             for i, b in enumerate(blocks):
                 term = b.last_op
-                if isinstance(term, (cf.BranchOp, cf.ConditionalBranchOp)):
+                if isinstance(term, (cf.BranchOp, cf.ConditionalBranchOp, *LLVM_BRANCH_OPS)):
                     for s in term.successors:
                         g.add_edge(i, index[s])
             dom = nx.immediate_dominators(g, 0)
@@ -217,7 +232,8 @@ def lowering_hazards(root: Operation, locate: Callable[[Operation], str]) -> lis
         if isinstance(op, scf.ForOp) and any(isinstance(a.type, GpuAsyncTokenType) for a in op.iter_args):
             out.append(Hazard(locate(op), "an async token carried in iter_args: MLIR 22.1's gpu-to-llvm turns the "
                                           "gpu.wait on it into event calls on a stream (the stream leaks)"))
-        if isinstance(op, LaunchFuncOp) and not op.results and op.asyncObject is not None:
+        if isinstance(op, LaunchFuncOp) and not op.results and op.asyncObject is not None \
+                and not after_gpu_to_llvm(op):
             out.append(Hazard(locate(op), "an explicit async object on a synchronous gpu.launch_func: MLIR 22.1's "
                                           "gpu-to-llvm drops it and creates a stream per launch"))
     return out

@@ -495,6 +495,8 @@ def _print_cond_br(pr, op):
 
 syntax("cf.br")((_parse_br, _print_br))
 syntax("cf.cond_br")((_parse_cond_br, _print_cond_br))
+syntax("llvm.br")((_parse_br, _print_br))  # gpu-to-llvm's loops: the same syntax as cf's
+syntax("llvm.cond_br")((_parse_cond_br, _print_cond_br))
 
 
 # -- arith.constant / arith.select ---------------------------------------------------------------------------------
