@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, IntegerType, StringAttr, SymbolRefAttr
 
+from irkit.dialects.encodings import OpaqueAttr
 from irkit.dialects.types import GpuAsyncTokenType
 from irkit.frontend.lexer import ParseError, symbol
 
@@ -194,6 +195,10 @@ def _print_gpu_module(pr, op):
 
 # -- gpu.binary ------------------------------------------------------------------------------------------
 
+# what MLIR's parser puts in a binary written without `<handler>` (and its printer leaves out); mlir-opt-22
+# crashes on a generic gpu.binary without it
+DEFAULT_OFFLOADING_HANDLER = OpaqueAttr(StringAttr("gpu.select_object"), StringAttr(""))
+
 
 def _parse_binary(p, cls, legacy, nres):
     cur = p.cur
@@ -201,7 +206,7 @@ def _parse_binary(p, cls, legacy, nres):
     name = cur.try_symbol()
     if name is None:
         raise ParseError(spos, "expected binary name '@...'")
-    props = {"sym_name": StringAttr(name)}
+    props = {"sym_name": StringAttr(name), "offloadingHandler": DEFAULT_OFFLOADING_HANDLER}
     if cur.try_lit("<"):
         props["offloadingHandler"] = p.attrs.parse_attribute()
         cur.expect(">")
@@ -217,7 +222,7 @@ def _parse_binary(p, cls, legacy, nres):
 def _print_binary(pr, op):
     pr.w(" " + symbol(op.properties["sym_name"].data) + " ")
     handler = op.properties.get("offloadingHandler")
-    if handler is not None:
+    if handler is not None and handler != DEFAULT_OFFLOADING_HANDLER:
         pr.w("<" + pr.attribute(handler) + ">")
     if op.attributes:
         pr.w(" " + pr.attr_dict_text(dict(op.attributes)))
