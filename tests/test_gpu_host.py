@@ -127,8 +127,10 @@ def test_keep_sync_synchronizes_every_iteration_on_one_stream():
 @needs_oracle
 def test_irkit_check_mlir_gpu_mode(tmp_path):
     out = tmp_path / "check.json"
-    res = _irkit("check.cli", "-p", "hoist-launch-stream", str(DATA / "seed.mlir"), "--json", str(out))
+    page = tmp_path / "check.html"
+    res = _irkit("check.cli", "-p", "hoist-launch-stream", str(DATA / "seed.mlir"), "--json", str(out), "--html", str(page))
     assert res.returncode == 0, res.stderr
+    assert "<td>mgpuStreamCreate</td><td>1000</td><td>1</td>" in page.read_text()
     calls = json.loads(out.read_text())["modules"][0]["calls"]
     assert calls["mgpuStreamCreate"] == {"before": 1000, "after": 1}
     assert calls["mgpuLaunchKernel"] == {"before": 1000, "after": 1000}

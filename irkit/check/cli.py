@@ -94,11 +94,12 @@ def run(argv: list[str]) -> int:
         raise CliError("nothing to check: give .ttgir inputs (static mode) or '-- python prog.py' (run mode)")
     gpu_host = _gpu_host_inputs(args.inputs)
     if gpu_host:
-        from irkit.check.mlir_gpu import check_gpu_host, render_text
+        from irkit.check.mlir_gpu import check_gpu_host, render_html, render_text
 
         report = check_gpu_host(gpu_host, args.pipeline)
         sys.stdout.write(render_text(report))
         _write(args.json_out, render.to_json(report))
+        _write(args.html_out, render_html(report))
         return FINDING if any(m.get("error") for m in report["modules"]) else 0
     from irkit.check.static import check_static, read_module_input
 

@@ -117,3 +117,20 @@ def render_text(report: dict) -> str:
         for r in m.get("remarks", []):
             lines.append(f"  {r}")
     return "\n".join(lines) + "\n"
+
+
+def render_html(report: dict) -> str:
+    import html
+
+    e = html.escape
+    parts = ["<!doctype html><meta charset='utf-8'><title>irkit-check: runtime calls</title>",
+             f"<h1>irkit-check -p {e(report['pipeline'])}</h1><p>lowering: <code>{e(report['lowering'])}</code></p>"]
+    for m in report["modules"]:
+        parts.append(f"<h2>{e(m['name'])}</h2>")
+        if m.get("error"):
+            parts.append(f"<p>error: {e(m['error'])}</p>")
+            continue
+        parts.append("<table><tr><th>runtime entry point</th><th>before</th><th>after</th></tr>")
+        parts += [f"<tr><td>{e(k)}</td><td>{v['before']}</td><td>{v['after']}</td></tr>" for k, v in m["calls"].items()]
+        parts.append("</table>")
+    return "\n".join(parts) + "\n"
