@@ -37,10 +37,10 @@ def test_visitor_rules_by_class():
 
 
 def test_unregistered_function_is_opaque():
-    """An op irkit has no class for (here upstream `func.func`, read with --allow-unregistered-dialect) is
+    """An op irkit has no class for (here a `mydialect.func`, read with --allow-unregistered-dialect) is
     named "builtin.unregistered" in xDSL: no analysis takes it for a function."""
     pm = parse_text(
-        '"func.func"() ({\n  "func.return"() : () -> ()\n}) {sym_name = "f", function_type = () -> ()} : () -> ()\n',
+        '"mydialect.func"() ({\n  "mydialect.return"() : () -> ()\n}) {sym_name = "f", function_type = () -> ()} : () -> ()\n',
         allow_unregistered=True,
     )
     func = pm.module.body.block.first_op
