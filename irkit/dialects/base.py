@@ -62,7 +62,8 @@ def same_as(types: dict[str, list[Attribute]], target: str, source: str) -> None
         types[target] = list(types[source])
 
 
-_SYNTAX_FIELDS = ("FORMAT", "FORMAT_LEGACY", "FORMAT_PRE34", "ATTR_STYLES", "STRIPPED", "READ_STRIPPED")
+_SYNTAX_FIELDS = ("FORMAT", "FORMAT_LEGACY", "FORMAT_PRE34", "ATTR_STYLES", "STRIPPED", "READ_STRIPPED",
+                  "KERNEL_KEYWORD")
 
 
 def irkit_op(cls):
