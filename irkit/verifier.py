@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from irkit.dialects.ods_rules import ods_error
 from irkit.dialects.op_rules import module_attribute_error
 from irkit.dialects.tt import FuncOp, ReturnOp
 from irkit.frontend.construct import gc_paused
@@ -26,7 +27,7 @@ def _verify_module(root: Operation) -> list[tuple[Operation, str]]:
     errors: list[tuple[Operation, str]] = []
     tree = _Tree(root)
     for op in tree.ops:
-        message = _dominance_error(op, tree) or _region_type_error(op)
+        message = _dominance_error(op, tree) or _region_type_error(op) or ods_error(op)
         if message is not None:
             errors.append((op, f"'{op.name}' op {message}"))
             if len(errors) >= 20:

@@ -211,8 +211,8 @@ def module_attribute_error(module: ModuleOp) -> str | None:
             attr = module.attributes.get(spelled)
             if attr is None:
                 continue
-            if not isinstance(attr, IntegerAttr) or attr.value.data <= 0:
-                return f"attribute '{spelled}' must be a positive integer, got {attr}"
+            if not isinstance(attr, IntegerAttr) or attr.value.data <= 0 or attr.type != IntegerType(32):
+                return f"attribute '{spelled}' must be a positive integer of type i32"
     return None
 
 

@@ -267,6 +267,8 @@ def _parse_for(p, cls, legacy, nres):
             d = cur.try_value_def()
             if d is None:
                 raise cur.error("expected iter_args name")
+            if d[1] != 1:  # `%x:3` binds results, never a region argument
+                raise ParseError(apos, "expected '=' after a region argument name (no ':N' result count here)")
             cur.expect("=")
             upos = cur.skip()
             u = cur.value_use()

@@ -795,8 +795,8 @@ class Parser:
         while True:
             apos = cur.skip()
             d = cur.try_value_def()
-            if d is None:
-                raise cur.error(f"expected a {what} '%name: type'")
+            if d is None or d[1] != 1:
+                raise ParseError(apos, f"expected a {what} '%name: type'")
             cur.expect(":")
             t = self.attrs.parse_type()
             args.append((d[0], t, self.attrs.try_location(), apos))

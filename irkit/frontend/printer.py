@@ -897,4 +897,23 @@ def operation_text(op: Operation, spelling: Spelling = Spelling.CURRENT) -> str:
     return "".join(printer.out)
 
 
-__all__ = ["print_module", "operation_text", "Printer", "PrintOptions"]
+class _InlinePrinter(Printer):
+    """Attributes written out in full, as MLIR's diagnostics write them (no alias names)."""
+
+    def _attribute(self, a: Attribute) -> str:
+        return self._attr_body(a)
+
+    def type(self, t: Attribute) -> str:
+        return self._type_body(t)
+
+
+def mlir_text(a: Attribute) -> str:
+    """A type or attribute as MLIR writes it in a diagnostic (`tensor<4x!tt.ptr<f32>, #ttg.blocked<{...}>>`),
+    never in xDSL's generic form (`#builtin.int<1>`, `none`)."""
+    try:
+        return _InlinePrinter(PrintOptions()).attribute(a)
+    except Exception:  # noqa: BLE001 - a half-built attribute in a message: xDSL's text rather than none
+        return str(a)
+
+
+__all__ = ["print_module", "operation_text", "Printer", "PrintOptions", "mlir_text"]
