@@ -16,6 +16,16 @@ from irkit.dialects.tt import FuncOp, ReturnOp
 from irkit.frontend.construct import gc_paused
 
 
+def verify_parsed(parsed, text: str, name: str, line_offset: int = 0, prefix: str = "") -> list:
+    """The verifier's errors on a parsed module as positioned diagnostics (`file:line:col: error: ...`):
+    what every command (irkit-opt, irkit-report, irkit-sweep, irkit-check) runs after parsing and
+    before any pass or analysis."""
+    from irkit.diagnostics import op_diagnostic
+
+    return [op_diagnostic(parsed, text, name, line_offset, "error", op, prefix + message)
+            for op, message in verify_module(parsed.module)]
+
+
 def verify_module(root: Operation) -> list[tuple[Operation, str]]:
     # no cyclic GC while walking: the walk allocates little that lives, and the
     # collector would otherwise re-scan the whole module (superlinear on big ones)

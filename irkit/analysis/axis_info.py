@@ -662,6 +662,8 @@ def _visit_load(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
     ptr = ins[0]
     mask = ins[1] if len(ins) > 1 else None
     rank = ptr.rank
+    if mask is not None and mask.rank != rank:  # no verified load has one (a scalar mask of a tensor load)
+        mask = None
     return AxisInfo(
         (1,) * rank,
         (1,) * rank,

@@ -122,6 +122,17 @@ def parse(chunk: InputText):
     return parsed
 
 
+def parse_verified(chunk: InputText):
+    """parse(), then irkit-opt's verifier (irkit.verifier.verify_parsed): no analysis sees IR it rejects."""
+    from irkit.verifier import verify_parsed
+
+    parsed = parse(chunk)
+    errors = run_deep(verify_parsed, parsed, chunk.text, chunk.name, chunk.line_offset)
+    if errors:
+        raise ReportFailed("\n".join(d.render() for d in errors))
+    return parsed
+
+
 def pipeline_spec(args) -> str | None:
     parts = []
     if args.pipeline:
@@ -191,7 +202,7 @@ def module_report(chunk: InputText, args, meta: dict | None = None, version: str
     meta = meta or {}
     ver = args.triton_version or version or meta.get("triton_version")
     recorded = meta.get("shared") if isinstance(meta.get("shared"), int) else None
-    modules = split_modules(parse(chunk))
+    modules = split_modules(parse_verified(chunk))
     reports = []
     try:
         for i, parsed in enumerate(modules):
@@ -259,6 +270,12 @@ def run_per_pass(args):
     sections = dumplog.split_sections(text)
     if not sections:
         raise CliError(f"'{path}' looks like an MLIR_ENABLE_DUMP log but has no IR sections")
+    for section in sections:
+        if not section.text.strip():  # as irkit-opt --dump-section says of it
+            from irkit.diagnostics import Diagnostic
+
+            message = f"section {section.index} ({section.label}) holds no MLIR module"
+            raise ReportFailed(Diagnostic("error", message, str(path), section.header_line, 1).render())
     try:
         return build_per_pass_report(sections, name=str(path), version=args.triton_version)
     except ValueError as e:

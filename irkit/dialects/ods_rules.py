@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
 
 from irkit.dialects.encodings import SwizzledSharedEncodingAttr
-from irkit.dialects.op_rules import _pointee
-from irkit.dialects.types import AsyncTokenType
+from irkit.dialects.op_rules import TensorLayoutsMatchContext, _pointee
+from irkit.dialects.types import AsyncTokenType, PointerType
 
 _ARITH_BINARY = ("addf addi andi ceildivsi ceildivui divf divsi divui floordivsi maximumf maxnumf maxsi maxui minimumf "
                  "minnumf minsi minui mulf muli ori remf remsi remui shli shrsi shrui subf subi xori").split()
@@ -62,6 +63,10 @@ OPERAND_RULES: dict[str, dict[str, str]] = {
     "ttg.async_commit_group": {"inputTokens": "token"},
     "ttg.async_wait": {"asyncToken": "token"},
     "ttg.memdesc_subview": {"offsets": "i32"},
+    "ttng.tensormap_create": {"desc_ptr": "ptr-i8", "box_dim": "i32", "global_dim": "i32", "global_stride": "i64",
+                              "element_stride": "i32"},
+    "tt.experimental_tensormap_create": {"desc_ptr": "ptr-i8", "box_dim": "i32", "global_dim": "i32",
+                                         "global_stride": "i64", "element_stride": "i32"},
     "ttg.memdesc_index": {"index": "i32"},
     "ttg.predicate_stage": {"ub": "=iv", "step": "=iv"},
     "ttng.async_tma_copy_global_to_local": {"coord": "i32", "pred": "i1"},
@@ -76,12 +81,14 @@ OPERAND_RULES: dict[str, dict[str, str]] = {
 
 # ODS attribute kinds of Triton's ops by attribute name: I32Attr, BoolAttr, DenseI32ArrayAttr
 _I32_ATTRS = {"axis", "start", "end", "num", "maxNumImpreciseAcc", "alignment", "interleave_layout", "swizzle_mode",
-              "fill_mode", "elem_type"}
+              "fill_mode", "elem_type", "nbytes", "nbytes_alignment"}
 # I32EnumAttr cases written as integers (tt.dot's, ttng.warp_group_dot's inputPrecision: tf32 .. bf16x6)
-_ENUM_RANGES = {"inputPrecision": range(0, 5)}
+_ENUM_RANGES = {"inputPrecision": range(0, 5), "swizzle_mode": range(0, 4), "fill_mode": range(0, 2),
+                "interleave_layout": range(0, 3)}
 _BOOL_ATTRS = {"isVolatile", "reverse", "isAsync", "pure"}
 _I32_ARRAYS = {"order"}
 _TRITON_DIALECTS = ("tt.", "ttg.", "ttng.", "amdg.", "ttig.")
+_LAYOUT_CHECKED_ELSEWHERE = ("ttg.", "ttng.", "amdg.", "ttig.", "scf.", "arith.", "math.")
 
 _I1 = IntegerType(1)
 _I32 = IntegerType(32)
@@ -114,6 +121,8 @@ def _expected(op: Operation, rule: str) -> Attribute | str | None:
         if isinstance(t, TensorType):
             return TensorType(_I1, t.get_shape(), t.encoding)
         return _I1
+    if rule == "ptr-i8":
+        return PointerType(IntegerType(8))
     return {"i1": _I1, "i32": _I32, "i64": _I64}.get(rule, rule)
 
 
@@ -137,6 +146,12 @@ def ods_error(op: Operation) -> str | None:
                     which = f"operand '{operand}'" + (f" #{i}" if len(_values(op, operand)) > 1 else "")
                     return (f"{which} has type '{mlir_text(v.type)}' where its form implies '{mlir_text(expected)}' "
                             "(a use whose type differs from its definition's)")
+    if name.startswith(_LAYOUT_CHECKED_ELSEWHERE):
+        # Triton 3.9 checks the layouts of every op's results and operands (3.1-3.8: of tt ops, irkit's trait)
+        try:
+            TensorLayoutsMatchContext().verify(op)
+        except VerifyException as e:
+            return str(e)
     if name in _BARRIER_OPS and op.operands:
         problem = _barrier_layout_problem(op.operands[0].type)
         if problem is not None:

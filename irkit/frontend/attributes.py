@@ -785,11 +785,7 @@ class AttrParser:
             line = self._location_number("line number")
             cur.expect(":")
             col = self._location_number("column number")
-            if cur.try_lit("to"):  # a range: keep the start
-                cur.integer()
-                if cur.try_lit(":"):
-                    cur.integer()
-            return file_line_col(s, line, col)
+            return file_line_col(s, line, col)  # no `to` range: Triton 3.1-3.9's MLIR has none
         if cur.try_lit("("):
             child = self._location_inner()
             cur.expect(")")
@@ -881,6 +877,10 @@ def layout_problem(cls: type[enc.StructLayoutAttr], values: dict[str, object]) -
     for key, most in (("versionMajor", 3), ("version", 4)):  # amd_mfma: 3.1-3.8 and 3.9's key
         if cls.name == "ttg.amd_mfma" and isinstance(values.get(key), int) and not 0 <= values[key] <= most:
             return f"major version must be in the [0, {most}] range"
+    if cls.name == "ttg.amd_mfma" and values.get("versionMinor") not in (None, 0):
+        return "minor version must be 0"
+    if values.get("swizzlingByteWidth") not in (None, 0, 32, 64, 128):
+        return "swizzlingByteWidth must be 0, 32, 64, or 128"
     if cls.name == "ttg.dot_op" and values["opIdx"] not in (0, 1):
         return f"opIdx = {values['opIdx']} must be 0 or 1"
     return None

@@ -247,8 +247,8 @@ def _parse_for(p, cls, legacy, nres):
     unsigned = cur.try_lit("unsigned")
     ivpos = cur.skip()
     iv = cur.try_value_def()
-    if iv is None:
-        raise cur.error("expected induction variable")
+    if iv is None or iv[1] != 1:
+        raise ParseError(ivpos, "expected induction variable '%name ='")
     cur.expect("=")
     lb_pos = cur.skip()
     lb_use = (cur.value_use(), cur.pos)
@@ -370,8 +370,8 @@ def _parse_while(p, cls, legacy, nres):
         while True:
             apos = cur.skip()
             d = cur.try_value_def()
-            if d is None:
-                raise cur.error("expected argument name")
+            if d is None or d[1] != 1:
+                raise ParseError(apos, "expected argument name '%name ='")
             cur.expect("=")
             upos = cur.skip()
             u = cur.value_use()

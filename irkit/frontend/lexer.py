@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_WS = re.compile(r"(?:\s+|//[^\n]*)+")
+_WS = re.compile(r"(?:[ \t\n\r]+|//[^\n]*)+")  # MLIR's whitespace only: U+2028 or U+00A0 is no blank
 # MLIR identifiers and numbers are ASCII: no `\w`/`\d` matching other scripts
 # MLIR's suffix-id: all digits, or a letter or one of $._- then any of those and digits (`%88x` is no name)
 SSA_SUFFIX = r"(?:\d+(?![\w$.\-])|[A-Za-z_$.\-][\w$.\-]*)"
