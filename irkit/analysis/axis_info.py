@@ -86,6 +86,7 @@ from irkit.dialects.tt import (
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.dialects.types import PointerType
 from irkit.layout.algebra import elem_bits
+from irkit.walk import walk_ops
 
 MAX_DIVISOR = 1 << 62
 """highestPowOf2Divisor<int64_t>(0): the lattice top ("unknown yet, could be anything")."""
@@ -1019,7 +1020,7 @@ def _callee_name(call: Operation) -> str | None:
 
 
 def _calls(func: Operation) -> Iterable[Operation]:
-    return (op for op in func.walk() if isinstance(op, CALL_OPS))
+    return (op for op in walk_ops(func) if isinstance(op, CALL_OPS))
 
 
 def _callers_first(module: ModuleOp) -> list[Operation]:

@@ -50,6 +50,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
     mode.add_argument("--screen", "--autotune", dest="screen", action="store_true",
                       help="autotuning screen: which configs exceed the limit, which the pipeline brings under it")
     ap.add_argument("--manifest", default=None, help="for --screen: a JSONL/JSON manifest of configs, or a file of paths")
+    ap.add_argument("--manifest-any-path", action="store_true",
+                    help="for --manifest: allow paths outside the manifest's folder (absolute, '..', links)")
     ap.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
                     help="for --manifest: keep rows whose KEY equals VALUE (KEY~TEXT: contains TEXT); repeatable")
     ap.add_argument("-p", "--pass-pipeline", dest="pipeline", default=None,
@@ -365,6 +367,19 @@ def _where(rows: list[dict], clauses: list[str]) -> list[dict]:
     return rows
 
 
+def _inside(path: Path, folder: Path) -> bool:
+    """`path`, links resolved, lies under `folder`."""
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # a link loop
+        return False
+
+
+def _looks_like_ir(text: str) -> bool:
+    """What a config file of a manifest must hold before irkit quotes a line of it in a diagnostic."""
+    return re.search(r"^\s*(?:module\b|\"builtin\.module\"|tt\.func\b|#[\w$.-]+ = |// -----)", text[: 1 << 20], re.M) is not None
+
+
 def screen_configs(args) -> list[tuple[str, str, str | None]]:
     """(name, path, triton version from the manifest) for every config to screen."""
     configs: list[tuple[str, str, str | None]] = []
@@ -388,6 +403,9 @@ def screen_configs(args) -> list[tuple[str, str, str | None]]:
                 skipped += 1
                 continue
             full = Path(rel) if Path(rel).is_absolute() else mpath.parent / rel
+            if not args.manifest_any_path and not _inside(full, mpath.parent):
+                raise CliError(f"manifest '{mpath}' names '{rel}', outside the manifest's folder; "
+                               "--manifest-any-path allows that")
             configs.append((_row_name(row, rel), str(full), row.get("triton_version")))
         if skipped:
             sys.stderr.write(f"irkit-report: note: {skipped} manifest row(s) name no TTGIR file (e.g. compile errors); skipped\n")
@@ -407,6 +425,8 @@ def run_screen(args, spec: str | None):
     for name, path, version in progress_bar(screen_configs(args), desc="screen", unit="config"):
         try:
             chunk = read_one(path, args)
+            if args.manifest and not _looks_like_ir(chunk.text):  # never quote a line of a file that is no IR
+                raise ReportFailed(f"{path}: error: not an MLIR file (no module, function or alias in it)")
             meta = sidecar(path)
             reports = module_list(module_report(chunk, args, meta, version=version))
             afters: list = [None] * len(reports)
@@ -561,7 +581,9 @@ def run(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    sys.exit(run_command("irkit-report", run, sys.argv[1:] if argv is None else argv, (ReportFailed,)))
+    # on irkit.deep's large stack: the analyses walk regions recursively, as the front end does
+    sys.exit(run_command("irkit-report", lambda a: run_deep(run, a), sys.argv[1:] if argv is None else argv,
+                         (ReportFailed,)))
 
 
 if __name__ == "__main__":

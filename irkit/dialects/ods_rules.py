@@ -10,7 +10,7 @@ one table per op (keyed by the op's name as the current dialect spells it).
 Rule of an operand: "result" (the op's single result type), "=name" (the type of operand `name`),
 "i1"/"i32"/"i64" (every value of the operand has that type), "i1-like=name" (i1, or a tensor of i1
 of the shape and layout of operand `name`), "pointee=name" (what a load through operand `name` yields),
-"token" (an async token).
+"token" (an async token), "tensor" (any ranked tensor).
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ OPERAND_RULES: dict[str, dict[str, str]] = {
     "ttg.async_commit_group": {"inputTokens": "token"},
     "ttg.async_wait": {"asyncToken": "token"},
     "ttg.memdesc_subview": {"offsets": "i32"},
+    "ttg.convert_layout": {"src": "tensor"},
     "ttng.tensormap_create": {"desc_ptr": "ptr-i8", "box_dim": "i32", "global_dim": "i32", "global_stride": "i64",
                               "element_stride": "i32"},
     "tt.experimental_tensormap_create": {"desc_ptr": "ptr-i8", "box_dim": "i32", "global_dim": "i32",
@@ -81,7 +82,7 @@ OPERAND_RULES: dict[str, dict[str, str]] = {
 
 # ODS attribute kinds of Triton's ops by attribute name: I32Attr, BoolAttr, DenseI32ArrayAttr
 _I32_ATTRS = {"axis", "start", "end", "num", "maxNumImpreciseAcc", "alignment", "interleave_layout", "swizzle_mode",
-              "fill_mode", "elem_type", "nbytes", "nbytes_alignment"}
+              "fill_mode", "elem_type", "nbytes", "nbytes_alignment", "pendings"}
 # I32EnumAttr cases written as integers (tt.dot's, ttng.warp_group_dot's inputPrecision: tf32 .. bf16x6)
 _ENUM_RANGES = {"inputPrecision": range(0, 5), "swizzle_mode": range(0, 4), "fill_mode": range(0, 2),
                 "interleave_layout": range(0, 3)}
@@ -138,6 +139,10 @@ def ods_error(op: Operation) -> str | None:
             if expected is None:
                 continue
             for i, v in enumerate(_values(op, operand)):
+                if expected == "tensor":
+                    if not isinstance(v.type, TensorType):
+                        return f"operand '{operand}' must be a ranked tensor, got '{mlir_text(v.type)}'"
+                    continue
                 if expected == "token":
                     if not isinstance(v.type, AsyncTokenType):
                         return f"operand '{operand}' must be an async token, got '{mlir_text(v.type)}'"
@@ -152,6 +157,10 @@ def ods_error(op: Operation) -> str | None:
             TensorLayoutsMatchContext().verify(op)
         except VerifyException as e:
             return str(e)
+    if name == "tt.call":
+        problem = _callee_problem(op)
+        if problem is not None:
+            return problem
     if name in _BARRIER_OPS and op.operands:
         problem = _barrier_layout_problem(op.operands[0].type)
         if problem is not None:
@@ -162,6 +171,25 @@ def ods_error(op: Operation) -> str | None:
             if problem is not None:
                 return f"attribute '{key}' failed to satisfy constraint: {problem}"
     return None
+
+
+def _callee_problem(op: Operation) -> str | None:
+    """tt.call's SymbolUserOpInterface: the callee names a function of the enclosing module."""
+    from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
+
+    callee = op.properties.get("callee") or op.attributes.get("callee")
+    if not isinstance(callee, SymbolRefAttr):
+        return "requires a 'callee' symbol reference attribute"
+    module = op.parent_op()
+    while module is not None and not isinstance(module, ModuleOp):
+        module = module.parent_op()
+    if module is None:
+        return None
+    target = callee.root_reference.data
+    found = not callee.nested_references.data and any(
+        isinstance(f.properties.get("sym_name"), StringAttr) and f.properties["sym_name"].data == target
+        for f in module.body.block.ops)
+    return None if found else f"'{callee.string_value()}' does not reference a valid function"
 
 
 _BARRIER_OPS = {"ttng.init_barrier", "ttng.inval_barrier", "ttng.wait_barrier", "ttng.arrive_barrier",

@@ -201,6 +201,7 @@ class AttrParser:
         self.type_cache: dict[str, Attribute] = {} if type_cache is None else type_cache
         self.saw_legacy = False
         self.saw_current = False
+        self.nesting = 0  # types/layouts being parsed around the cursor (only the outermost is cached by text)
         self.legacy_dialects: set[str] = set()  # current dialect names seen in their legacy spelling
         self.current_dialects: set[str] = set()  # ... and seen in their current spelling
 
@@ -237,7 +238,7 @@ class AttrParser:
         if pos >= len(text):
             return None
         c = text[pos]
-        if c == "t" and text.startswith("tensor<", pos):  # most types, and most already seen
+        if c == "t" and not self.nesting and text.startswith("tensor<", pos):  # most types, and most already seen
             end = cur.balanced_end(pos + 6)
             cached = self.type_cache.get(text[pos:end])
             if cached is not None:
@@ -263,17 +264,28 @@ class AttrParser:
             cur.pos = m.end()
             return st
         if word in ("tensor", "vector") and text.startswith("<", m.end()):
+            if self.nesting:  # inside another type: no cache key per level (rescanning the text is quadratic)
+                cur.pos = m.end() + 1
+                return self._nested_shaped(word)
             end = cur.balanced_end(m.end())
             key = text[pos:end]
             cached = self.type_cache.get(key)
             if cached is None:
                 cur.pos = m.end() + 1
-                cached = self._shaped_body(word)
-                cur.expect(">", f"to end {word} type")
+                cached = self._nested_shaped(word)
                 self.type_cache[key] = cached
             cur.pos = end
             return cached
         return None
+
+    def _nested_shaped(self, word: str) -> Attribute:
+        self.nesting += 1
+        try:
+            t = self._shaped_body(word)
+        finally:
+            self.nesting -= 1
+        self.cur.expect(">", f"to end {word} type")
+        return t
 
     def parse_type(self, what: str = "type") -> Attribute:
         pos = self.cur.skip()
@@ -345,6 +357,8 @@ class AttrParser:
         if ident is None:
             raise cur.error("expected type after '!'")
         if cur.text.startswith("<", cur.pos):
+            if self.nesting:  # inside another type: parsed in place (see _nested_shaped)
+                return self._nested_dialect_type(ident)
             end = cur.balanced_end(cur.pos)
             key = cur.text[start:end]
             cached = self.type_cache.get(key)
@@ -352,7 +366,7 @@ class AttrParser:
                 cur.pos = end
                 self.canonical(ident)  # still record the spelling
                 return cached
-            t = self.dialect_type(self.canonical(ident), ident, stripped=False)
+            t = self._nested_dialect_type(ident)
             self.type_cache[key] = t
             return t
         if "." not in ident:
@@ -361,6 +375,13 @@ class AttrParser:
         if name == "ttg.async.token":
             return AsyncTokenType()
         return OpaqueType(StringAttr(ident), StringAttr(""))
+
+    def _nested_dialect_type(self, ident: str) -> Attribute:
+        self.nesting += 1
+        try:
+            return self.dialect_type(self.canonical(ident), ident, stripped=False)
+        finally:
+            self.nesting -= 1
 
     def dialect_type(self, name: str, raw_name: str, stripped: bool) -> Attribute:
         """The `<...>` body of a dialect type (the cursor is on `<`)."""
@@ -628,6 +649,16 @@ class AttrParser:
         if name == "ttg.shared_memory":
             return enc.SharedMemorySpaceAttr()
         cls = _STRUCT_BY_NAME.get(name)
+        if cls is not None and cur.text.startswith("<{", cur.pos) and self.nesting:
+            self.nesting += 1  # a layout inside a layout: parsed in place (see _nested_shaped)
+            body_start = cur.pos
+            try:
+                return self._struct_layout(cls)
+            except _UnknownField:
+                cur.pos = cur.balanced_end(body_start)
+                return enc.OpaqueAttr(StringAttr(ident), StringAttr(cur.text[body_start : cur.pos]))
+            finally:
+                self.nesting -= 1
         if cls is not None and cur.text.startswith("<{", cur.pos):
             key = cur.text[start : cur.balanced_end(cur.pos)]
             cached = self.type_cache.get(key)
@@ -635,11 +666,14 @@ class AttrParser:
                 cur.pos = start + len(key)
                 return cached
             body_start = cur.pos
+            self.nesting += 1
             try:
                 attr = self._struct_layout(cls)
             except _UnknownField:
                 cur.pos = cur.balanced_end(body_start)
                 attr = enc.OpaqueAttr(StringAttr(ident), StringAttr(cur.text[body_start : cur.pos]))
+            finally:
+                self.nesting -= 1
             self.type_cache[key] = attr
             return attr
         dialect, _, mnemonic = name.partition(".")

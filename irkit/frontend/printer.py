@@ -101,6 +101,11 @@ class AliasState:
     used_types: dict[str, Attribute] = field(default_factory=dict)
 
 
+# Texts of attributes and types are memoized only up to this size: each level of a deeply nested one
+# (`tensor<1xtensor<...>>` 10,000 deep) would otherwise keep its own copy of everything inside it
+_MEMO_TEXT_CHARS = 4096
+
+
 class Printer:
     def __init__(self, options: PrintOptions, aliases: AliasState | None = None):
         self.o = options
@@ -595,7 +600,8 @@ class Printer:
         if cached is not None and cached[0] is a:
             return cached[1]
         text = self._attribute(a)
-        self._attr_text[id(a)] = (a, text)
+        if len(text) <= _MEMO_TEXT_CHARS:
+            self._attr_text[id(a)] = (a, text)
         return text
 
     def _attribute(self, a: Attribute) -> str:
@@ -704,7 +710,8 @@ class Printer:
             text = "!" + name
         else:
             text = self._type_body(t)
-        self._attr_text[id(t)] = (t, text)
+        if len(text) <= _MEMO_TEXT_CHARS:
+            self._attr_text[id(t)] = (t, text)
         return text
 
     def _type_body(self, t: Attribute, stripped: bool = False) -> str:
