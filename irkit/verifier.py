@@ -37,7 +37,7 @@ def _verify_module(root: Operation) -> list[tuple[Operation, str]]:
     errors: list[tuple[Operation, str]] = []
     tree = _Tree(root)
     for op in tree.ops:
-        message = _dominance_error(op, tree) or _region_type_error(op) or ods_error(op)
+        message = _dominance_error(op, tree) or _region_type_error(op)
         if message is not None:
             errors.append((op, f"'{op.name}' op {message}"))
             if len(errors) >= 20:
@@ -45,6 +45,10 @@ def _verify_module(root: Operation) -> list[tuple[Operation, str]]:
             continue
         try:
             op.verify(verify_nested_ops=False)
+            # then what Triton's ODS adds (after the op's own rules, whose messages MLIR gives first)
+            message = ods_error(op)
+            if message is not None:
+                errors.append((op, f"'{op.name}' op {message}"))
         except VerifyException as e:
             message = str(e).splitlines()[0]
             # xDSL's trait checks name the op themselves; say it once, as MLIR does
