@@ -29,7 +29,9 @@ def verify_parsed(parsed, text: str, name: str, line_offset: int = 0, prefix: st
 def verify_module(root: Operation) -> list[tuple[Operation, str]]:
     # no cyclic GC while walking: the walk allocates little that lives, and the
     # collector would otherwise re-scan the whole module (superlinear on big ones)
-    with gc_paused():
+    from irkit.frontend.printer import mlir_messages
+
+    with gc_paused(), mlir_messages():  # types in the messages as MLIR writes them
         return _verify_module(root)
 
 

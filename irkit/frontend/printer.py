@@ -10,6 +10,8 @@ multi-result ops bind `%x:3` and uses read `%x#1`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -920,7 +922,22 @@ def mlir_text(a: Attribute) -> str:
     try:
         return _InlinePrinter(PrintOptions()).attribute(a)
     except Exception:  # noqa: BLE001 - a half-built attribute in a message: xDSL's text rather than none
-        return str(a)
+        return _XDSL_STR(a)
+
+
+_XDSL_STR = Attribute.__str__
+
+
+@contextmanager
+def mlir_messages() -> Iterator[None]:
+    """Inside the block, `str(attribute)` (what verifiers put in their messages, xDSL's own included) is
+    MLIR's text (mlir_text)."""
+    saved = Attribute.__str__
+    Attribute.__str__ = mlir_text  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Attribute.__str__ = saved  # type: ignore[method-assign]
 
 
 __all__ = ["print_module", "operation_text", "Printer", "PrintOptions", "mlir_text"]
