@@ -168,7 +168,59 @@ def near_valid_mutant(rng, text):
     return out, f"{fn.__name__}: {what}"
 
 
-def oracle_campaign(count: int, seed: int, work: Path) -> dict:
+def other_commands(path: Path, text: str, opt_code) -> dict[str, str]:
+    """The same mutant through irkit-report, irkit-sweep's kernel row and irkit-check's front (its rewrite
+    of the module by irkit-opt's driver and its prediction): "agrees" (accepts or rejects as irkit-opt does,
+    no internal error), "internal", or "disagrees"."""
+    import io
+
+    from irkit.check.rewrite import rewrite_module
+    from irkit.cli import report
+    from irkit.sweep.inputs import KernelTask
+    from irkit.sweep.kernel import SweepOptions, sweep_kernel
+
+    verdicts: dict[str, str] = {}
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        try:
+            report.main([str(path), "-o", os.devnull])
+            code = 0
+        except SystemExit as e:
+            code = e.code
+        except BaseException as e:  # noqa: BLE001 - anything that escapes is an internal error
+            code = f"raised {type(e).__name__}"
+        row = sweep_kernel(KernelTask(str(path)), SweepOptions(None))
+        try:
+            checked = rewrite_module(text, str(path), "coalesce")
+            check = "ok" if checked.text is not None else "error"
+            if checked.error and ("internal error" in checked.error or "Traceback" in checked.error):
+                check = "internal"
+            if any("prediction failed" in r for r in checked.remarks):
+                check = "internal"
+        except BaseException as e:  # noqa: BLE001
+            check = f"internal ({type(e).__name__})"
+    finally:
+        sys.stdout, sys.stderr = saved
+    report_err = err.getvalue()
+    if "Traceback" in report_err or "internal error" in report_err or code not in (0, 1):
+        verdicts["irkit-report"] = "internal"
+    else:
+        verdicts["irkit-report"] = "agrees" if (code == 0) == (opt_code == 0) else "disagrees"
+    if row["error_kind"] in ("internal", "worker-died"):
+        verdicts["irkit-sweep"] = "internal"
+    else:
+        verdicts["irkit-sweep"] = "agrees" if (row["status"] == "ok") == (opt_code == 0) else "disagrees"
+    if check.startswith("internal"):
+        verdicts["irkit-check"] = "internal"
+    else:
+        # a rejected module must be rejected (a pass may still fail on a module irkit-opt accepts)
+        verdicts["irkit-check"] = "agrees" if opt_code == 0 or check == "error" else "disagrees"
+    return verdicts
+
+
+def oracle_campaign(count: int, seed: int, work: Path, with_commands: bool = False) -> dict:
     """`count` text mutants of the corpus kernels of Triton 3.1/3.3/3.9 (a third each), run through
     irkit-opt; every mutant irkit accepts is parsed and verified by the real Triton of its version.
     wrong-success: irkit exits 0 where the real Triton rejects; over-strict: irkit rejects what Triton
@@ -179,6 +231,7 @@ def oracle_campaign(count: int, seed: int, work: Path) -> dict:
     rng = random.Random(seed)
     runs: list[dict] = []
     outcomes: Counter[str] = Counter()
+    commands: dict[str, Counter[str]] = {}
     for k in range(count):
         version = list(pythons)[k % len(pythons)]
         base = rng.choice(by_version[version])
@@ -189,8 +242,11 @@ def oracle_campaign(count: int, seed: int, work: Path) -> dict:
         code, out, err = test_mutations.run_in_process([str(path)])
         outcome = classify(path, text, code, out, err)
         outcomes[outcome] += 1
+        others = other_commands(path, text, code) if with_commands else {}
+        for command, verdict in others.items():
+            commands.setdefault(command, Counter())[verdict] += 1
         runs.append({"path": path, "version": version, "base": str(base), "mutation": what, "irkit": outcome,
-                     "stderr": err[:300]})
+                     "stderr": err[:300], "others": {c: v for c, v in others.items() if v not in ("agrees",)}})
         if k % 500 == 499:
             print(f"{k + 1} oracle mutants: {dict(outcomes)}", file=sys.stderr)
     verdict: dict[str, str | None] = {}
@@ -216,18 +272,19 @@ def oracle_campaign(count: int, seed: int, work: Path) -> dict:
             key = "version-dependent (another Triton accepts)"
             r["accepted_by"] = elsewhere[str(r["path"])]
         table.setdefault(r["version"], Counter())[key] += 1
-        if key in ("wrong success", "internal", "bad-error") or key.startswith("version-dependent"):
+        if key in ("wrong success", "internal", "bad-error") or key.startswith("version-dependent") or r["others"]:
             keep = work / f"failing_{r['path'].name}"
             keep.write_bytes(r["path"].read_bytes())
             failures.append({"input": str(keep), "version": r["version"], "base": r["base"], "mutation": r["mutation"],
                              "outcome": key, "accepted_by": r.get("accepted_by"), "triton": (real or "")[:300],
-                             "stderr": r["stderr"]})
+                             "stderr": r["stderr"], "other_commands": r["others"]})
         elif key == "irkit rejects, Triton accepts":
             keep = work / f"strict_{r['path'].name}"
             keep.write_bytes(r["path"].read_bytes())
         r["path"].unlink()
-    return {"mutants": count, "seed": seed, "pythons": pythons,
-            "by_version": {v: dict(c) for v, c in table.items()}, "failures": failures}
+    return {"mutants": count, "seed": seed, "pythons": pythons, "irkit_opt": dict(outcomes),
+            "by_version": {v: dict(c) for v, c in table.items()},
+            "other_commands": {c: dict(v) for c, v in commands.items()}, "failures": failures}
 
 
 PASSES = [[], [], ["--coalesce"], ["--propagate-mma"], ["--propagate-mma=profit=always"], ["--rewrite-tensor-pointer"]]
@@ -251,11 +308,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-deep", action="store_true")
     ap.add_argument("--oracle", type=int, default=0, metavar="N",
                     help="instead: N mutants checked against the real Tritons 3.1/3.3/3.9")
+    ap.add_argument("--all-commands", action="store_true",
+                    help="with --oracle: each mutant also through irkit-report, irkit-sweep and irkit-check's front")
     args = ap.parse_args(argv)
     args.keep.mkdir(parents=True, exist_ok=True)
     if args.oracle:
         start = time.time()
-        result = oracle_campaign(args.oracle, args.seed, args.keep)
+        result = oracle_campaign(args.oracle, args.seed, args.keep, with_commands=args.all_commands)
         result["command"] = "python tools/fuzz_mutations.py " + " ".join(argv if argv is not None else sys.argv[1:])
         result["seconds"] = round(time.time() - start)
         print(json.dumps({k: v for k, v in result.items() if k != "failures"}, indent=1))
@@ -264,6 +323,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             args.json.write_text(json.dumps(result, indent=1) + "\n")
         wrong = sum(c.get(k, 0) for c in result["by_version"].values() for k in ("wrong success", "internal", "bad-error"))
+        wrong += sum(c.get("internal", 0) + c.get("disagrees", 0) for c in result["other_commands"].values())
         return 1 if wrong else 0
     files = test_mutations.base_files()
     if not files:

@@ -10,7 +10,8 @@ one table per op (keyed by the op's name as the current dialect spells it).
 Rule of an operand: "result" (the op's single result type), "=name" (the type of operand `name`),
 "i1"/"i32"/"i64" (every value of the operand has that type), "i1-like=name" (i1, or a tensor of i1
 of the shape and layout of operand `name`), "pointee=name" (what a load through operand `name` yields),
-"token" (an async token), "tensor" (any ranked tensor).
+"token" (an async token), "tensor" (any ranked tensor), "memdesc" (a shared-memory descriptor),
+"ptr-to-element-of-result" (tt.make_tensor_ptr's base: a pointer to the block's element type).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from irkit.dialects.encodings import SwizzledSharedEncodingAttr
 from irkit.dialects.op_rules import TensorLayoutsMatchContext, _pointee
-from irkit.dialects.types import AsyncTokenType, PointerType
+from irkit.dialects.types import AsyncTokenType, MemDescType, PointerType
 
 _ARITH_BINARY = ("addf addi andi ceildivsi ceildivui divf divsi divui floordivsi maximumf maxnumf maxsi maxui minimumf "
                  "minnumf minsi minui mulf muli ori remf remsi remui shli shrsi shrui subf subi xori").split()
@@ -41,7 +42,7 @@ OPERAND_RULES: dict[str, dict[str, str]] = {
     "arith.cmpf": {"rhs": "=lhs"},
     "tt.addptr": {"ptr": "result"},
     "tt.advance": {"ptr": "result", "offsets": "i32"},
-    "tt.make_tensor_ptr": {"shape": "i64", "strides": "i64", "offsets": "i32"},
+    "tt.make_tensor_ptr": {"base": "ptr-to-element-of-result", "shape": "i64", "strides": "i64", "offsets": "i32"},
     "tt.make_tensor_descriptor": {"shape": "i32", "strides": "i64"},
     "tt.descriptor_load": {"indices": "i32"},
     "tt.descriptor_store": {"indices": "i32"},
@@ -64,6 +65,10 @@ OPERAND_RULES: dict[str, dict[str, str]] = {
     "ttg.async_wait": {"asyncToken": "token"},
     "ttg.memdesc_subview": {"offsets": "i32"},
     "ttg.convert_layout": {"src": "tensor"},
+    "ttg.local_load": {"src": "memdesc"},
+    "ttg.local_store": {"dst": "memdesc"},
+    "ttg.local_dealloc": {"src": "memdesc"},
+    "ttg.memdesc_trans": {"src": "memdesc"},
     "ttng.tensormap_create": {"desc_ptr": "ptr-i8", "box_dim": "i32", "global_dim": "i32", "global_stride": "i64",
                               "element_stride": "i32"},
     "tt.experimental_tensormap_create": {"desc_ptr": "ptr-i8", "box_dim": "i32", "global_dim": "i32",
@@ -122,6 +127,10 @@ def _expected(op: Operation, rule: str) -> Attribute | str | None:
         if isinstance(t, TensorType):
             return TensorType(_I1, t.get_shape(), t.encoding)
         return _I1
+    if rule == "ptr-to-element-of-result":  # tt.make_tensor_ptr: base is !tt.ptr<T> of a !tt.ptr<tensor<..xT>>
+        t = op.results[0].type if len(op.results) == 1 else None
+        block = t.pointee if isinstance(t, PointerType) else None
+        return PointerType(block.element_type, t.address_space.data) if isinstance(block, TensorType) else None
     if rule == "ptr-i8":
         return PointerType(IntegerType(8))
     return {"i1": _I1, "i32": _I32, "i64": _I64}.get(rule, rule)
@@ -139,6 +148,10 @@ def ods_error(op: Operation) -> str | None:
             if expected is None:
                 continue
             for i, v in enumerate(_values(op, operand)):
+                if expected == "memdesc":
+                    if not isinstance(v.type, MemDescType):
+                        return f"operand '{operand}' must be a memory descriptor, got '{mlir_text(v.type)}'"
+                    continue
                 if expected == "tensor":
                     if not isinstance(v.type, TensorType):
                         return f"operand '{operand}' must be a ranked tensor, got '{mlir_text(v.type)}'"

@@ -247,7 +247,7 @@ def _parse_for(p, cls, legacy, nres):
     unsigned = cur.try_lit("unsigned")
     ivpos = cur.skip()
     iv = cur.try_value_def()
-    if iv is None or iv[1] != 1:
+    if iv is None or ":" in cur.text[ivpos : cur.pos]:
         raise ParseError(ivpos, "expected induction variable '%name ='")
     cur.expect("=")
     lb_pos = cur.skip()
@@ -267,7 +267,7 @@ def _parse_for(p, cls, legacy, nres):
             d = cur.try_value_def()
             if d is None:
                 raise cur.error("expected iter_args name")
-            if d[1] != 1:  # `%x:3` binds results, never a region argument
+            if ":" in cur.text[apos : cur.pos]:  # `%x:3` binds results, never a region argument
                 raise ParseError(apos, "expected '=' after a region argument name (no ':N' result count here)")
             cur.expect("=")
             upos = cur.skip()
@@ -370,7 +370,7 @@ def _parse_while(p, cls, legacy, nres):
         while True:
             apos = cur.skip()
             d = cur.try_value_def()
-            if d is None or d[1] != 1:
+            if d is None or ":" in cur.text[apos : cur.pos]:
                 raise ParseError(apos, "expected argument name '%name ='")
             cur.expect("=")
             upos = cur.skip()

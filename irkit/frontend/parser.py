@@ -820,7 +820,7 @@ class Parser:
         while True:
             apos = cur.skip()
             d = cur.try_value_def()
-            if d is None or d[1] != 1:
+            if d is None or ":" in cur.text[apos : cur.pos]:
                 raise ParseError(apos, f"expected a {what} '%name: type'")
             cur.expect(":")
             t = self.attrs.parse_type()
