@@ -27,17 +27,22 @@ INT_ARITH = KERNELS / "3.1.0" / "cuda_80" / "int_arith.ttgir"
 BATCHED = KERNELS / "3.1.0" / "cuda_80" / "batched_dot_fp16.ttgir"
 
 
-def _report(argv: list[str]) -> tuple[int, str, str]:
+def _main(main, argv: list[str]) -> tuple[int, str, str]:
+    """A command's `main` in-process: exit status, stdout, stderr."""
     out, err = io.StringIO(), io.StringIO()
     saved = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = out, err
     try:
-        report.main(argv)
+        main(argv)
     except SystemExit as e:
         code = e.code
     finally:
         sys.stdout, sys.stderr = saved
     return code, out.getvalue(), err.getvalue()
+
+
+def _report(argv: list[str]) -> tuple[int, str, str]:
+    return _main(report.main, argv)
 
 
 def _mutant(tmp_path: Path, base: Path, old: str, new: str, count: int = 1) -> Path:
@@ -217,16 +222,7 @@ def test_a_ten_megabyte_string_attribute_stays_small(tmp_path):
 def _sweep(argv: list[str]) -> tuple[int, str, str]:
     from irkit.sweep import cli
 
-    out, err = io.StringIO(), io.StringIO()
-    saved = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        cli.main(argv)
-    except SystemExit as e:
-        code = e.code
-    finally:
-        sys.stdout, sys.stderr = saved
-    return code, out.getvalue(), err.getvalue()
+    return _main(cli.main, argv)
 
 
 @pytest.fixture
