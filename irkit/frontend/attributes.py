@@ -913,6 +913,15 @@ def layout_problem(cls: type[enc.StructLayoutAttr], values: dict[str, object]) -
             return f"major version must be in the [0, {most}] range"
     if cls.name == "ttg.amd_mfma" and values.get("versionMinor") not in (None, 0):
         return "minor version must be 0"
+    cta = [k for k in ("CTAsPerCGA", "CTASplitNum", "CTAOrder") if k in values]
+    if cta and len(cta) != 3:
+        return "CTAsPerCGA, CTASplitNum, and CTAOrder must all be present or all be absent"
+    shape = values.get("instrShape")
+    if cls.name == "ttg.amd_mfma" and "versionMajor" in values and isinstance(shape, tuple) and len(shape) == 2 \
+            and shape not in ((32, 32), (16, 16)):
+        return "(M, N) cases other than (32, 32) or (16, 16) unimplemented"
+    if values.get("elementBitWidth") not in (None, 8, 16, 32, 64):  # Triton's nvmma_shared aborts on others
+        return f"elementBitWidth = {values['elementBitWidth']} must be 8, 16, 32 or 64"
     if values.get("swizzlingByteWidth") not in (None, 0, 32, 64, 128):
         return "swizzlingByteWidth must be 0, 32, 64, or 128"
     if cls.name == "ttg.dot_op" and values["opIdx"] not in (0, 1):
