@@ -1,0 +1,105 @@
+"""`irkit-sweep --against REFERENCE`: each kernel's prototype result beside the C++ pass's, one verdict per row.
+
+Runs after the sweep, in the sweep's own process: the prototype's pipeline is rerun per kernel (irkit-opt's
+driver, as the sweep's rows were made), the reference runs all kernels in one Triton process, and the two are
+compared (compare.py).  A kernel that differs gets a unified diff file in the diffs folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shlex
+from collections import Counter
+from pathlib import Path
+
+from irkit.reference.compare import canonical_lines, compare
+from irkit.reference.runner import Reference
+
+COLUMNS = ("reference", "reference_same", "reference_difference", "reference_first", "reference_diff")
+
+
+def parse_against(against: str, pythons: list[str]) -> tuple[list[Reference], list[str]]:
+    """A C++ pipeline by name (run in the given Pythons' Triton, else $IRKIT_TRITON_PYTHON..., else this
+    one), or a command (has a blank or a '/': run as `COMMAND FILE`, the result on stdout)."""
+    import sys
+
+    from irkit.reference.passes import upstream_pipeline
+    from irkit.reference.runner import python_references, pythons_from_environment
+
+    if re.search(r"\s|/", against):
+        shlex.split(against)
+        return [Reference(command=against)], []
+    names = [p.name for p in upstream_pipeline(against)]
+    refs = python_references(pythons or pythons_from_environment() or [sys.executable])
+    return refs, names
+
+
+def _diff_name(row: dict) -> str:
+    stem = re.sub(r"[^\w.-]+", "_", Path(row["path"]).name)[:60]
+    return f"{stem}-{hashlib.sha256(row['key'].encode()).hexdigest()[:8]}.diff"
+
+
+def compare_rows(rows: list[dict], spec: str | None, against: str, pythons: list[str], diffs: str) -> None:
+    """Fill the reference_* columns of every ok row (in place)."""
+    from irkit.cli.opt import InputText
+    from irkit.frontend.spelling import Spelling
+    from irkit.reference.bridge import spelling_for
+    from irkit.reference.roundtrip import through_reference
+    from irkit.sweep.inputs import KernelTask
+    from irkit.sweep.kernel import KernelFailed, _parse, _read, _run_pipeline, pipeline_for
+
+    refs, names = parse_against(against, pythons)
+    ref = refs[0]
+    todo = []
+    for row in rows:
+        row["reference"] = against
+        if row["status"] != "ok":
+            continue
+        try:
+            chunk = _read(KernelTask(row["path"], row["section"] or ""))
+            parsed = _parse(chunk)
+            ours = _parse(InputText(_run_pipeline(chunk, pipeline_for(spec), []), chunk.name)) if spec else parsed
+        except KernelFailed as e:
+            row["reference_difference"], row["reference_first"] = "prototype-error", e.message
+            continue
+        todo.append((row, parsed, ours))
+    spelling = spelling_for(ref.version) if ref.version else None
+    results = through_reference(ref, names, [p for _, p, _ in todo], spelling) if todo else []
+    Path(diffs).mkdir(parents=True, exist_ok=True)
+    for (row, _, ours), (text, error) in zip(todo, results):
+        if error is not None:
+            row["reference_same"] = False
+            row["reference_difference"], row["reference_first"] = "reference-error", error.splitlines()[0][:300]
+            continue
+        theirs = _parse(InputText(text, "<reference>"))
+        theirs.spelling = Spelling.CURRENT
+        ours.spelling = Spelling.CURRENT
+        result = compare(canonical_lines(ours), canonical_lines(theirs))
+        row["reference_same"] = result.same
+        if not result.same:
+            path = Path(diffs) / _diff_name(row)
+            path.write_text(f"--- {row['path']}: prototype '{spec}' vs reference '{against}'\n" + result.diff)
+            row.update(reference_difference=result.kind, reference_first=result.first, reference_diff=str(path))
+
+
+def render(rows: list[dict], against: str) -> str:
+    compared = [r for r in rows if r.get("reference_same") is not None]
+    same = sum(1 for r in compared if r["reference_same"])
+    kinds = Counter(r["reference_difference"] for r in rows if r.get("reference_difference"))
+    lines = [f"against {against}: {same} of {len(compared)} kernel(s) the same"
+             + (f"; {len(rows) - len(compared)} not compared" if len(rows) > len(compared) else "")]
+    for kind, n in kinds.most_common():
+        lines.append(f"  {kind}: {n}")
+    for r in rows:
+        if r.get("reference_difference"):
+            lines.append(f"  {r['path']}: {r['reference_difference']}: {r['reference_first']}")
+            if r.get("reference_diff"):
+                lines.append(f"    diff: {r['reference_diff']}")
+    return "\n".join(lines) + "\n"
+
+
+def summary(rows: list[dict]) -> dict:
+    compared = [r for r in rows if r.get("reference_same") is not None]
+    return {"compared": len(compared), "same": sum(1 for r in compared if r["reference_same"]),
+            "kinds": dict(Counter(r["reference_difference"] for r in rows if r.get("reference_difference")))}
