@@ -118,7 +118,6 @@ def compare_free_run(chunks, parsed, refs, names, versions, choose, Spelling, de
     """Each chunk through its reference; the printed results, and whether any failed."""
     from irkit.reference.bridge import spelling_for
     from irkit.reference.roundtrip import through_reference
-
     from irkit.reference.runner import MissingPass
 
     candidates = {i: choose(refs, next(iter(versions), None), p.spelling is Spelling.LEGACY) for i, p in enumerate(parsed)}
