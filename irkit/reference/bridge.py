@@ -19,6 +19,7 @@ from xdsl.ir import Attribute, Operation
 from irkit.frontend.construct import file_line_col
 from irkit.frontend.printer import print_module
 from irkit.frontend.spelling import Spelling
+from irkit.names import copy_name
 
 TAG_FILE = "irkit-ref"
 
@@ -94,10 +95,10 @@ def restore(out_parsed, inputs: list[tuple[Operation, Attribute]], spelling: Spe
         if heir is None:
             continue
         for mine, theirs in zip(heir.results, original.results):
-            mine.name_hint = theirs.name_hint
+            copy_name(theirs, mine)
         for r_mine, r_theirs in zip(heir.regions, original.regions):
             for b_mine, b_theirs in zip(r_mine.blocks, r_theirs.blocks):
                 if [a.type for a in b_mine.args] == [a.type for a in b_theirs.args]:
                     for a_mine, a_theirs in zip(b_mine.args, b_theirs.args):
-                        a_mine.name_hint = a_theirs.name_hint
+                        copy_name(a_theirs, a_mine)
     out_parsed.spelling = spelling

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 _ALIAS_DEF = re.compile(r"^([#!][\w.$-]+) = (.*)$", re.M)
 _OP = re.compile(r"^\s*(?:%[\w#:, %]+ = )?\"?([\w.]+)")
-_LAYOUT = re.compile(r"#[\w.]+<\{[^{}]*\}>|#[\w.]+<[^<>]*>")
 
 
 @dataclass(frozen=True)
@@ -37,6 +36,26 @@ def canonical_lines(parsed) -> list[str]:
     return [line.rstrip() for line in text.splitlines() if line.strip()]
 
 
+def _without_layouts(line: str) -> str:
+    """The line with every `#dialect.name<...>` (nested ones too) replaced by L."""
+    out, i = [], 0
+    while i < len(line):
+        m = re.compile(r"#[\w.]+<").match(line, i)
+        if not m:
+            out.append(line[i])
+            i += 1
+            continue
+        depth, j = 0, m.end() - 1
+        while j < len(line):
+            depth += {"<": 1, ">": -1}.get(line[j], 0)
+            j += 1
+            if depth == 0:
+                break
+        out.append("L")
+        i = j
+    return "".join(out)
+
+
 def _op(line: str) -> str:
     m = _OP.match(line)
     return m.group(1) if m else line.strip()
@@ -49,7 +68,7 @@ def _kind(ours: str | None, theirs: str | None) -> str:
         return "extra-op"
     if _op(ours) != _op(theirs):
         return "op"
-    if _LAYOUT.sub("L", ours) == _LAYOUT.sub("L", theirs):
+    if _without_layouts(ours) == _without_layouts(theirs):
         return "layout"
     return "operands-or-attributes"
 
