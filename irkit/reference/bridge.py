@@ -13,6 +13,8 @@ as irkit-opt's would, and a lit file written for the prototype can check it.
 
 from __future__ import annotations
 
+import re
+
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc, UnknownLoc
 from xdsl.ir import Attribute, Operation
 
@@ -29,7 +31,13 @@ def spelling_for(version: str) -> Spelling:
     return Spelling.LEGACY if parts and parts < (3, 2) else Spelling.CURRENT
 
 
-def tagged_text(parsed, spelling: Spelling) -> tuple[str, list[tuple[Operation, Attribute]]]:
+def intel_spelling_for(version: str) -> bool:
+    """Intel's dialect is `triton_intel_gpu.*` up to Triton 3.3 (triton-xpu 3.3 with `ttg.*` beside it)."""
+    parts = tuple(int(x) for x in re.findall(r"\d+", version)[:2])
+    return bool(parts) and parts < (3, 4)
+
+
+def tagged_text(parsed, spelling: Spelling, intel_legacy: bool = False) -> tuple[str, list[tuple[Operation, Attribute]]]:
     """The module as the reference reads it; the input ops in walk order with their own locations (the
     module is left as it was)."""
     ops = list(parsed.module.walk())
@@ -37,7 +45,8 @@ def tagged_text(parsed, spelling: Spelling) -> tuple[str, list[tuple[Operation, 
     try:
         for i, op in enumerate(ops):
             op.location = file_line_col(TAG_FILE, i, 0)
-        return respell_attribute_names(print_module(parsed, debuginfo=True, spelling=spelling), spelling), saved
+        text = respell_attribute_names(print_module(parsed, debuginfo=True, spelling=spelling), spelling)
+        return (re.sub(r"(?<![\w.])ttig\.", "triton_intel_gpu.", text) if intel_legacy else text), saved
     finally:
         for op, loc in saved:
             op.location = loc

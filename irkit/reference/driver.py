@@ -105,13 +105,18 @@ class _StderrToFile:
 def run_one(text: str, adders, ctx) -> dict:
     from triton._C.libtriton import ir
 
+    unreadable = False
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "input.mlir")
         with open(path, "w") as f:
             f.write(text)
         with _StderrToFile() as err:
             try:
-                module = ir.parse_mlir_module(path, ctx)
+                try:
+                    module = ir.parse_mlir_module(path, ctx)
+                except Exception:  # noqa: BLE001 - ops or layouts this Triton does not have
+                    unreadable = True
+                    raise
                 module.context = ctx
                 pm = ir.pass_manager(ctx)
                 for add in adders:
@@ -124,8 +129,34 @@ def run_one(text: str, adders, ctx) -> dict:
             except Exception as e:  # noqa: BLE001 - Triton raises RuntimeError on a bad module or a failed pass
                 out, error = None, f"{type(e).__name__}: {e}"
     if out is None:
-        return {"error": (err.text + "\n" + error).strip()}
+        return {"error": (err.text + "\n" + error).strip(), "unreadable": unreadable}
     return {"text": out}
+
+
+def isolated(text: str, adders, ctx) -> dict:
+    """run_one in a forked child, so that a pass that aborts (an assertion, llvm_unreachable) costs one
+    module's result, not the whole batch."""
+    if not hasattr(os, "fork"):
+        return run_one(text, adders, ctx)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        os.close(read_end)
+        try:
+            answer = json.dumps(run_one(text, adders, ctx))
+        except BaseException as e:  # noqa: BLE001 - anything, as this module's result
+            answer = json.dumps({"error": f"{type(e).__name__}: {e}"})
+        with os.fdopen(write_end, "w") as f:
+            f.write(answer)
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end) as f:
+        answer = f.read()
+    _, status = os.waitpid(pid, 0)
+    if answer:
+        return json.loads(answer)
+    signal = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    return {"error": f"the C++ pass crashed (signal {signal})" if signal else f"the C++ pass exited ({status})"}
 
 
 def main(argv: list[str]) -> int:
@@ -144,7 +175,7 @@ def main(argv: list[str]) -> int:
             return 0
         adders.append(fn)
     ctx = context()
-    results = [run_one(text, adders, ctx) for text in request["modules"]]
+    results = [isolated(text, adders, ctx) for text in request["modules"]]
     json.dump({"version": triton.__version__, "results": results}, sys.stdout)
     return 0
 

@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 from irkit.frontend.printer import print_module
-from irkit.reference.bridge import respell_attribute_names, restore, tagged_text
+from irkit.reference.bridge import intel_spelling_for, respell_attribute_names, restore, tagged_text
 
 
 def through_reference(ref, passes: list[str], parsed: list, spelling, debuginfo: bool = False,
-                      mlir_value_names: bool = False) -> list[tuple[str | None, str | None]]:
+                      mlir_value_names: bool = False, unreadable: set[int] | None = None) -> list[tuple[str | None, str | None]]:
     """(printed result, None) or (None, why it failed) for each parsed module, run through `ref`'s `passes`.
-    `spelling`: what the reference reads (None: each module's own)."""
+    `spelling`: what the reference reads (None: each module's own).  `unreadable` collects the indices of
+    the modules that Triton could not read."""
     from irkit.cli.opt import InputText
     from irkit.cli.report import ReportFailed, parse
 
-    sent = [tagged_text(p, spelling or p.spelling) for p in parsed]
+    intel_legacy = intel_spelling_for(ref.version) if ref.version else False
+    sent = [tagged_text(p, spelling or p.spelling, intel_legacy) for p in parsed]
     outcomes = ref.run(passes, [text for text, _ in sent])
     out: list[tuple[str | None, str | None]] = []
-    for p, (_, inputs), outcome in zip(parsed, sent, outcomes):
+    for i, (p, (_, inputs), outcome) in enumerate(zip(parsed, sent, outcomes)):
+        if outcome.unreadable and unreadable is not None:
+            unreadable.add(i)
         if outcome.text is None:
             out.append((None, f"the reference pass failed: {_first_lines(outcome.error)}"))
             continue

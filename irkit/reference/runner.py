@@ -28,6 +28,7 @@ class MissingPass(CliError):
 class Outcome:
     text: str | None  # the module the C++ pass printed (with locations)
     error: str | None = None
+    unreadable: bool = False  # this Triton could not read the module (ops or layouts it does not have)
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def _run_python(python: str, passes: list[str], texts: list[str]) -> list[Outcom
         raise CliError(f"the reference Triton ({python}) failed: {last}") from None
     if "missing" in answer:
         raise MissingPass(f"Triton {answer['version']} ({python}) has no C++ pass '{answer['missing']}'")
-    return [Outcome(r.get("text"), r.get("error")) for r in answer["results"]]
+    return [Outcome(r.get("text"), r.get("error"), bool(r.get("unreadable"))) for r in answer["results"]]
 
 
 def _run_command(argv: list[str], text: str) -> Outcome:
