@@ -79,6 +79,14 @@ def _types(op: Operation) -> list:
     return [r.type for r in op.results]
 
 
+def _copy_prefix(sources, targets) -> None:
+    """Names from `sources` to `targets`, position by position while the types agree."""
+    for source, target in zip(sources, targets):
+        if source.type != target.type:
+            break
+        copy_name(source, target)
+
+
 def restore(out_parsed, inputs: list[tuple[Operation, Attribute]], spelling: Spelling) -> None:
     """Give the reference's result the input's value names, locations and spelling (in place)."""
     by_tag: dict[int, list[Operation]] = {}
@@ -100,14 +108,14 @@ def restore(out_parsed, inputs: list[tuple[Operation, Attribute]], spelling: Spe
         original = inputs[tag][0]
         same = [op for op in ops if _types(op) == _types(original)]
         kind = [op for op in same if op.name == original.name]
-        heir = (kind or same or [None])[-1]
+        # an op rebuilt with other result types (an scf.for that carries offsets instead of a pointer)
+        # keeps the names of its leading results and block arguments whose types did not change
+        rebuilt = [op for op in ops if op.name == original.name and len(op.regions) == len(original.regions)]
+        heir = (kind or same or rebuilt or [None])[-1]
         if heir is None:
             continue
-        for mine, theirs in zip(heir.results, original.results):
-            copy_name(theirs, mine)
+        _copy_prefix(original.results, heir.results)
         for r_mine, r_theirs in zip(heir.regions, original.regions):
             for b_mine, b_theirs in zip(r_mine.blocks, r_theirs.blocks):
-                if [a.type for a in b_mine.args] == [a.type for a in b_theirs.args]:
-                    for a_mine, a_theirs in zip(b_mine.args, b_theirs.args):
-                        copy_name(a_theirs, a_mine)
+                _copy_prefix(b_theirs.args, b_mine.args)
     out_parsed.spelling = spelling

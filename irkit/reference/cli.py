@@ -17,6 +17,7 @@ Without --triton-python/--triton-opt: $IRKIT_TRITON_PYTHON, then $IRKIT_TRITON_P
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from types import SimpleNamespace
 
@@ -108,13 +109,23 @@ def run(argv: list[str]) -> int:
             sys.stderr.write(f"{e}\n")
             return 1
     outputs, failed = compare_free_run(chunks, parsed, refs, [p.name for p in passes], versions, choose,
-                                       Spelling, args.mlir_print_debuginfo, args.verify_diagnostics is not None)
+                                       Spelling, args.mlir_print_debuginfo, args.verify_diagnostics is not None, spec)
     if outputs and (not failed or args.output == "-"):
         write_output(args.output, "// -----\n".join(outputs) if args.split_input_file else outputs[0])
     return 1 if failed else 0
 
 
-def compare_free_run(chunks, parsed, refs, names, versions, choose, Spelling, debuginfo, verify=False):
+def prototype_output(chunk, spec: str, debuginfo: bool) -> str | None:
+    """irkit-opt's output for a chunk a lit file declares prototype-only (REFERENCE-SKIP): FileCheck then
+    checks the rest of the file; the chunk itself is reported as not run against the C++ pass."""
+    from irkit.cli import opt as driver
+    from irkit.cli.report import PIPELINE_DRIVER_ARGS, build_pipeline
+
+    args = SimpleNamespace(**{**vars(PIPELINE_DRIVER_ARGS), "mlir_print_debuginfo": debuginfo})
+    return driver.process_chunk(args, chunk, build_pipeline(spec), None).output
+
+
+def compare_free_run(chunks, parsed, refs, names, versions, choose, Spelling, debuginfo, verify=False, spec=""):
     """Each chunk through its reference; the printed results, and whether any failed.  With `verify`
     (--verify-diagnostics), a chunk whose `expected-error` says the prototype rejects it must be rejected
     by the C++ pass too (its words, often an assertion, are shown, not compared); any other chunk must pass."""
@@ -124,12 +135,22 @@ def compare_free_run(chunks, parsed, refs, names, versions, choose, Spelling, de
 
     candidates = {i: choose(refs, next(iter(versions), None), p.spelling is Spelling.LEGACY) for i, p in enumerate(parsed)}
     results: dict[int, tuple[str | None, str | None]] = {}
+    skipped: dict[int, str] = {}
     while len(results) < len(parsed):
         groups: dict = {}
         for i in range(len(parsed)):
             if i not in results:
                 groups.setdefault(candidates[i][0], []).append(i)
         for ref, idx in groups.items():
+            for i in list(idx):
+                why = skip_reason(chunks[i].text, ref.version)
+                if why is not None:  # tried when this reference has the pass (a missing one moves all on)
+                    skipped[i] = f"not run against the C++ pass ({why}); irkit-opt's output stands in"
+                    results[i] = (None, None)
+                    idx.remove(i)
+        for ref, idx in groups.items():
+            if not idx:
+                continue
             spelling = spelling_for(ref.version) if ref.version else None
             unreadable: set[int] = set()
             try:
@@ -148,6 +169,12 @@ def compare_free_run(chunks, parsed, refs, names, versions, choose, Spelling, de
     outputs, failed = [], False
     for i, chunk in enumerate(chunks):
         text, error = results[i]
+        if i in skipped:
+            sys.stderr.write(f"{chunk.name}:{chunk.line_offset + 1}:1: note: {skipped[i]}\n")
+            text = prototype_output(chunk, spec, debuginfo)
+            if text is not None:
+                outputs.append(text)
+            continue
         expects_error = verify and "expected-error" in chunk.text
         where = f"{chunk.name}:{chunk.line_offset + 1}:1"
         if error is not None and expects_error:
@@ -162,6 +189,20 @@ def compare_free_run(chunks, parsed, refs, names, versions, choose, Spelling, de
         else:
             outputs.append(text)
     return outputs, failed
+
+
+_SKIP = re.compile(r"//\s*REFERENCE-SKIP(?:\(triton\s*(<|>=)\s*(\d+)\.(\d+)\))?:\s*(.*)")
+
+
+def skip_reason(chunk_text: str, version: str) -> str | None:
+    """Why this chunk of a lit file is not for the reference Triton `version`, if it says so:
+    `// REFERENCE-SKIP: why` (any Triton) or `// REFERENCE-SKIP(triton<3.4): why` (also `>=`)."""
+    have = tuple(int(x) for x in re.findall(r"\d+", version)[:2])
+    for m in _SKIP.finditer(chunk_text):
+        op, major, minor, why = m.groups()
+        if op is None or (have < (int(major), int(minor))) == (op == "<"):
+            return why.strip()
+    return None
 
 
 def main(argv: list[str] | None = None) -> None:
