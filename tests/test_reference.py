@@ -103,3 +103,45 @@ def test_sweep_against_the_cxx_coalesce_is_the_same_and_a_wrong_port_is_caught(t
     for r in differ:
         assert r["reference_difference"] in ("layout", "operands-or-attributes", "op", "extra-op", "missing-op")
         assert Path(r["reference_diff"]).read_text().count("\n-") >= 1
+
+
+def test_reference_skip_markers_name_the_tritons_they_mean():
+    from irkit.reference.cli import skip_reason
+
+    text = "// REFERENCE-SKIP(triton<3.4): new in 3.4\n// REFERENCE-SKIP(triton>=3.9): gone in 3.9\n"
+    assert skip_reason(text, "3.1.0") == "new in 3.4"
+    assert skip_reason(text, "3.3.1") == "new in 3.4"
+    assert skip_reason(text, "3.6.0") is None
+    assert skip_reason(text, "3.9.0") == "gone in 3.9"
+    assert skip_reason("// REFERENCE-SKIP: never\n", "3.6.0") == "never"
+    assert skip_reason("// no marker\n", "3.1.0") is None
+
+
+def test_lit_files_pass_against_the_cxx_passes():
+    """lit_tests/passes/{coalesce,rewrite-tensor-pointer}.mlir, unchanged, with irkit-opt replaced by irkit-ref:
+    coalesce's 3.1 RUN line against Triton 3.1's tritongpu-coalesce, its default one against 3.9's;
+    rewrite-tensor-pointer against Triton 3.3's (3.9 has no such pass)."""
+    pythons = [need(v) for v in ("3.9", "3.3", "3.1")]
+    ref = "irkit-ref " + " ".join(f"--triton-python {p}" for p in pythons)
+    files = [ROOT / "lit_tests" / "passes" / f for f in ("coalesce.mlir", "rewrite-tensor-pointer.mlir")]
+    p = subprocess.run([BIN / "lit", "-v", "-D", f"IRKIT_OPT={ref}", *map(str, files)], capture_output=True, text=True,
+                       timeout=600, env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"})
+    assert p.returncode == 0, p.stdout[-4000:]
+    assert "Passed: 2" in p.stdout
+
+
+def test_a_one_rule_mutant_of_the_reference_is_caught(tmp_path):
+    python = need("3.9")
+    mutant = ROOT / "examples" / "porting" / "mutant-coalesce.sh"
+    kernel = tmp_path / "k.ttgir"
+    kernel.write_text((KERNELS / "attention_fwd_fp16.in.ttgir").read_text())
+    env_path = f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"
+    os.environ["PATH"], saved = env_path, os.environ.get("PATH", "")
+    try:
+        rows, out = _sweep(tmp_path, "coalesce", str(mutant), python, kernel)
+    finally:
+        os.environ["PATH"] = saved
+    assert rows[0]["reference_same"] is False, out
+    assert rows[0]["reference_difference"] == "layout"
+    diff = Path(rows[0]["reference_diff"]).read_text()
+    assert "sizePerThread = [1, 8]" in diff and "sizePerThread = [1, 4]" in diff
