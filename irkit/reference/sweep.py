@@ -2,7 +2,9 @@
 
 Runs after the sweep, in the sweep's own process: the prototype's pipeline is rerun per kernel (irkit-opt's
 driver, as the sweep's rows were made), the reference runs all kernels in one Triton process, and the two are
-compared (compare.py).  A kernel that differs gets a unified diff file in the diffs folder.
+compared (compare.py).  With a Triton reference the prototype's result also goes through that Triton with no
+pass, so both sides have been read and printed by the same compiler before irkit prints them for comparison.
+A kernel that differs gets a unified diff file in the diffs folder.
 """
 
 from __future__ import annotations
@@ -40,8 +42,10 @@ def _diff_name(row: dict) -> str:
     return f"{stem}-{hashlib.sha256(row['key'].encode()).hexdigest()[:8]}.diff"
 
 
-def compare_rows(rows: list[dict], spec: str | None, against: str, pythons: list[str], diffs: str) -> None:
-    """Fill the reference_* columns of every ok row (in place)."""
+def compare_rows(rows: list[dict], spec: str | None, against: str, pythons: list[str], diffs: str,
+                 normalise: str = "") -> None:
+    """Fill the reference_* columns of every ok row (in place).  `normalise`: C++ passes of the reference
+    Triton (e.g. 'canonicalize,cse') run on both results before they are compared."""
     from irkit.cli.opt import InputText
     from irkit.frontend.spelling import Spelling
     from irkit.reference.bridge import spelling_for
@@ -65,7 +69,18 @@ def compare_rows(rows: list[dict], spec: str | None, against: str, pythons: list
             continue
         todo.append((row, parsed, ours))
     spelling = spelling_for(ref.version) if ref.version else None
-    results = through_reference(ref, names, [p for _, p, _ in todo], spelling) if todo else []
+    tidy = [p.strip() for p in normalise.split(",") if p.strip()]
+    if tidy and not ref.python:
+        from irkit.cli.entry import CliError
+
+        raise CliError("--against-normalise needs a Triton reference (a pass name), not a command")
+    results = through_reference(ref, names + tidy, [p for _, p, _ in todo], spelling) if todo else []
+    # the prototype's result read and printed by the same Triton (no pass), so that what its printer does
+    # to a type (3.3 drops a memdesc's allocation shape) is on both sides
+    printed = through_reference(ref, tidy, [o for _, _, o in todo], spelling) if todo and ref.python else []
+    for k, (text, error) in enumerate(printed):
+        if error is None:
+            todo[k] = (todo[k][0], todo[k][1], _parse(InputText(text, "<prototype, printed by the reference>")))
     Path(diffs).mkdir(parents=True, exist_ok=True)
     for (row, _, ours), (text, error) in zip(todo, results):
         if error is not None:

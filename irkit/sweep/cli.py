@@ -61,6 +61,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
                     "(tritongpu-coalesce) or a command run as 'COMMAND FILE' (docs/porting.md): reference_* columns")
     ap.add_argument("--reference-python", action="append", default=[], metavar="PYTHON",
                     help="with --against NAME: the Python whose Triton runs it (default: $IRKIT_TRITON_PYTHON, else this one)")
+    ap.add_argument("--against-normalise", default="", metavar="PASSES",
+                    help="with --against NAME: C++ passes of that Triton run on both results before comparing "
+                    "(e.g. 'canonicalize,cse': compare modulo dead code, constant placement and duplicates)")
     ap.add_argument("--diffs", default=None, metavar="DIR",
                     help="with --against: where the diff of each kernel that differs goes (default: RESULTS.diffs/)")
     ap.add_argument("--summary-json", default=None, metavar="FILE", help="also write the summary as JSON")
@@ -114,7 +117,7 @@ def run(argv: list[str]) -> int:
         from irkit.sweep.results import write_rows
 
         against.compare_rows(result.rows, args.pipeline, args.against, args.reference_python,
-                             args.diffs or args.output + ".diffs")
+                             args.diffs or args.output + ".diffs", args.against_normalise)
         write_rows(args.output, result.rows)
     groups = summarise(result.rows)
     kept = f", {result.kept:,} kept from the file" if result.kept else ""
