@@ -145,3 +145,23 @@ def test_a_one_rule_mutant_of_the_reference_is_caught(tmp_path):
     assert rows[0]["reference_difference"] == "layout"
     diff = Path(rows[0]["reference_diff"]).read_text()
     assert "sizePerThread = [1, 8]" in diff and "sizePerThread = [1, 4]" in diff
+
+
+def test_propagate_mma_against_intels_remove_layout_conversions(tmp_path):
+    """On the compiler's final TTGIR Intel's C++ pass changes nothing; propagate-mma removes the conversion of the
+    add-matrix operand that Intel's pass keeps: reported as a layout difference, with a diff."""
+    python = os.environ.get("IRKIT_XPU_PYTHON") or "/work/.venv-xpu/bin/python"
+    if not Path(python).exists():
+        pytest.skip("no Intel XPU Triton (IRKIT_XPU_PYTHON)")
+    kernel = ROOT / "tests" / "data" / "intel" / "addmm_bf16_128x128x32_w8_s2.ttgir"
+    ref = subprocess.run([BIN / "irkit-ref", "--triton-python", python, str(kernel), "--tritonintelgpu-remove-layout-conversions"],
+                         capture_output=True, text=True, timeout=300)
+    assert ref.returncode == 0, ref.stderr
+    unchanged = subprocess.run([BIN / "irkit-opt", str(kernel)], capture_output=True, text=True, timeout=300)
+    assert ref.stdout == unchanged.stdout and ref.stdout.count("ttg.convert_layout") == 2
+    rows, out = _sweep(tmp_path, "propagate-mma", "tritonintelgpu-remove-layout-conversions", python, kernel)
+    assert rows[0]["reference_same"] is False and rows[0]["reference_difference"] == "layout", out
+    diff = Path(rows[0]["reference_diff"]).read_text()
+    lines = diff.splitlines()[3:]
+    assert [x for x in lines if x.startswith("+") and "ttg.convert_layout" in x]  # Intel's pass keeps them
+    assert not [x for x in lines if x.startswith("-") and "ttg.convert_layout" in x]  # propagate-mma has none
