@@ -81,6 +81,8 @@ def run(argv: list[str]) -> int:
 
     rest, flags = _split_flags(argv)
     args = build_arg_parser().parse_args(rest)
+    spec = ",".join(filter(None, [args.pipeline, *flags]))
+    passes = upstream_pipeline(spec) if spec else []  # before any Triton starts: a bad option is cheap to say
     refs = references(args)
     if args.list_passes:
         import subprocess
@@ -92,10 +94,8 @@ def run(argv: list[str]) -> int:
                 sys.stdout.write(f"triton {ref.version} ({ref.python}):\n")
                 sys.stdout.write(subprocess.run([ref.python, str(DRIVER), "--list"], capture_output=True, text=True).stdout)
         return 0
-    spec = ",".join(filter(None, [args.pipeline, *flags]))
     if not spec:
         raise CliError("no pass given (e.g. --coalesce, -p 'rewrite-tensor-pointer', --tritongpu-coalesce)")
-    passes = upstream_pipeline(spec)
     versions = {p.version for p in passes if p.version}
     if len(versions) > 1:
         raise CliError(f"the pipeline asks for several Tritons' rules ({', '.join(sorted(versions))})")
