@@ -42,6 +42,16 @@ def _diff_name(row: dict) -> str:
     return f"{stem}-{hashlib.sha256(row['key'].encode()).hexdigest()[:8]}.diff"
 
 
+def _reference_for(refs: list[Reference], version: str | None) -> Reference:
+    """The given Triton of the kernel's version (major.minor), else the first given."""
+    from irkit.reference.runner import major_minor
+
+    for ref in refs:
+        if version and ref.version and major_minor(ref.version) == major_minor(version):
+            return ref
+    return refs[0]
+
+
 def compare_rows(rows: list[dict], spec: str | None, against: str, pythons: list[str], diffs: str,
                  normalise: str = "") -> None:
     """Fill the reference_* columns of every ok row (in place).  `normalise`: C++ passes of the reference
@@ -54,8 +64,12 @@ def compare_rows(rows: list[dict], spec: str | None, against: str, pythons: list
     from irkit.sweep.kernel import KernelFailed, _parse, _read, _run_pipeline, pipeline_for
 
     refs, names = parse_against(against, pythons)
-    ref = refs[0]
-    todo = []
+    tidy = [p.strip() for p in normalise.split(",") if p.strip()]
+    if tidy and not refs[0].python:
+        from irkit.cli.entry import CliError
+
+        raise CliError("--against-normalise needs a Triton reference (a pass name), not a command")
+    groups: dict = {}
     for row in rows:
         row["reference"] = against
         if row["status"] != "ok":
@@ -67,27 +81,30 @@ def compare_rows(rows: list[dict], spec: str | None, against: str, pythons: list
         except KernelFailed as e:
             row["reference_difference"], row["reference_first"] = "prototype-error", e.message
             continue
-        todo.append((row, parsed, ours))
-    spelling = spelling_for(ref.version) if ref.version else None
-    tidy = [p.strip() for p in normalise.split(",") if p.strip()]
-    if tidy and not ref.python:
-        from irkit.cli.entry import CliError
-
-        raise CliError("--against-normalise needs a Triton reference (a pass name), not a command")
-    results = through_reference(ref, names + tidy, [p for _, p, _ in todo], spelling) if todo else []
-    # the prototype's result read and printed by the same Triton (no pass), so that what its printer does
-    # to a type (3.3 drops a memdesc's allocation shape) is on both sides
-    printed = through_reference(ref, tidy, [o for _, _, o in todo], spelling) if todo and ref.python else []
-    for k, (text, error) in enumerate(printed):
-        if error is None:
-            todo[k] = (todo[k][0], todo[k][1], _parse(InputText(text, "<prototype, printed by the reference>")))
+        groups.setdefault(_reference_for(refs, row["triton_version"]), []).append((row, parsed, ours))
+    compared = []
+    for ref, todo in groups.items():
+        spelling = spelling_for(ref.version) if ref.version else None
+        results = through_reference(ref, names + tidy, [p for _, p, _ in todo], spelling)
+        # the prototype's result read and printed by the same Triton (no pass), so that what its printer does
+        # to a type (3.3 drops a memdesc's allocation shape) is on both sides
+        printed = through_reference(ref, tidy, [o for _, _, o in todo], spelling) if ref.python else []
+        for k, (text, error) in enumerate(printed):
+            if error is None:
+                todo[k] = (todo[k][0], todo[k][1], _parse(InputText(text, "<prototype, printed by the reference>")))
+        compared.extend(zip(todo, results))
     Path(diffs).mkdir(parents=True, exist_ok=True)
-    for (row, _, ours), (text, error) in zip(todo, results):
+    for (row, _, ours), (text, error) in compared:
         if error is not None:
             row["reference_same"] = False
             row["reference_difference"], row["reference_first"] = "reference-error", error.splitlines()[0][:300]
             continue
-        theirs = _parse(InputText(text, "<reference>"))
+        try:
+            theirs = _parse(InputText(text, "<reference>"))
+        except KernelFailed as e:
+            row["reference_same"] = False
+            row["reference_difference"], row["reference_first"] = "reference-error", e.message
+            continue
         theirs.spelling = Spelling.CURRENT
         ours.spelling = Spelling.CURRENT
         result = compare(canonical_lines(ours), canonical_lines(theirs))

@@ -60,7 +60,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
                     help="compare each kernel's result with a C++ pass's: its name in the reference Triton "
                     "(tritongpu-coalesce) or a command run as 'COMMAND FILE' (docs/porting.md): reference_* columns")
     ap.add_argument("--reference-python", action="append", default=[], metavar="PYTHON",
-                    help="with --against NAME: the Python whose Triton runs it (default: $IRKIT_TRITON_PYTHON, else this one)")
+                    help="with --against NAME: a Python whose Triton runs it (repeatable: each kernel goes to the one of its "
+                    "Triton version, else the first; default: $IRKIT_TRITON_PYTHON, $IRKIT_TRITON_PYTHONS, else this one)")
     ap.add_argument("--against-normalise", default="", metavar="PASSES",
                     help="with --against NAME: C++ passes of that Triton run on both results before comparing "
                     "(e.g. 'canonicalize,cse': compare modulo dead code, constant placement and duplicates)")
