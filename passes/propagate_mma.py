@@ -8,8 +8,8 @@ splat/make_range/expand_dims index arithmetic rebuilt with `#slice` of the mma l
 tensor-of-pointer and block-pointer loads, stores), and this pass applies the plan when it removes
 more conversions than it adds and, with `profit=model`, when the cost model
 (`irkit.analysis.mma_profit`) estimates it faster or it brings shared memory under the device limit.  The
-default, `profit=auto`, then lets the real compiler's registers and spills overrule the model on CUDA where a
-Triton is at hand (`irkit.analysis.occupancy`), and is the model alone elsewhere.  With
+default, `profit=auto`, then lets the real compiler's registers and spills overrule the model on CUDA and AMD
+CDNA where a Triton is at hand (`irkit.analysis.occupancy`), and is the model alone elsewhere.  With
 `dot-operands` the conversions into tt.dot's `#dot_op` operands (and their local_alloc/local_load round
 trips) are seeds too.  Only layouts change: every value keeps its shape and element type.
 
@@ -137,7 +137,7 @@ class PropagateMmaPass(ModulePass):
         a cheap look for a Triton, so that without one it costs nothing over `model`."""
         if self.profit == "compiled":
             return clone_keeping_names(module), None
-        if self.profit != "auto" or occupancy.sm_limits(module_target(module)) is None:
+        if self.profit != "auto" or occupancy.limits_of(module_target(module)) is None:
             return None, None
         from irkit.check import compiled_stats  # finds the Triton that compiles: not the pass's business
 
@@ -157,7 +157,7 @@ class PropagateMmaPass(ModulePass):
         from irkit.check import compiled_stats  # prints and compiles: not the pass
 
         label = f"profit={self.profit}"
-        sm = occupancy.sm_limits(module_target(module))
+        sm = occupancy.limits_of(module_target(module))  # an SM (CUDA) or a CDNA CU (hip:gfx90a/942/950)
         if sm is None:
             return f"{label}: no occupancy figures for target {module_target(module)}, the model decides"
         try:

@@ -1,6 +1,7 @@
-"""How many CTAs of a kernel share one streaming multiprocessor, and whether a rewrite pays for what it does
-to the compiled kernel: pure functions over what the real compiler reports (registers per thread, spills,
-shared memory per CTA) and the module's warps, with NVIDIA's occupancy rules.
+"""How many CTAs of a kernel share one streaming multiprocessor (NVIDIA) or how many waves share one SIMD
+(AMD CDNA), and whether a rewrite pays for what it does to the compiled kernel: pure functions over what the
+real compiler reports (registers per thread or lane, spills, shared memory / LDS per CTA) and the module's
+warps.  The rules' sources are named on `SmLimits` and `CuLimits`; docs/amd.md walks the CDNA ones.
 
 irkit cannot predict ptxas's register allocation from the IR; `propagate-mma{profit=compiled}` reads both
 candidates' figures from the real compiler and decides here (`removal_pays`).
@@ -18,9 +19,10 @@ REGISTER_UNIT = 256  # registers are given to a warp in blocks of 256 (8 per thr
 class CompiledKernel:
     """What the real compiler made of a module."""
 
-    registers: int  # per thread, as ptxas allocates them
-    spill_bytes: int  # spill stores, bytes per thread
+    registers: int  # per thread, as ptxas allocates them (AMD: the unified VGPR+AGPR total per lane)
+    spill_bytes: int  # spill stores, bytes per thread (AMD: 4 bytes per spilled VGPR)
     shared: int  # metadata.shared: bytes per CTA
+    sgprs: int = 0  # AMD: scalar registers per wave, as the compiler counts them for occupancy
 
 
 @dataclass(frozen=True)
@@ -106,14 +108,163 @@ def spills_pay(before: int, after: int, drop: int = SPILL_DROP_BYTES) -> bool:
     return before - after >= drop
 
 
-def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits, num_warps: int) -> tuple[bool, str]:
+def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | CuLimits,
+                 num_warps: int) -> tuple[bool, str]:
     """Is the module with the conversions removed better than the one that keeps them, by what the compiler
-    made of each: more CTAs where few were resident, or far fewer spills, and in neither way worse?  Returns the
-    answer and the figures it rests on."""
+    made of each: more CTAs where few were resident, or far fewer spills, and in neither way worse?  On AMD
+    (`sm` a `CuLimits`): a wave more per SIMD or fewer spilled VGPRs.  Returns the answer and the figures it
+    rests on."""
+    if isinstance(sm, CuLimits):
+        return _amd_removal_pays(kept, removed, sm, num_warps)
     before = ctas_per_sm(sm, kept.registers, num_warps, kept.shared)
     after = ctas_per_sm(sm, removed.registers, num_warps, removed.shared)
     figures = (f"compiled with it {kept.registers} registers/thread, {before}; without it {removed.registers} "
                f"registers/thread, {after}; spills {kept.spill_bytes} -> {removed.spill_bytes} B")
     no_worse = after.ctas >= before.ctas and removed.spill_bytes <= kept.spill_bytes
     gains = occupancy_pays(before, after) or spills_pay(kept.spill_bytes, removed.spill_bytes)
+    return no_worse and gains, figures
+
+
+# -- AMD CDNA ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CuLimits:
+    """One CDNA compute unit.  Registers, waves and workgroups: LLVM's
+    `llvm/lib/Target/AMDGPU/Utils/AMDGPUBaseInfo.cpp` for subtargets with `FeatureGFX90AInsts` (gfx90a, gfx942,
+    gfx950): `getVGPRAllocGranule` 8, `getAddressableNumVGPRs`/`getTotalNumVGPRs` 512 (VGPRs and AGPRs share
+    one file), `getMaxWavesPerEU` 8, `getEUsPerCU` 4, `getMaxWorkGroupsPerCU` (16 barriers per CU; 32 waves
+    for workgroups of one wave), `getOccupancyWithNumSGPRs` (GFX9's SGPR table).  LDS per CU: 64 KiB
+    (gfx90a, gfx942: MI250X, MI300X), 160 KiB on gfx950 (MI355X): ROCm's "Accelerator and GPU hardware
+    specifications" table, and LLVM's AMDGPU codegen tests, where gfx950 rejects "local memory (163844) exceeds
+    limit (163840)" and gfx940-942 stop at 64 KiB.
+    The compiler's `; Occupancy` comment uses all of these but LDS: Triton's LDS is dynamic, the compiler
+    does not see it."""
+
+    arch: str
+    lds_bytes: int  # LDS per CU
+    vgprs: int = 512  # unified VGPR+AGPR file per lane of one SIMD
+    vgpr_granule: int = 8
+    max_waves: int = 8  # per SIMD
+    simds: int = 4  # per CU
+    max_workgroups: int = 16  # per CU when a workgroup has more than one wave (its barrier)
+    wave_size: int = 64
+
+
+CU_LIMITS: dict[str, CuLimits] = {
+    "gfx90a": CuLimits("gfx90a", 65536),
+    "gfx942": CuLimits("gfx942", 65536),
+    "gfx950": CuLimits("gfx950", 163840),
+}
+
+# GFX9 `getOccupancyWithNumSGPRs`: waves per SIMD for at most this many SGPRs (above the last: 7)
+_SGPR_WAVES = ((80, 10), (88, 9), (100, 8))
+
+
+def cu_limits(triple: str | None) -> CuLimits | None:
+    """The CU of a module's target ("hip:gfx942" or "gfx942"); None for other vendors and unknown archs."""
+    if not triple:
+        return None
+    arch = triple.split(":", 1)[1] if triple.startswith("hip:") else triple
+    return CU_LIMITS.get(arch.split(":", 1)[0])  # "gfx942:sramecc+:xnack-" names the same CU
+
+
+def limits_of(triple: str | None) -> SmLimits | CuLimits | None:
+    """The occupancy rules of a module's target, NVIDIA's or AMD's; None where irkit has none."""
+    return sm_limits(triple) or cu_limits(triple)
+
+
+def _align_up(n: int, to: int) -> int:
+    return -(-n // to) * to
+
+
+def waves_by_vgprs(cu: CuLimits, vgprs: int) -> int:
+    """Waves one SIMD holds of a kernel using `vgprs` (VGPRs + AGPRs, `; TotalNumVgprs`) per lane."""
+    return min(max(cu.vgprs // _align_up(max(1, vgprs), cu.vgpr_granule), 1), cu.max_waves)
+
+
+def waves_by_sgprs(cu: CuLimits, sgprs: int) -> int:
+    """Waves one SIMD holds of a kernel using `sgprs` (`; NumSGPRsForWavesPerEU`) per wave."""
+    for most, waves in _SGPR_WAVES:
+        if sgprs <= most:
+            return min(waves, cu.max_waves)
+    return min(7, cu.max_waves)
+
+
+def vgpr_budget(cu: CuLimits, waves: int) -> int:
+    """The most VGPRs per lane that still lets `waves` waves share a SIMD (512, 256, 168, 128, 96, 80, 72, 64)."""
+    return cu.vgprs // waves // cu.vgpr_granule * cu.vgpr_granule
+
+
+@dataclass(frozen=True)
+class Waves:
+    """A CDNA kernel's occupancy: waves per SIMD, what limits them, and what to save for one more (None where
+    that resource cannot give it)."""
+
+    waves: int  # per SIMD, as the compiler's `; Occupancy` counts them (plus LDS)
+    workgroups: int  # whole workgroups per CU that these waves make
+    limited_by: str  # "vgpr" | "sgpr" | "lds" | "workgroups" | "waves_per_eu" | "max_waves"
+    vgprs: int
+    next_vgprs: int | None = None  # VGPRs per lane at or under which a SIMD holds one wave more
+    next_lds: int | None = None  # LDS bytes per workgroup at or under which the LDS holds one workgroup more
+
+    def __str__(self) -> str:
+        if self.limited_by == "vgpr":
+            why = f"vgpr {self.vgprs}" + (f"; next ≤{self.next_vgprs}" if self.next_vgprs is not None else "")
+        elif self.limited_by == "lds":
+            why = "lds" + (f"; next ≤{self.next_lds:,} B" if self.next_lds is not None else "")
+        else:
+            why = self.limited_by
+        return f"{self.waves} waves/SIMD ({why})"
+
+
+def _workgroups_from_waves(cu: CuLimits, waves: int, num_warps: int) -> int:
+    """Whole workgroups of `num_warps` waves a CU holds when each of its SIMDs holds `waves`."""
+    return waves * cu.simds // num_warps
+
+
+def waves_per_simd(cu: CuLimits, vgprs: int, num_warps: int, lds_bytes: int = 0, sgprs: int = 0,
+                   waves_per_eu: int = 0) -> Waves:
+    """Waves per SIMD of a kernel using `vgprs` (VGPR+AGPR total, `.vgpr_count`) and `sgprs`
+    (`; NumSGPRsForWavesPerEU`) per wave, `num_warps` waves per workgroup and `lds_bytes` (metadata.shared) of
+    LDS per workgroup.  Registers limit waves per SIMD one by one; LDS and the workgroup cap count whole
+    workgroups per CU, whose waves spread over its SIMDs (LLVM's `getOccupancyWithWorkGroupSizes`).  Without
+    an LDS limit this is the compiler's `; Occupancy` (tests/test_amd_occupancy.py).  `waves_per_eu`: Triton's
+    knob, `"amdgpu-waves-per-eu"="N, N"`; the compiler budgets registers for N waves and caps its `; Occupancy`
+    at N (limiter "waves_per_eu"), although a SIMD could hold more where the registers allow.  A request under
+    ceil(num_warps / 4) is ignored (LLVM's `getWavesPerEU`: measured, waves_per_eu=1 with 8 warps)."""
+    num_warps = max(1, num_warps)
+    most_groups = cu.max_waves * cu.simds // num_warps
+    if num_warps > 1:
+        most_groups = min(cu.max_workgroups, most_groups)
+    groups_by_lds = cu.lds_bytes // lds_bytes if lds_bytes > 0 else most_groups
+    limits = {
+        "vgpr": waves_by_vgprs(cu, vgprs),
+        "sgpr": waves_by_sgprs(cu, sgprs),
+        "lds": min(cu.max_waves, groups_by_lds * num_warps // cu.simds) if groups_by_lds else 0,
+        "workgroups": min(cu.max_waves, max(1, most_groups * num_warps // cu.simds)),
+    }
+    if waves_per_eu >= -(-num_warps // cu.simds):  # LLVM drops a request below what one workgroup puts on a SIMD
+        limits["waves_per_eu"] = min(waves_per_eu, cu.max_waves)
+    by = min(limits, key=lambda k: limits[k])
+    waves = limits[by]
+    if waves == cu.max_waves:
+        by = "max_waves"  # the SIMD is full: nothing the kernel uses limits it
+    more = by in limits and waves + 1 <= min(v for k, v in limits.items() if k != by)
+    next_vgprs = vgpr_budget(cu, waves + 1) if by == "vgpr" and more else None
+    next_lds = None
+    if by == "lds" and groups_by_lds + 1 <= most_groups:
+        next_lds = cu.lds_bytes // (groups_by_lds + 1)
+    return Waves(waves, min(_workgroups_from_waves(cu, waves, num_warps), groups_by_lds), by, vgprs,
+                 next_vgprs, next_lds)
+
+
+def _amd_removal_pays(kept: CompiledKernel, removed: CompiledKernel, cu: CuLimits, num_warps: int) -> tuple[bool, str]:
+    """AMD: take the rewrite when it gains a wave per SIMD or spills fewer VGPRs, and is worse in neither."""
+    before = waves_per_simd(cu, kept.registers, num_warps, kept.shared, kept.sgprs)
+    after = waves_per_simd(cu, removed.registers, num_warps, removed.shared, removed.sgprs)
+    figures = (f"compiled with it {kept.registers} VGPRs, {before}; without it {removed.registers} VGPRs, {after}; "
+               f"spilled VGPRs {kept.spill_bytes // 4} -> {removed.spill_bytes // 4}")
+    no_worse = after.waves >= before.waves and removed.spill_bytes <= kept.spill_bytes
+    gains = after.waves > before.waves or removed.spill_bytes < kept.spill_bytes
     return no_worse and gains, figures

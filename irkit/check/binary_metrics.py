@@ -127,11 +127,31 @@ def amdgcn_memory_ops(asm: str) -> dict[str, dict[str, int]]:
     return {k: dict(sorted(v.items())) for k, v in out.items()}
 
 
+_GCN_COMMENT_INT = re.compile(r"^\s*; (NumVgprs|NumAgprs|TotalNumVgprs|NumSGPRsForWavesPerEU|Occupancy):\s*(\d+)",
+                              re.MULTILINE)
+_GCN_ACCUM_OFFSET = re.compile(r"^\s*\.amdhsa_accum_offset\s+(\d+)", re.MULTILINE)
+_COMMENT_KEYS = {"NumVgprs": "arch_vgprs", "NumAgprs": "agprs", "TotalNumVgprs": "total_vgprs",
+                 "NumSGPRsForWavesPerEU": "occupancy_sgprs", "Occupancy": "occupancy"}
+
+
 def amdgcn_resources(asm: str) -> dict[str, int]:
-    """Registers, spills, LDS and scratch from the code object's metadata (`.vgpr_count: 128`, ...)."""
+    """Registers, spills, LDS and scratch from the code object's metadata (`.vgpr_count: 128`, ...), and from
+    the compiler's comments the VGPR/AGPR split, the SGPRs it counts for occupancy and its `; Occupancy`
+    (waves per SIMD, LDS not counted: Triton's LDS is dynamic).
+
+    The metadata has no `.agpr_count`: `.vgpr_count` is the unified total, `.amdhsa_accum_offset` (where the
+    AGPRs start) + `; NumAgprs`.  `.group_segment_fixed_size` is 0 for Triton kernels: their LDS is
+    `metadata.shared`."""
     found: dict[str, int] = {}
     for m in _GCN_META_INT.finditer(asm):
         found.setdefault(m.group(1), int(m.group(2)))
+    for m in _GCN_COMMENT_INT.finditer(asm):
+        found.setdefault(_COMMENT_KEYS[m.group(1)], int(m.group(2)))
+    m = _GCN_ACCUM_OFFSET.search(asm)
+    if m:
+        found["accum_offset"] = int(m.group(1))
+    if "agpr_count" not in found and "agprs" in found:
+        found["agpr_count"] = found["agprs"]
     return found
 
 
@@ -172,6 +192,9 @@ def binary_summary(asm: dict[str, str], ptxas_log: str | None = None, kernel: st
             out["registers"] = res.get("vgpr_count")
             out["sgpr_count"] = res.get("sgpr_count")
             out["agpr_count"] = res.get("agpr_count")
+            out["accum_offset"] = res.get("accum_offset")
+            out["occupancy_sgprs"] = res.get("occupancy_sgprs")
+            out["compiler_occupancy"] = res.get("occupancy")
             out["vgpr_spill_count"] = res.get("vgpr_spill_count")
             out["sgpr_spill_count"] = res.get("sgpr_spill_count")
             out["scratch_bytes"] = res.get("private_segment_fixed_size")

@@ -62,6 +62,19 @@ def _write(path: str | None, text: str) -> None:
         write_output(path, text)
 
 
+def _gpu_host_inputs(paths: list[str]) -> list[tuple[str, str]]:
+    """MLIR GPU host files (gpu.launch_func in a gpu.container_module): checked by call counts, not Triton."""
+    from irkit.check.mlir_gpu import is_gpu_host_text
+
+    texts = []
+    for path in paths:
+        try:
+            texts.append((path, Path(path).read_text()))
+        except (OSError, UnicodeDecodeError):
+            return []
+    return texts if texts and all(is_gpu_host_text(t) for _, t in texts) else []
+
+
 def run(argv: list[str]) -> int:
     own, command = _split_command(argv)
     args = build_arg_parser().parse_args(own)
@@ -79,6 +92,15 @@ def run(argv: list[str]) -> int:
         return FINDING if report.get("findings") else 0
     if not args.inputs:
         raise CliError("nothing to check: give .ttgir inputs (static mode) or '-- python prog.py' (run mode)")
+    gpu_host = _gpu_host_inputs(args.inputs)
+    if gpu_host:
+        from irkit.check.mlir_gpu import check_gpu_host, render_html, render_text
+
+        report = check_gpu_host(gpu_host, args.pipeline)
+        sys.stdout.write(render_text(report))
+        _write(args.json_out, render.to_json(report))
+        _write(args.html_out, render_html(report))
+        return FINDING if any(m.get("error") for m in report["modules"]) else 0
     from irkit.check.static import check_static, read_module_input
 
     inputs = []

@@ -2,7 +2,8 @@
 
     python compile_worker.py REQUEST.json      # prints one JSON document on stdout
 
-REQUEST: {"jobs": [{"path": "k.ttgir", "target": "cuda:90" | "hip:gfx942" | "xpu" | null}]}.  For each job
+REQUEST: {"jobs": [{"path": "k.ttgir", "target": "cuda:90" | "hip:gfx942" | "xpu" | null, "options": {...}}]}
+("options": Triton's compile options, e.g. {"waves_per_eu": 2}; optional).  For each job
 the answer holds the Triton version, `metadata.shared`, the kernel name, the texts of the PTX/AMDGCN it
 produced and, for CUDA, the `ptxas -v` log of that PTX (the same ptxas Triton ships and used), or the
 error (the exception and the compiler's last diagnostics).  No GPU is needed: Triton checks shared
@@ -53,12 +54,17 @@ def _skip_xpu_arch_probe():
         intel.compiler.__init__.__globals__["compile_module_from_src"] = lambda *a, **k: _NoArch()
 
 
-def ptxas_path(triton_module):
-    """The ptxas Triton itself runs (TRITON_PTXAS_PATH, else the one in its wheel)."""
+def ptxas_path(triton_module, ptx=""):
+    """The ptxas Triton itself runs (TRITON_PTXAS_PATH, else the one in its wheel; for sm_100 and later the
+    wheel's `ptxas-blackwell` where it has one, as Triton 3.5+ does: its plain ptxas rejects their PTX)."""
     env = os.environ.get("TRITON_PTXAS_PATH")
     if env and os.path.exists(env):
         return env
-    bundled = os.path.join(os.path.dirname(triton_module.__file__), "backends", "nvidia", "bin", "ptxas")
+    bin_dir = os.path.join(os.path.dirname(triton_module.__file__), "backends", "nvidia", "bin")
+    arch = re.search(r"^\s*\.target\s+sm_(\d+)", ptx, re.MULTILINE)
+    if arch and int(arch.group(1)) >= 100 and os.path.exists(os.path.join(bin_dir, "ptxas-blackwell")):
+        return os.path.join(bin_dir, "ptxas-blackwell")
+    bundled = os.path.join(bin_dir, "ptxas")
     return bundled if os.path.exists(bundled) else None
 
 
@@ -77,7 +83,7 @@ def ptxas_log(ptx, ptxas, fmad=True):
         return p.stderr + p.stdout
 
 
-def compile_one(triton, path, target):
+def compile_one(triton, path, target, options=None):
     with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryFile("w+b") as err:
         os.environ["TRITON_CACHE_DIR"] = cache
         os.environ["TRITON_ALWAYS_COMPILE"] = "1"
@@ -87,7 +93,7 @@ def compile_one(triton, path, target):
         os.dup2(err.fileno(), 2)  # MLIR diagnostics are printed by C++ on fd 2
         os.dup2(err.fileno(), 1)  # and some backends print progress on fd 1, which carries our answer
         try:
-            kernel = triton.compile(os.path.abspath(path), target=gpu_target(target))
+            kernel = triton.compile(os.path.abspath(path), target=gpu_target(target), options=options or None)
             failure = None
         except BaseException as e:  # noqa: BLE001 - report everything, SystemExit of backends included
             kernel, failure = None, f"{type(e).__name__}: {e}".strip()
@@ -107,8 +113,8 @@ def compile_one(triton, path, target):
     out = {"ok": True, "shared": int(md.shared), "name": md.name, "num_warps": md.num_warps,
            "asm": {k: v for k, v in asm.items() if k != "llir"}}
     if "ptx" in asm:
-        out["ptxas_log"] = ptxas_log(asm["ptx"], ptxas_path(triton), getattr(md, "enable_fp_fusion", True))
-    for key in ("build_flags", "n_regs", "n_spills"):
+        out["ptxas_log"] = ptxas_log(asm["ptx"], ptxas_path(triton, asm["ptx"]), getattr(md, "enable_fp_fusion", True))
+    for key in ("build_flags", "n_regs", "n_spills", "waves_per_eu"):
         if hasattr(md, key):
             out[key] = getattr(md, key)
     return out
@@ -123,7 +129,7 @@ def main(argv):
     answers = []
     for job in request["jobs"]:
         try:
-            answers.append(compile_one(triton, job["path"], job["target"]))
+            answers.append(compile_one(triton, job["path"], job["target"], job.get("options")))
         except Exception as e:  # noqa: BLE001 - one bad job does not lose the others
             answers.append({"ok": False, "error": f"{type(e).__name__}: {e}", "diagnostics": []})
     print(json.dumps({"triton_version": triton.__version__, "python": sys.executable, "results": answers}))

@@ -3,7 +3,9 @@ memory, for `propagate-mma{profit=compiled}` and for its default, `profit=auto`,
 
 Each module is printed in its own spelling (`triton_gpu.*` for Triton 3.1 IR) to a temporary file, and all
 of them are compiled in one subprocess of the Python that has Triton (`static.compile_metrics`:
-$IRKIT_TRITON_PYTHON, else this interpreter).  On the CPU: ptxas reports the registers, no GPU is needed.
+$IRKIT_TRITON_PYTHON, else this interpreter).  On the CPU: ptxas reports the registers, no GPU is needed; HIP
+modules (hip:gfx90a/942/950) compile on the CPU too, and their VGPRs, SGPRs and spilled VGPRs come from the
+AMDGCN (`binary_metrics.amdgcn_resources`).
 """
 
 from __future__ import annotations
@@ -61,6 +63,13 @@ def find_compiler(modules: list[ModuleOp]) -> str:
     return python
 
 
+def spill_bytes(row: dict) -> int:
+    """Spill stores per thread: ptxas's bytes, or on AMD 4 bytes for each spilled VGPR (per lane)."""
+    if row.get("spill_store_bytes") is not None:
+        return int(row["spill_store_bytes"])
+    return 4 * int(row.get("vgpr_spill_count") or 0)
+
+
 def compile_modules(modules: list[ModuleOp], python: str | None = None) -> list[CompiledKernel | str]:
     """The real compiler's figures for each module, or why it could not compile it (one line).  `python`:
     from `find_compiler`, which is called when it is not given (CompileUnavailable when there is none)."""
@@ -87,5 +96,6 @@ def compile_modules(modules: list[ModuleOp], python: str | None = None) -> list[
         elif row.get("registers") is None:
             out.append(f"the compiler reported no register count for target {row['target']}")
         else:
-            out.append(CompiledKernel(int(row["registers"]), int(row.get("spill_store_bytes") or 0), int(row["shared"] or 0)))
+            out.append(CompiledKernel(int(row["registers"]), spill_bytes(row), int(row["shared"] or 0),
+                                      int(row.get("occupancy_sgprs") or row.get("sgpr_count") or 0)))
     return out

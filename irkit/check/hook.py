@@ -139,7 +139,7 @@ def _static(kernel) -> dict:
     asm = {k: v for k, v in kernel.asm.items() if isinstance(v, str)}
     log = None
     if "ptx" in asm:
-        log = compile_worker.ptxas_log(asm["ptx"], compile_worker.ptxas_path(triton),
+        log = compile_worker.ptxas_log(asm["ptx"], compile_worker.ptxas_path(triton, asm["ptx"]),
                                        getattr(kernel.metadata, "enable_fp_fusion", True))
     out = binary_metrics.binary_summary(asm, log, kernel.metadata.name)
     out["shared"] = kernel.metadata.shared

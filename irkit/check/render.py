@@ -24,6 +24,15 @@ def _spills(real: dict) -> str:
     return "-"
 
 
+def _registers_amd(real: dict) -> str:
+    if real.get("registers") is None:
+        return "-"
+    split = ""
+    if real.get("accum_offset") is not None and real.get("agpr_count") is not None:
+        split = f" ({real['accum_offset']}+{real['agpr_count']} AGPR)"
+    return f"{real['registers']}{split} / {_fmt_int(real.get('occupancy_sgprs') or real.get('sgpr_count'))}"
+
+
 def _shared_instrs(real: dict) -> str:
     counts = real.get("shared_and_barriers") or {}
     return " ".join(f"{k}×{v}" for k, v in counts.items()) or "-"
@@ -50,6 +59,11 @@ def static_rows(check: dict) -> list[tuple[str, str, str, str, str]]:
     ]
     if br.get("scratch_bytes") is not None or ar.get("scratch_bytes") is not None:
         rows.append(("scratch (B)", _fmt_int(br.get("scratch_bytes")), "", _fmt_int(ar.get("scratch_bytes")), ""))
+    if br.get("occupancy") or ar.get("occupancy"):  # AMD: the register split and waves per SIMD
+        rows.append(("VGPR+AGPR / SGPR", _registers_amd(br), "", _registers_amd(ar), ""))
+        rows.append(("waves/SIMD (limiter)", br.get("occupancy") or "-", "", ar.get("occupancy") or "-", ""))
+        rows.append(("compiler's ; Occupancy", _fmt_int(br.get("compiler_occupancy")), "",
+                     _fmt_int(ar.get("compiler_occupancy")), ""))
     if "build_flags" in br or "build_flags" in ar:  # Intel XPU: the GRF mode the compiler chose
         rows.append(("build flags (GRF mode)", br.get("build_flags") or "(none)", "", ar.get("build_flags") or "(none)", ""))
     return rows

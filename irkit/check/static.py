@@ -83,13 +83,15 @@ class CompileTimeout(CliError):
 
 
 def compile_metrics(paths: list[str | Path], targets: list[str | None] | None = None,
-                    triton_python: str | None = None, timeout_s: float | None = None) -> tuple[str, list[dict]]:
+                    triton_python: str | None = None, timeout_s: float | None = None,
+                    options: list[dict | None] | None = None) -> tuple[str, list[dict]]:
     """Compile each TTGIR file with the real Triton (all in one subprocess) and measure the binaries.
 
     Returns (Triton version, one dict per file): {"ok", "shared", "error", "name", plus
     `binary_metrics.binary_summary`: registers, spill bytes, global loads/stores by width, shared-memory
     instructions and barriers}.  `targets`: "cuda:90", "hip:gfx942", "xpu"; None reads the module's
-    `ttg.target`.  `timeout_s`: a CliError when the compiles take longer (the subprocess is killed)."""
+    `ttg.target`.  `timeout_s`: a CliError when the compiles take longer (the subprocess is killed).
+    `options`: Triton compile options per file (AMD's waves_per_eu acts after TTGIR)."""
     python = find_triton_python(triton_python)
     jobs = []
     for i, path in enumerate(paths):
@@ -97,6 +99,8 @@ def compile_metrics(paths: list[str | Path], targets: list[str | None] | None = 
         if target is None:
             raise CliError(f"{path}: the module names no target (ttg.target); pass --target")
         jobs.append({"path": str(Path(path).resolve()), "target": target})
+        if options and options[i]:
+            jobs[-1]["options"] = options[i]
     with tempfile.TemporaryDirectory(prefix="irkit-check-") as d:
         request = Path(d) / "request.json"
         request.write_text(json.dumps({"jobs": jobs}))
@@ -119,8 +123,23 @@ def compile_metrics(paths: list[str | Path], targets: list[str | None] | None = 
             for key in ("build_flags", "n_regs", "n_spills"):
                 if key in res:
                     row[key] = res[key]
+            row.update(amd_occupancy(row, job["target"], res.get("num_warps"), res.get("waves_per_eu")))
         out.append(row)
     return answer["triton_version"], out
+
+
+def amd_occupancy(row: dict, target: str | None, num_warps: int | None, waves_per_eu: int | None = None) -> dict:
+    """Waves per SIMD and the limiter of a compiled HIP kernel (`occupancy.waves_per_simd`, LDS included);
+    nothing for other targets."""
+    from irkit.analysis.occupancy import cu_limits, waves_per_simd
+
+    cu = cu_limits(target)
+    if cu is None or row.get("registers") is None:
+        return {}
+    sgprs = row.get("occupancy_sgprs") or row.get("sgpr_count") or 0
+    w = waves_per_simd(cu, row["registers"], num_warps or 4, row.get("shared") or 0, sgprs, waves_per_eu or 0)
+    return {"waves_per_simd": w.waves, "limited_by": w.limited_by, "occupancy": str(w),
+            "next_vgprs": w.next_vgprs, "next_lds": w.next_lds}
 
 
 @contextmanager

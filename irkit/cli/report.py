@@ -56,7 +56,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
                     help="compare the module with itself after this pass pipeline (irkit-opt syntax)")
     ap.add_argument("--pass", dest="pass_names", action="append", default=[], metavar="NAME",
                     help="a pass to run (repeatable; same as --NAME)")
-    ap.add_argument("--target", default=None, help="target for the verdict: A100, H100, MI300X, MI250X, PVC or a triple")
+    ap.add_argument("--target", default=None, help="target for the verdict: A100, H100, B200, MI250X, MI300X, MI355X, PVC or a triple")
     ap.add_argument("--limit", type=int, default=None, help="shared-memory limit in bytes (overrides the target's)")
     ap.add_argument("--triton-version", default=None,
                     help="allocation rules: 3.1, 3.3 or 3.9 (default: the cache JSON next to the file, else the dialect spelling)")
@@ -505,6 +505,48 @@ def check_options(args) -> None:
             raise CliError(f"bad Triton version '{args.triton_version}' (--triton-version): irkit models Triton 3.1 to 3.9")
 
 
+def _gpu_host_inputs(args) -> bool:
+    """MLIR GPU host files (seed 001) get the launch-cost report instead of the Triton one."""
+    from irkit.check.mlir_gpu import is_gpu_host_text
+
+    try:
+        return all(is_gpu_host_text(Path(p).read_text()) for p in args.inputs)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def run_gpu_host(args, spec: str | None) -> int:
+    """One row per loop and launch site (irkit/report/launch_cost.py); with a pipeline, before and after."""
+    from irkit.diagnostics import position
+    from irkit.report import launch_cost
+
+    reports = []
+    for path in args.inputs:
+        chunk = read_one(path, args)
+        stages = [("before" if spec else "", chunk)]
+        if spec:
+            stages.append(("after " + spec, run_pipeline(chunk, build_pipeline(spec))))
+        for label, c in stages:
+            parsed = parse(c)
+
+            def locate(op, parsed=parsed, c=c):
+                pos = parsed.op_positions.get(op)
+                if pos is None:
+                    return f"{c.name}:?"
+                line, col, _ = position(c.text, pos, c.line_offset)
+                return f"{c.name}:{line}:{col}"
+
+            r = launch_cost.build(parsed.module, c.name, locate)
+            r["label"] = label
+            reports.append(r)
+    out = json.dumps(reports if len(reports) > 1 else reports[0], indent=2) + "\n" if args.json \
+        else launch_cost.render_text(reports)
+    driver.write_output(args.output, out)
+    if args.html:
+        driver.write_output(args.html, launch_cost.render_html(reports))
+    return 0
+
+
 def run(argv: list[str]) -> int:
     ap = build_arg_parser()
     args = driver.parse_command_line(ap, argv)
@@ -527,6 +569,9 @@ def run(argv: list[str]) -> int:
         report = run_per_pass(args)
     elif args.screen:
         report, failed = run_screen(args, spec)
+    elif _gpu_host_inputs(args):
+        build_pipeline(spec)
+        return run_gpu_host(args, spec)
     else:
         build_pipeline(spec)  # reject a bad pipeline before reading anything
         report = run_module_or_diff(args, spec)

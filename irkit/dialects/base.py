@@ -60,7 +60,7 @@ def same_as(types: dict[str, list[Attribute]], target: str, source: str) -> None
         types[target] = list(types[source])
 
 
-_SYNTAX_FIELDS = ("FORMAT", "FORMAT_LEGACY", "FORMAT_PRE34", "ATTR_STYLES", "STRIPPED")
+_SYNTAX_FIELDS = ("FORMAT", "FORMAT_LEGACY", "FORMAT_PRE34", "ATTR_STYLES", "STRIPPED", "KERNEL_KEYWORD")
 
 
 def irkit_op(cls):

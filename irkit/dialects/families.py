@@ -1,7 +1,8 @@
 """Op families that span dialects, for analyses and passes to match ops by class (isinstance).
 
-Only ops irkit has a class for belong to a family.  An op it has no class for (upstream MLIR's
-`func.func`/`func.call`, `scf.index_switch`, ...) is parsed, under --allow-unregistered-dialect only, as
+Only ops irkit has a class for belong to a family.  MLIR's host `func.func`/`func.call` (seed 001,
+irkit/dialects/gpu_host.py) are not Triton functions and stay out of these.  An op it has no class for
+(`scf.index_switch`, ...) is parsed, under --allow-unregistered-dialect only, as
 xDSL's `UnregisteredOp`, whose `name` is "builtin.unregistered": analyses treat it as an opaque op, never
 as a function, call or branch.
 """

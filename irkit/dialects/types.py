@@ -122,3 +122,17 @@ def is_tensor_of_pointers(t: Attribute) -> bool:
 def is_block_pointer(t: Attribute) -> bool:
     """`!tt.ptr<tensor<...>>`, what `tt.make_tensor_ptr` makes."""
     return isinstance(t, PointerType) and t.is_block_pointer
+
+
+@irdl_attr_definition
+class GpuAsyncTokenType(ParametrizedAttribute, TypeAttribute):
+    """`!gpu.async.token`: orders GPU host ops (`gpu.wait`, async `gpu.launch_func`); a stream in the lowering."""
+
+    name = "gpu.async.token"
+
+
+def llvm_pointer_type() -> OpaqueType:
+    """`!llvm.ptr` (opaque pointer, address space 0): irkit keeps LLVM types as their text, as the parser does."""
+    from xdsl.dialects.builtin import StringAttr
+
+    return OpaqueType(StringAttr("llvm.ptr"), StringAttr(""))

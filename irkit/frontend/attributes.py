@@ -49,6 +49,7 @@ from irkit.dialects import encodings as enc
 from irkit.dialects.builtin_extras import DenseElementsAttr, float_bits, format_scalar, parse_scalar
 from irkit.dialects.types import (
     AsyncTokenType,
+    GpuAsyncTokenType,
     MemDescType,
     OpaqueType,
     PointerType,
@@ -324,6 +325,8 @@ class AttrParser:
         name = self.canonical(ident)
         if name == "ttg.async.token":
             return AsyncTokenType()
+        if name == "gpu.async.token":
+            return GpuAsyncTokenType()
         return OpaqueType(StringAttr(ident), StringAttr(""))
 
     def dialect_type(self, name: str, raw_name: str, stripped: bool) -> Attribute:

@@ -132,9 +132,15 @@ def _parse_func(p, cls, legacy, nres):
         props["arg_attrs"] = ArrayAttr(arg_attrs)
     if any(d.data for d in res_attrs):
         props["res_attrs"] = ArrayAttr(res_attrs)
+    kernel = getattr(cls, "KERNEL_KEYWORD", None)
+    kernel_attr = kernel is not None and cur.try_lit("kernel")
     attrs = {}
     if cur.try_lit("attributes"):
         attrs = p.attrs.parse_attr_entries("{", "}")
+    if kernel_attr:
+        from xdsl.dialects.builtin import UnitAttr
+
+        attrs[kernel] = UnitAttr()
     for k in list(attrs):
         if k in _FUNC_INHERENT:
             props[k] = attrs.pop(k)
@@ -151,7 +157,7 @@ def _print_func(pr, op):
     vis = op.properties.get("sym_visibility")
     if vis is not None:
         pr.w(" " + vis.data)
-    pr.w(" " + symbol(op.properties["sym_name"].data))
+    pr.w(" " + symbol((op.properties.get("sym_name") or op.attributes["sym_name"]).data))
     ftype: FunctionType = op.properties["function_type"]
     arg_attrs = op.properties.get("arg_attrs")
     body = op.regions[0]
@@ -184,7 +190,10 @@ def _print_func(pr, op):
         bare = len(rs) == 1 and res_attrs is None and not isinstance(outs[0], FunctionType)
         pr.w(" -> " + (rs[0] if bare else "(" + ", ".join(rs) + ")"))
     extra = {k: v for k, v in op.properties.items() if k not in _FUNC_INHERENT}
-    extra.update(op.attributes)
+    extra.update((k, v) for k, v in op.attributes.items() if k not in _FUNC_INHERENT)
+    kernel = getattr(type(op), "KERNEL_KEYWORD", None)
+    if kernel is not None and extra.pop(kernel, None) is not None:
+        pr.w(" kernel")  # gpu.func: `kernel` stands for the gpu.kernel unit attribute
     if extra:
         pr.w(" attributes " + pr.attr_dict_text(extra))
     if body.blocks:
@@ -486,6 +495,8 @@ def _print_cond_br(pr, op):
 
 syntax("cf.br")((_parse_br, _print_br))
 syntax("cf.cond_br")((_parse_cond_br, _print_cond_br))
+syntax("llvm.br")((_parse_br, _print_br))  # gpu-to-llvm's loops: the same syntax as cf's
+syntax("llvm.cond_br")((_parse_cond_br, _print_cond_br))
 
 
 # -- arith.constant / arith.select ---------------------------------------------------------------------------------
@@ -918,3 +929,10 @@ def _print_assume(pr, op):
 
 
 syntax("llvm.intr.assume")((_parse_assume, _print_assume))
+
+# MLIR's GPU host ops (func.func, gpu.module, gpu.launch_func, ...) have their syntax in their own module
+syntax("func.func")((_parse_func, _print_func))
+syntax("func.call")((_parse_call, _print_call))
+syntax("llvm.func")((_parse_func, _print_func))
+syntax("llvm.call")((_parse_call, _print_call))
+from irkit.frontend import gpu_syntax  # noqa: E402,F401  (registers the gpu.* parsers and printers)

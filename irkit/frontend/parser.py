@@ -34,6 +34,7 @@ from irkit.frontend import custom_syntax
 from irkit.frontend.attributes import LOCATION_TYPES, AliasTable, AttrParser
 from irkit.frontend.construct import gc_paused, new_op
 from irkit.frontend.fastformat import fast_format, value_uses
+from irkit.frontend.gpu_syntax import FUNC_DEFAULT_DIALECT_NAMES, LEGACY_OP_NAMES
 from irkit.frontend.lexer import SSA_SUFFIX, Cursor, ParseError
 from irkit.frontend.opformat import (
     DEFAULT_STYLE,
@@ -326,7 +327,8 @@ class Parser:
         return op
 
     def _op_class(self, raw: str, pos: int, custom: bool) -> tuple[type[Operation] | None, bool]:
-        name = "builtin.module" if raw == "module" else self.attrs.canonical(raw)
+        upstream = FUNC_DEFAULT_DIALECT_NAMES.get(raw) or LEGACY_OP_NAMES.get(raw, raw)  # `return`, MLIR 14's `func`
+        name = "builtin.module" if raw == "module" else self.attrs.canonical(upstream)
         legacy = name != raw and raw != "module"
         cls = OPS.get(name)
         if cls is None and not self.allow_unregistered:

@@ -44,6 +44,7 @@ from irkit.dialects import encodings as enc
 from irkit.dialects.builtin_extras import DenseElementsAttr, format_float
 from irkit.dialects.types import (
     AsyncTokenType,
+    GpuAsyncTokenType,
     MemDescType,
     OpaqueType,
     PointerType,
@@ -53,6 +54,7 @@ from irkit.frontend import custom_syntax
 from irkit.frontend.aliases import AliasNamer, alias_kind
 from irkit.frontend.attributes import LOCATION_TYPES, scalar_type_name
 from irkit.frontend.construct import gc_paused
+from irkit.frontend.gpu_syntax import FUNC_DEFAULT_DIALECT_OPS
 from irkit.frontend.lexer import BARE_KEY, quote_string, symbol
 from irkit.frontend.opformat import (
     DEFAULT_STYLE,
@@ -292,6 +294,8 @@ class Printer:
         return text
 
     def _spell(self, name: str) -> str:
+        if name in FUNC_DEFAULT_DIALECT_OPS and not self.o.generic:
+            return name.partition(".")[2]  # func.func's body has `func` as its default dialect
         if self.o.spelling is Spelling.CURRENT:
             dialect, dot, rest = name.partition(".")
             old = self.o.variants.get("dialect." + dialect)
@@ -751,6 +755,8 @@ class Printer:
             return body if stripped else "!tt.tensordesc" + body
         if isinstance(t, AsyncTokenType):
             return "!" + spelled("ttg.async.token", self.o.spelling)
+        if isinstance(t, GpuAsyncTokenType):
+            return "!gpu.async.token"
         if isinstance(t, OpaqueType):
             return "!" + t.dialect_name.data + t.body.data
         if isinstance(t, FunctionType):

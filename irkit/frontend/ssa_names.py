@@ -64,7 +64,7 @@ class ValueNames:
         for bi, block in enumerate(region.blocks):
             self.blocks[block] = f"bb{bi}"
             for arg in block.args:
-                if mlir:
+                if mlir or (bi > 0 and not arg.name_hint):  # MLIR numbers a non-entry block's unnamed arguments
                     if bi == 0:
                         self.values[arg] = unique(f"arg{next_arg}")
                         next_arg += 1
@@ -168,4 +168,4 @@ def _result_runs(results: Any) -> list[list[SSAValue]]:
 
 
 def is_isolated(op: Operation) -> bool:
-    return op.name in ("tt.func", "builtin.module", "func.func")
+    return op.name in ("tt.func", "builtin.module", "func.func", "gpu.module", "gpu.func")

@@ -4,6 +4,8 @@
     irkit-sweep -p propagate-mma kernels/ -o results.jsonl --workers 8
     irkit-sweep -p propagate-mma kernels/ -o results.jsonl --resume        # after a kill: only what is missing
     irkit-sweep -p propagate-mma kernels/ -o results.parquet --ray auto    # on the Ray cluster you are in
+    irkit-sweep --screen gemm.py --kernel matmul --target hip:gfx942 --config BLOCK_M=64,128 \
+        --knob num_warps=4,8 --knob waves_per_eu=0,2 -o screen.jsonl --html screen.html   # the knob screen
 """
 
 from __future__ import annotations
@@ -68,6 +70,22 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--diffs", default=None, metavar="DIR",
                     help="with --against: where the diff of each kernel that differs goes (default: RESULTS.diffs/)")
     ap.add_argument("--summary-json", default=None, metavar="FILE", help="also write the summary as JSON")
+    screen = ap.add_argument_group("knob screen (--screen): one kernel over configs and compiler knobs, compiled by "
+                                   "the real Triton; one row per config (docs/amd.md)")
+    screen.add_argument("--screen", action="store_true",
+                        help="INPUT is one Python program (with --kernel) or saved TTIR to compile under every config")
+    screen.add_argument("--kernel", default=None, help="the @triton.jit (or autotuned) function of the program")
+    screen.add_argument("--target", default=None, help="the target to compile for: hip:gfx942, hip:gfx950, cuda:90, ...")
+    screen.add_argument("--config", action="append", default=[], metavar="NAME=V1,V2",
+                        help="a constexpr and its values (repeatable; every combination is a tile)")
+    screen.add_argument("--knob", action="append", default=[], metavar="NAME=V1,V2",
+                        help="num_warps, num_stages, waves_per_eu, matrix_instr_nonkdim, kpack and their values "
+                        "(repeatable; varied one at a time around the first values unless --full-grid)")
+    screen.add_argument("--full-grid", action="store_true", help="every combination of the knobs' values")
+    screen.add_argument("--signature", default=None, metavar="JSON",
+                        help='the kernel\'s argument types, e.g. \'{"a_ptr": "*fp16", "M": "i32"}\' (default: the '
+                        "program's SIGNATURE)")
+    screen.add_argument("--html", default=None, metavar="FILE", help="the screen's summary: one chart per knob")
     return ap
 
 
@@ -95,6 +113,8 @@ def run(argv: list[str]) -> int:
     from irkit.sweep.summary import render, summarise
 
     args = build_arg_parser().parse_args(argv)
+    if args.screen:
+        return _run_screen(args, argv)
     if args.workers is not None and args.workers < 1:
         raise CliError("--workers must be at least 1")
     if args.timeout < 0:
@@ -134,6 +154,45 @@ def run(argv: list[str]) -> int:
         if args.against:
             summary["against"] = {"reference": args.against, **against.summary(result.rows)}
         write_output(args.summary_json, json.dumps(summary, indent=1) + "\n")
+    return 0
+
+
+def _run_screen(args, argv: list[str]) -> int:
+    from irkit.cli.opt import write_output
+    from irkit.sweep.screen import parse_axis, render_text, run_screen
+    from irkit.sweep.screen_html import screen_html
+
+    if len(args.inputs) != 1:
+        raise CliError("--screen takes one INPUT: a Python program or a .ttir file")
+    if not args.target:
+        raise CliError("--screen needs --target (hip:gfx942, hip:gfx950, cuda:90, ...)")
+    try:
+        signature = json.loads(args.signature) if args.signature else None
+    except json.JSONDecodeError as e:
+        raise CliError(f"--signature: not JSON: {e}") from None
+    configs = dict(parse_axis(c) for c in args.config)
+    knobs = dict(parse_axis(k) for k in args.knob)
+    screen = run_screen(args.inputs[0], args.kernel, args.target, configs, knobs, args.pipeline, args.full_grid,
+                        (args.triton_python or [None])[0], signature, args.timeout or None)
+    if args.output.endswith(".csv"):
+        import csv
+        import io
+
+        cols = list(dict.fromkeys(k for r in screen.rows for k in r))
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, cols)
+        w.writeheader()
+        w.writerows(screen.rows)
+        write_output(args.output, buf.getvalue())
+    else:
+        write_output(args.output, "".join(json.dumps(r) + "\n" for r in screen.rows))
+    if args.html:
+        write_output(args.html, screen_html(screen))
+    if args.summary_json:
+        summary = {"command": " ".join(["irkit-sweep", *argv]), "results": args.output,
+                   **{k: v for k, v in screen.to_dict().items() if k != "rows"}}
+        write_output(args.summary_json, json.dumps(summary, indent=1) + "\n")
+    sys.stdout.write(render_text(screen))
     return 0
 
 

@@ -1,0 +1,22 @@
+module attributes {gpu.container_module} {
+  llvm.func @main() {
+    %0 = llvm.mlir.constant(0 : index) : i64
+    %1 = llvm.mlir.constant(1 : index) : i64
+    %2 = llvm.mlir.constant(1000 : index) : i64
+    llvm.br ^bb1(%0 : i64)
+  ^bb1(%3: i64):  // 2 preds: ^bb0, ^bb2
+    %4 = llvm.icmp "slt" %3, %2 : i64
+    llvm.cond_br %4, ^bb2, ^bb3
+  ^bb2:  // pred: ^bb1
+    gpu.launch_func  @test_func::@test_func blocks in (%1, %1, %1) threads in (%1, %1, %1) : i64 
+    %5 = llvm.add %3, %1 : i64
+    llvm.br ^bb1(%5 : i64)
+  ^bb3:  // pred: ^bb1
+    llvm.return
+  }
+  gpu.module @test_func [#nvvm.target<O = 3, chip = "sm_90">] {
+    llvm.func @test_func() attributes {gpu.kernel, nvvm.kernel} {
+      llvm.return
+    }
+  }
+}

@@ -1,0 +1,16 @@
+module attributes {gpu.container_module} {
+  func @main() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c1000 = arith.constant 1000 : index
+    scf.for %arg0 = %c0 to %c1000 step %c1 {
+      gpu.launch_func  @test_func::@test_func blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    }
+    return
+  }
+  gpu.module @test_func attributes {rocdl.hsaco = "HSACO"} {
+    gpu.func @test_func() kernel {
+      gpu.return
+    }
+  }
+}
