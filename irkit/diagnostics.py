@@ -122,6 +122,19 @@ def position(text: str, pos: int, line_offset: int = 0) -> tuple[int, int, str]:
     return line, pos - start + 1, text[start:end]
 
 
+def op_diagnostic(parsed, text: str, name: str, line_offset: int, severity: str, op: Operation | None,
+                  message: str) -> Diagnostic:
+    """A diagnostic at `op`'s place in the input `text` (or at its source location, for an op a pass made)."""
+    pos = parsed.op_positions.get(op) if op is not None else None
+    if pos is None:
+        src = source_location(op.location) if op is not None else None
+        if src is not None:
+            return Diagnostic(severity, message, src[0], src[1], src[2], op=op)
+        return Diagnostic(severity, message, name, op=op)
+    line, col, source = position(text, pos, line_offset)
+    return Diagnostic(severity, message, name, line, col, source, op=op)
+
+
 def source_location(loc: Attribute) -> tuple[str, int, int] | None:
     """The first file:line:col inside an MLIR location (through names, callsites, fusions)."""
     if isinstance(loc, FileLineColLoc):

@@ -10,15 +10,28 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from irkit.dialects.ods_rules import ods_error
 from irkit.dialects.op_rules import module_attribute_error
 from irkit.dialects.tt import FuncOp, ReturnOp
 from irkit.frontend.construct import gc_paused
 
 
+def verify_parsed(parsed, text: str, name: str, line_offset: int = 0, prefix: str = "") -> list:
+    """The verifier's errors on a parsed module as positioned diagnostics (`file:line:col: error: ...`):
+    what every command (irkit-opt, irkit-report, irkit-sweep, irkit-check) runs after parsing and
+    before any pass or analysis."""
+    from irkit.diagnostics import op_diagnostic
+
+    return [op_diagnostic(parsed, text, name, line_offset, "error", op, prefix + message)
+            for op, message in verify_module(parsed.module)]
+
+
 def verify_module(root: Operation) -> list[tuple[Operation, str]]:
     # no cyclic GC while walking: the walk allocates little that lives, and the
     # collector would otherwise re-scan the whole module (superlinear on big ones)
-    with gc_paused():
+    from irkit.frontend.printer import mlir_messages
+
+    with gc_paused(), mlir_messages():  # types in the messages as MLIR writes them
         return _verify_module(root)
 
 
@@ -34,6 +47,10 @@ def _verify_module(root: Operation) -> list[tuple[Operation, str]]:
             continue
         try:
             op.verify(verify_nested_ops=False)
+            # then what Triton's ODS adds (after the op's own rules, whose messages MLIR gives first)
+            message = ods_error(op)
+            if message is not None:
+                errors.append((op, f"'{op.name}' op {message}"))
         except VerifyException as e:
             message = str(e).splitlines()[0]
             # xDSL's trait checks name the op themselves; say it once, as MLIR does

@@ -86,6 +86,9 @@ def check_one(path: str, ctx) -> str | None:
     return None if error is None else (diagnostics.strip() + "\n" + error).strip()
 
 
+ISOLATE_TIMEOUT_S = 30  # per file with --isolate
+
+
 def check_files(paths: list[str], isolate: bool = False) -> dict[str, str | None]:
     """None for a file the real parser accepts, else its diagnostics.
 
@@ -109,6 +112,14 @@ def check_files(paths: list[str], isolate: bool = False) -> dict[str, str | None
                 f.write(text)
             os._exit(0)
         os.close(write_end)
+        import select
+
+        if not select.select([read_end], [], [], ISOLATE_TIMEOUT_S)[0]:  # a parser stuck in a loop: one result
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            os.close(read_end)
+            results[path] = f"the parser did not finish in {ISOLATE_TIMEOUT_S} s"
+            continue
         with os.fdopen(read_end) as f:
             text = f.read()
         _, status = os.waitpid(pid, 0)

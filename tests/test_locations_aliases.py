@@ -285,7 +285,7 @@ def test_new_layouts_get_fresh_triton_style_names():
     ops = func_ops(pm)
     blocked = ops["r"].results[0].type.encoding
     fresh = BlockedEncodingAttr.from_values(sizePerThread=(1,), threadsPerWarp=(32,), warpsPerCTA=(4,), order=(0,))
-    fresh2 = blocked.replace(warpsPerCTA=(2,))
+    fresh2 = blocked.replace(sizePerThread=(8,))  # warps must stay 4: the verifier checks every op's layouts
     conv = _convert_after(ops["r"], TensorType(ops["r"].results[0].type.element_type, [128], fresh))
     conv2 = _convert_after(conv, TensorType(ops["r"].results[0].type.element_type, [128], fresh2))
     mma = pm.module.body.block.first_op.regions[0].blocks[0].args[0].type.encoding
@@ -302,7 +302,7 @@ def test_new_layouts_get_fresh_triton_style_names():
     assert [aliases[n] for n in ("blocked", "blocked1", "blocked2", "blocked3")] == [
         "#ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
         "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
-        "#ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>",
+        "#ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
         "#ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
     ]
     assert "warpsPerCTA = [4, 1]" in aliases["mma1"]

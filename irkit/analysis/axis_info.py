@@ -86,6 +86,7 @@ from irkit.dialects.tt import (
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.dialects.types import PointerType
 from irkit.layout.algebra import elem_bits
+from irkit.walk import walk_ops
 
 MAX_DIVISOR = 1 << 62
 """highestPowOf2Divisor<int64_t>(0): the lattice top ("unknown yet, could be anything")."""
@@ -680,6 +681,8 @@ def _visit_load(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
     ptr = ins[0]
     mask = ins[1] if len(ins) > 1 else None
     rank = ptr.rank
+    if mask is not None and mask.rank != rank:  # no verified load has one (a scalar mask of a tensor load)
+        mask = None
     return AxisInfo(
         (1,) * rank,
         (1,) * rank,
@@ -1040,7 +1043,7 @@ def _callee_name(call: Operation) -> str | None:
 
 
 def _calls(func: Operation) -> Iterable[Operation]:
-    return (op for op in func.walk() if isinstance(op, CALL_OPS))
+    return (op for op in walk_ops(func) if isinstance(op, CALL_OPS))
 
 
 def _callers_first(module: ModuleOp) -> list[Operation]:

@@ -193,12 +193,16 @@ def _needs_shared(src: TensorType, dst: TensorType, version: str) -> bool | None
 
 
 def _walk(op: Operation, parent: Operation | None, region: str, depth: int, function: str):
-    yield op, parent, region, depth, function
-    fn = _func_name(op) if isinstance(op, FUNCTION_OPS) else function
-    for ri, reg in enumerate(op.regions):
-        for block in reg.blocks:
-            for child in block.ops:
-                yield from _walk(child, op, f"r{ri}", depth + 1, fn)
+    """(op, parent, region, depth, function) in pre-order, with its own stack (irkit.walk says why)."""
+    stack = [(op, parent, region, depth, function)]
+    while stack:
+        item = stack.pop()
+        yield item
+        op, _, _, depth, function = item
+        fn = _func_name(op) if isinstance(op, FUNCTION_OPS) else function
+        children = [(child, op, f"r{ri}", depth + 1, fn)
+                    for ri, reg in enumerate(op.regions) for block in reg.blocks for child in block.ops]
+        stack.extend(reversed(children))
 
 
 def _source_line(parsed: ParsedModule | None, op: Operation) -> str:

@@ -31,6 +31,7 @@ from irkit.dialects.tt import FuncOp, LoadOp, StoreOp
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.dialects.types import PointerType
 from irkit.layout import algebra
+from irkit.walk import walk_ops
 
 
 @dataclass
@@ -162,7 +163,7 @@ def assess_module(module: Operation, version: str | None = None) -> list[Convers
     """The model's verdict on every candidate conversion, each judged alone on the unchanged module."""
     facts = ModuleFacts(module, version)
     out = []
-    for op in module.walk():
+    for op in walk_ops(module):
         if not isinstance(op, ConvertLayoutOp) and not mma_slice.is_dot_operand_round_trip(op):
             continue
         candidate, why_not = mma_slice.classify_conversion(op, dot_operands=None)

@@ -43,10 +43,11 @@ def parse_pipeline(spec: str):
 
 def predict(text: str, name: str, version: str | None) -> dict:
     """irkit's own figures for one module: predicted shared memory, its limit, conversions."""
-    from irkit.frontend.parser import Parser
+    from irkit.cli.opt import InputText
+    from irkit.cli.report import parse_verified
     from irkit.report.model import build_module_report
 
-    report = build_module_report(Parser(text, name).parse(), name=name, version=version)
+    report = build_module_report(parse_verified(InputText(text, name)), name=name, version=version)
     return {"shared": report.shared_bytes, "limit": report.limit, "fits": report.fits,
             "convert_layout": len(report.converts), "target": report.target, "rules": report.version,
             "num_warps": report.num_warps}

@@ -27,13 +27,16 @@ def run_command(
     run: Callable[[list[str]], int],
     argv: list[str],
     already_reported: tuple[type[BaseException], ...] = (),
+    debug_option: bool = True,
 ) -> int:
-    """Exit code of `run(argv)`; `already_reported` errors carry their full text."""
+    """Exit code of `run(argv)`; `already_reported` errors carry their full text.  `debug_option`: the
+    command takes `--debug` (the messages offer it only then; IRKIT_TRACEBACK=1 works for every command)."""
     debug = "--debug" in argv or bool(os.environ.get("IRKIT_TRACEBACK"))
+    hint = " (--debug shows the traceback)" if debug_option else " (IRKIT_TRACEBACK=1 shows the traceback)"
     try:
         return run(argv)
     except InternalError as e:  # a pass's own bug: say so, with where it happened
-        sys.stderr.write(f"{prog}: {e}" + ("" if debug else " (--debug shows the traceback)") + "\n")
+        sys.stderr.write(f"{prog}: {e}" + ("" if debug else hint) + "\n")
         if debug:
             traceback.print_exception(e.__cause__ or e, file=sys.stderr)
         return INTERNAL_ERROR
@@ -50,11 +53,17 @@ def run_command(
     except MemoryError:
         sys.stderr.write(f"{prog}: error: out of memory\n")
         return 1
+    except OSError as e:  # the environment (a full disk, a read-only folder), not irkit: one line, exit 1
+        if os.environ.get("IRKIT_TRACEBACK"):
+            raise
+        where = f" '{os.fsdecode(e.filename)}'" if e.filename is not None else ""
+        sys.stderr.write(f"{prog}: error: cannot go on:{where} {e.strerror or e}\n")
+        return 1
     except Exception as e:  # a bug in irkit itself: say so in one line
         if os.environ.get("IRKIT_TRACEBACK"):
             raise
         sys.stderr.write(f"{prog}: internal error: {type(e).__name__}: {e}; please report"
-                         + ("" if debug else " (--debug shows the traceback)") + "\n")
+                         + ("" if debug else hint) + "\n")
         if debug:
             traceback.print_exc(file=sys.stderr)
         return INTERNAL_ERROR

@@ -9,6 +9,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from irkit.walk import walk_ops
+
 RULE = "===" + "-" * 73 + "==="
 
 
@@ -62,7 +64,7 @@ def module_statistics(module) -> Counter:
     from irkit.dialects.ttg import ConvertLayoutOp
 
     counts: Counter = Counter()
-    for op in module.walk():
+    for op in walk_ops(module):
         counts["ops"] += 1
         if isinstance(op, ConvertLayoutOp):
             counts["convert-layouts"] += 1

@@ -400,7 +400,7 @@ def process_chunk(args, chunk: InputText, pipeline, out_err, run_ctx: RunContext
     from irkit.frontend.lexer import ParseError
     from irkit.frontend.parser import Parser
     from irkit.frontend.printer import print_module
-    from irkit.verifier import verify_module
+    from irkit.verifier import verify_parsed
 
     run_ctx = run_ctx or RunContext()
     timed = run_ctx.timing.phase if run_ctx.timing is not None else (lambda *a, **k: nullcontext())
@@ -420,14 +420,7 @@ def process_chunk(args, chunk: InputText, pipeline, out_err, run_ctx: RunContext
     parsed.line_offset = chunk.line_offset
 
     def op_diag(severity: str, op, message: str) -> Diagnostic:
-        pos = parsed.op_positions.get(op) if op is not None else None
-        if pos is None:
-            src = diag.source_location(op.location) if op is not None else None
-            if src is not None:
-                return Diagnostic(severity, message, src[0], src[1], src[2], op=op)
-            return Diagnostic(severity, message, chunk.name, op=op)
-        line, col, text = position(chunk.text, pos, chunk.line_offset)
-        return Diagnostic(severity, message, chunk.name, line, col, text, op=op)
+        return diag.op_diagnostic(parsed, chunk.text, chunk.name, chunk.line_offset, severity, op, message)
 
     def printed() -> str:
         return print_module(parsed, debuginfo=args.mlir_print_debuginfo, generic=args.mlir_print_op_generic,
@@ -438,9 +431,9 @@ def process_chunk(args, chunk: InputText, pipeline, out_err, run_ctx: RunContext
         if args.no_verify:
             return True
         with timed("Verifier"):
-            errors = verify_module(parsed.module)
-        prefix = f"after pass '{after}': " if after else ""
-        diags.extend(op_diag("error", op, prefix + msg) for op, msg in errors)
+            errors = verify_parsed(parsed, chunk.text, chunk.name, chunk.line_offset,
+                                   f"after pass '{after}': " if after else "")
+        diags.extend(errors)
         return not errors
 
     if not verify(None):

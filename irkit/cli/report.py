@@ -50,6 +50,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
     mode.add_argument("--screen", "--autotune", dest="screen", action="store_true",
                       help="autotuning screen: which configs exceed the limit, which the pipeline brings under it")
     ap.add_argument("--manifest", default=None, help="for --screen: a JSONL/JSON manifest of configs, or a file of paths")
+    ap.add_argument("--manifest-any-path", action="store_true",
+                    help="for --manifest: allow paths outside the manifest's folder (absolute, '..', links)")
     ap.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
                     help="for --manifest: keep rows whose KEY equals VALUE (KEY~TEXT: contains TEXT); repeatable")
     ap.add_argument("-p", "--pass-pipeline", dest="pipeline", default=None,
@@ -122,6 +124,17 @@ def parse(chunk: InputText):
     return parsed
 
 
+def parse_verified(chunk: InputText):
+    """parse(), then irkit-opt's verifier (irkit.verifier.verify_parsed): no analysis sees IR it rejects."""
+    from irkit.verifier import verify_parsed
+
+    parsed = parse(chunk)
+    errors = run_deep(verify_parsed, parsed, chunk.text, chunk.name, chunk.line_offset)
+    if errors:
+        raise ReportFailed("\n".join(d.render() for d in errors))
+    return parsed
+
+
 def pipeline_spec(args) -> str | None:
     parts = []
     if args.pipeline:
@@ -191,7 +204,7 @@ def module_report(chunk: InputText, args, meta: dict | None = None, version: str
     meta = meta or {}
     ver = args.triton_version or version or meta.get("triton_version")
     recorded = meta.get("shared") if isinstance(meta.get("shared"), int) else None
-    modules = split_modules(parse(chunk))
+    modules = split_modules(parse_verified(chunk))
     reports = []
     try:
         for i, parsed in enumerate(modules):
@@ -259,6 +272,12 @@ def run_per_pass(args):
     sections = dumplog.split_sections(text)
     if not sections:
         raise CliError(f"'{path}' looks like an MLIR_ENABLE_DUMP log but has no IR sections")
+    for section in sections:
+        if not section.text.strip():  # as irkit-opt --dump-section says of it
+            from irkit.diagnostics import Diagnostic
+
+            message = f"section {section.index} ({section.label}) holds no MLIR module"
+            raise ReportFailed(Diagnostic("error", message, str(path), section.header_line, 1).render())
     try:
         return build_per_pass_report(sections, name=str(path), version=args.triton_version)
     except ValueError as e:
@@ -348,6 +367,19 @@ def _where(rows: list[dict], clauses: list[str]) -> list[dict]:
     return rows
 
 
+def _inside(path: Path, folder: Path) -> bool:
+    """`path`, links resolved, lies under `folder`."""
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # a link loop
+        return False
+
+
+def _looks_like_ir(text: str) -> bool:
+    """What a config file of a manifest must hold before irkit quotes a line of it in a diagnostic."""
+    return re.search(r"^\s*(?:module\b|\"builtin\.module\"|tt\.func\b|#[\w$.-]+ = |// -----)", text[: 1 << 20], re.M) is not None
+
+
 def screen_configs(args) -> list[tuple[str, str, str | None]]:
     """(name, path, triton version from the manifest) for every config to screen."""
     configs: list[tuple[str, str, str | None]] = []
@@ -371,6 +403,9 @@ def screen_configs(args) -> list[tuple[str, str, str | None]]:
                 skipped += 1
                 continue
             full = Path(rel) if Path(rel).is_absolute() else mpath.parent / rel
+            if not args.manifest_any_path and not _inside(full, mpath.parent):
+                raise CliError(f"manifest '{mpath}' names '{rel}', outside the manifest's folder; "
+                               "--manifest-any-path allows that")
             configs.append((_row_name(row, rel), str(full), row.get("triton_version")))
         if skipped:
             sys.stderr.write(f"irkit-report: note: {skipped} manifest row(s) name no TTGIR file (e.g. compile errors); skipped\n")
@@ -390,6 +425,8 @@ def run_screen(args, spec: str | None):
     for name, path, version in progress_bar(screen_configs(args), desc="screen", unit="config"):
         try:
             chunk = read_one(path, args)
+            if args.manifest and not _looks_like_ir(chunk.text):  # never quote a line of a file that is no IR
+                raise ReportFailed(f"{path}: error: not an MLIR file (no module, function or alias in it)")
             meta = sidecar(path)
             reports = module_list(module_report(chunk, args, meta, version=version))
             afters: list = [None] * len(reports)
@@ -589,7 +626,9 @@ def run(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    sys.exit(run_command("irkit-report", run, sys.argv[1:] if argv is None else argv, (ReportFailed,)))
+    # on irkit.deep's large stack: the analyses walk regions recursively, as the front end does
+    sys.exit(run_command("irkit-report", lambda a: run_deep(run, a), sys.argv[1:] if argv is None else argv,
+                         (ReportFailed,)))
 
 
 if __name__ == "__main__":

@@ -115,7 +115,8 @@ def _encoding(t: Attribute) -> Attribute | None:
 # -- the layouts of tt ops' results against num-warps / threads-per-warp ------------------------------------
 
 _CONTEXT_KEYS = {"num-warps": ("ttg.num-warps", "triton_gpu.num-warps"),
-                 "threads-per-warp": ("ttg.threads-per-warp", "triton_gpu.threads-per-warp")}
+                 "threads-per-warp": ("ttg.threads-per-warp", "triton_gpu.threads-per-warp"),
+                 "num-ctas": ("ttg.num-ctas", "triton_gpu.num-ctas")}
 
 
 def _int_attr(op: Operation, keys: tuple[str, ...]) -> tuple[int, str] | None:
@@ -161,6 +162,21 @@ def _total_warps(enc: Attribute) -> int | None:
     return math.prod(warps) if warps else None
 
 
+def _total_ctas(enc: Attribute) -> int | None:
+    """CTAs per CGA of a distributed layout (1 where the layout leaves CTAsPerCGA out), None where unknown."""
+    from irkit.dialects.encodings import DotOperandEncodingAttr, SliceEncodingAttr, StructLayoutAttr, is_shared
+
+    if isinstance(enc, (SliceEncodingAttr, DotOperandEncodingAttr)):
+        return _total_ctas(enc.get("parent"))
+    if not isinstance(enc, StructLayoutAttr) or is_shared(enc):
+        return None
+    try:
+        ctas = enc.get("CTAsPerCGA")
+    except (KeyError, AttributeError, TypeError, ValueError):
+        return None
+    return math.prod(ctas) if ctas else 1
+
+
 def _layout_totals(enc: Attribute) -> tuple[int | None, int | None]:
     """(warps per CTA, threads per warp of a blocked layout) of a distributed layout, None where unknown."""
     from irkit.dialects.encodings import (
@@ -186,12 +202,15 @@ class TensorLayoutsMatchContext(OpTrait):
     (threads) multiply to the enclosing `num-warps` (`threads-per-warp`)."""
 
     def verify(self, op: Operation) -> None:
-        for result in op.results:
-            enc = _encoding(result.type)
+        # results first, then operands (a block argument's layout too), as Triton 3.9 checks both
+        for i, value in enumerate((*op.results, *op.operands)):
+            enc = _encoding(value.type)
             if enc is None:
                 continue
             warps, threads = _layout_totals(enc)
-            for total, what, unit in ((warps, "num-warps", "warps per CTA"), (threads, "threads-per-warp", "threads per warp")):
+            what_value = "Result" if i < len(op.results) else f"Operand {i - len(op.results)}"
+            for total, what, unit in ((warps, "num-warps", "warps per CTA"), (threads, "threads-per-warp", "threads per warp"),
+                                      (_total_ctas(enc), "num-ctas", "CTAs per CGA")):
                 if total is None:
                     continue
                 context = context_value(op, what)
@@ -200,7 +219,7 @@ class TensorLayoutsMatchContext(OpTrait):
                 required, key = context
                 wording = "the module specifies" if key.startswith("triton_gpu.") else "the context requires"
                 raise VerifyException(
-                    f"Result has an invalid layout: Layout has a total of {total} {unit}, "
+                    f"{what_value} has an invalid layout: Layout has a total of {total} {unit}, "
                     f"but {wording} {required} {unit}.")
 
 
@@ -211,8 +230,8 @@ def module_attribute_error(module: ModuleOp) -> str | None:
             attr = module.attributes.get(spelled)
             if attr is None:
                 continue
-            if not isinstance(attr, IntegerAttr) or attr.value.data <= 0:
-                return f"attribute '{spelled}' must be a positive integer, got {attr}"
+            if not isinstance(attr, IntegerAttr) or attr.value.data <= 0 or attr.type != IntegerType(32):
+                return f"attribute '{spelled}' must be a positive integer of type i32"
     return None
 
 

@@ -131,6 +131,60 @@ def children(attr: Attribute) -> tuple[Attribute, ...]:
     return ()
 
 
+class _Key:
+    """An attribute as a dictionary key whose hash is computed once per object, bottom up.  xDSL's
+    attributes hash their whole contents on every call, so keying by them costs the nesting depth per
+    lookup: quadratic in a 10,000-deep `[[[...]]]`, `tensor<...>` or `loc(callsite(...))`."""
+
+    __slots__ = ("attr", "hash")
+
+    def __init__(self, attr: Attribute, h: int):
+        self.attr = attr
+        self.hash = h
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Key) and (self.attr is other.attr or (self.hash == other.hash and self.attr == other.attr))
+
+
+def structural_hash(attr: Attribute, memo: dict[int, tuple[Attribute, int]]) -> int:
+    """A hash of `attr`'s contents, each nested attribute hashed once (memo: id -> (attribute, hash); the
+    attribute is kept so that its id stays its own).  Iterative: any depth."""
+    found = memo.get(id(attr))
+    if found is not None:
+        return found[1]
+    stack: list[tuple[Attribute, bool]] = [(attr, False)]
+    while stack:
+        a, ready = stack.pop()
+        if id(a) in memo:
+            continue
+        parts = _hash_parts(a)
+        if parts is None:  # a leaf: its own hash is shallow
+            memo[id(a)] = (a, hash(a))
+            continue
+        if not ready:
+            stack.append((a, True))
+            stack.extend((p, False) for p in parts if isinstance(p, Attribute) and id(p) not in memo)
+            continue
+        memo[id(a)] = (a, hash((type(a), tuple(memo[id(p)][1] if isinstance(p, Attribute) else p for p in parts))))
+    return memo[id(attr)][1]
+
+
+def _hash_parts(a: Attribute) -> tuple | None:
+    """What `a` is made of (attributes, or plain values), or None for a leaf."""
+    from xdsl.ir import ParametrizedAttribute
+
+    if isinstance(a, ParametrizedAttribute):
+        return tuple(a.parameters) or None
+    if isinstance(a, ArrayAttr):
+        return tuple(a.data)
+    if isinstance(a, DictionaryAttr):
+        return tuple(x for kv in a.data.items() for x in kv)
+    return None
+
+
 @dataclass
 class _Entry:
     attr: Attribute
@@ -149,14 +203,15 @@ class AliasNamer:
 
     def __init__(self) -> None:
         self.entries: list[_Entry] = []
-        self.index: dict[Attribute, int] = {}
+        self.index: dict[_Key, int] = {}
+        self._hashes: dict[int, tuple[Attribute, int]] = {}  # id -> (attribute, structural hash): see _Key
         self.names: list[str | None] = []  # the alias of each entry (None: inline, or not named yet)
         self._depth1: dict[str, int] = {}  # depth-1 aliases named so far, by name
         self.placeholders = False  # whether `ref` handed out a placeholder
 
     def visit(self, attr: Attribute, deferrable: bool = False) -> int:
         """Meet `attr` (and what it contains); returns its entry."""
-        i = self.index.get(attr)
+        i = self.index.get(self._key(attr))
         if i is not None:
             if not deferrable:
                 self._not_deferrable(i)
@@ -166,7 +221,7 @@ class AliasNamer:
         entry = _Entry(attr, kind, 1 if kind is not None else 0, deferrable)
         self.entries.append(entry)
         self.names.append(None)
-        self.index[attr] = i
+        self.index[self._key(attr)] = i
         deepest = 0
         for child in children(attr):
             c = self.visit(child, deferrable)
@@ -179,6 +234,9 @@ class AliasNamer:
             self._depth1[kind] = n + 1
             self.names[i] = "#" + kind + (str(n) if n else "")
         return i
+
+    def _key(self, attr: Attribute) -> _Key:
+        return _Key(attr, structural_hash(attr, self._hashes))
 
     def _not_deferrable(self, i: int) -> None:
         stack = [i]

@@ -57,7 +57,7 @@ from irkit.dialects.types import (
 )
 from irkit.frontend.construct import file_line_col, integer_attr, name_loc, tensor_type
 from irkit.frontend.lexer import Cursor, ParseError
-from irkit.frontend.spelling import canonical_name
+from irkit.frontend.spelling import CURRENT_TO_LEGACY, canonical_name
 
 _SCALAR_TYPES: dict[str, Attribute] = {
     "index": IndexType(),
@@ -82,6 +82,23 @@ _MAX_INT_WIDTH = (1 << 24) - 1  # MLIR's IntegerType::kMaxWidth
 _INT_TYPE = re.compile(r"(si|ui|i)(\d+)\b", re.ASCII)
 _DIMS = re.compile(r"((?:(?:\d+|\?)x)*)", re.ASCII)
 _STRUCT_BY_NAME = {cls.name: cls for cls in enc.STRUCT_LAYOUTS}
+# The attributes Triton 3.1-3.9's dialects register (`#dialect.mnemonic`), by current dialect name; an empty
+# set: any mnemonic (dialects whose attributes irkit keeps as text without knowing them all).  Any other
+# dialect is unregistered in Triton's context, as MLIR says of `#x.y`.
+KNOWN_ATTRIBUTES: dict[str, frozenset[str]] = {
+    "ttg": frozenset({cls.name.partition(".")[2] for cls in enc.STRUCT_LAYOUTS} | {
+        "blocked", "slice", "dot_op", "nvidia_mma", "amd_mfma", "amd_wmma", "linear", "shared", "swizzled_shared",
+        "nvmma_shared", "amd_rotating_shared", "shared_linear", "padded_shared", "shared_memory",
+        "partitioned_shared", "cta_layout", "mma"}),
+    "ttng": frozenset({"tensor_memory", "tensor_memory_encoding", "tensor_memory_scales_encoding",
+                       "shared_cluster_memory"}),
+    "tt": frozenset(), "amdg": frozenset(), "ttig": frozenset(), "nvgpu": frozenset(), "nvws": frozenset(),
+    "proton": frozenset(), "llvm": frozenset(), "gpu": frozenset(), "nvvm": frozenset(), "rocdl": frozenset(),
+    "arith": frozenset(), "math": frozenset(), "scf": frozenset(), "cf": frozenset(), "ub": frozenset(),
+}
+# Layout keys a Triton version writes that irkit's classes do not model: such a layout is kept as text
+_KEYS_KEPT_AS_TEXT = {"ttg.amd_wmma": frozenset({"isTranspose", "ctaLayout", "rank"})}
+_CTA_KEYS_KEPT_AS_TEXT = frozenset({"ctaLayout", "CGALayout"})
 _TYPE_WORD = re.compile(r"[A-Za-z_][\w]*", re.ASCII)
 _LOC_ALIAS_USE = re.compile(r"loc\((#[\w$.\-]+)\)", re.ASCII)
 
@@ -149,12 +166,15 @@ class AliasTable:
 
     def resolve(self, key: str, parser: AttrParser, use_pos: int) -> Attribute:
         value = self.values.get(key)
-        if value is not None:
-            return value
         pos = self.pending.get(key)
         if pos is None:
-            kind = "type" if key[0] == "!" else "attribute"
-            raise ParseError(use_pos, f"undefined symbol alias id '{key[1:]}'" if kind else "")
+            raise ParseError(use_pos, f"undefined symbol alias id '{key[1:]}'")
+        if use_pos < self.starts[key] and (self._resolving or (value is not None and not isinstance(value, LOCATION_TYPES))):
+            # MLIR reads aliases in file order: only an op's location may name one defined later
+            raise ParseError(use_pos, f"undefined symbol alias id '{key[1:]}' (it is defined further down, at "
+                                      "line {})".format(self.text.count("\n", 0, self.starts[key]) + 1))
+        if value is not None:
+            return value
         if key in self._resolving:
             raise ParseError(use_pos, f"alias '{key}' refers to itself")
         self._resolving.add(key)
@@ -167,6 +187,9 @@ class AliasTable:
             parser.cur.pos = saved
             self._resolving.discard(key)
         self.values[key] = value
+        if use_pos < self.starts[key] and not isinstance(value, LOCATION_TYPES):
+            raise ParseError(use_pos, f"undefined symbol alias id '{key[1:]}' (it is defined further down, at "
+                                      "line {})".format(self.text.count("\n", 0, self.starts[key]) + 1))
         return value
 
 
@@ -179,6 +202,7 @@ class AttrParser:
         self.type_cache: dict[str, Attribute] = {} if type_cache is None else type_cache
         self.saw_legacy = False
         self.saw_current = False
+        self.nesting = 0  # types/layouts being parsed around the cursor (only the outermost is cached by text)
         self.legacy_dialects: set[str] = set()  # current dialect names seen in their legacy spelling
         self.current_dialects: set[str] = set()  # ... and seen in their current spelling
 
@@ -187,11 +211,24 @@ class AttrParser:
         canon, legacy = canonical_name(name)
         if legacy:
             self.saw_legacy = True
-            self.legacy_dialects.add(canon.partition(".")[0])
+            dialect = canon.partition(".")[0]
+            if dialect not in self.legacy_dialects:
+                self.legacy_dialects.add(dialect)
+                self._no_mixed_spelling(dialect, name)
         elif canon.startswith(("ttg.", "ttng.", "ttig.", "amdg.")):
             self.saw_current = True
-            self.current_dialects.add(canon[: canon.index(".")])
+            dialect = canon[: canon.index(".")]
+            if dialect not in self.current_dialects:
+                self.current_dialects.add(dialect)
+                self._no_mixed_spelling(dialect, name)
         return canon
+
+    def _no_mixed_spelling(self, dialect: str, name: str) -> None:
+        """One dialect in both of its names is no Triton's: 3.1 registers only `triton_gpu`, 3.2+ only `ttg`."""
+        if dialect in self.legacy_dialects and dialect in self.current_dialects:
+            legacy = CURRENT_TO_LEGACY[dialect]
+            raise ParseError(self.cur.pos, f"'{name}': this file spells the dialect both '{legacy}' and '{dialect}'; "
+                                           "no Triton version registers both")
 
     # -- types ------------------------------------------------------------------
     def try_type(self) -> Attribute | None:
@@ -202,7 +239,7 @@ class AttrParser:
         if pos >= len(text):
             return None
         c = text[pos]
-        if c == "t" and text.startswith("tensor<", pos):  # most types, and most already seen
+        if c == "t" and not self.nesting and text.startswith("tensor<", pos):  # most types, and most already seen
             end = cur.balanced_end(pos + 6)
             cached = self.type_cache.get(text[pos:end])
             if cached is not None:
@@ -228,17 +265,28 @@ class AttrParser:
             cur.pos = m.end()
             return st
         if word in ("tensor", "vector") and text.startswith("<", m.end()):
+            if self.nesting:  # inside another type: no cache key per level (rescanning the text is quadratic)
+                cur.pos = m.end() + 1
+                return self._nested_shaped(word)
             end = cur.balanced_end(m.end())
             key = text[pos:end]
             cached = self.type_cache.get(key)
             if cached is None:
                 cur.pos = m.end() + 1
-                cached = self._shaped_body(word)
-                cur.expect(">", f"to end {word} type")
+                cached = self._nested_shaped(word)
                 self.type_cache[key] = cached
             cur.pos = end
             return cached
         return None
+
+    def _nested_shaped(self, word: str) -> Attribute:
+        self.nesting += 1
+        try:
+            t = self._shaped_body(word)
+        finally:
+            self.nesting -= 1
+        self.cur.expect(">", f"to end {word} type")
+        return t
 
     def parse_type(self, what: str = "type") -> Attribute:
         pos = self.cur.skip()
@@ -310,6 +358,8 @@ class AttrParser:
         if ident is None:
             raise cur.error("expected type after '!'")
         if cur.text.startswith("<", cur.pos):
+            if self.nesting:  # inside another type: parsed in place (see _nested_shaped)
+                return self._nested_dialect_type(ident)
             end = cur.balanced_end(cur.pos)
             key = cur.text[start:end]
             cached = self.type_cache.get(key)
@@ -317,7 +367,7 @@ class AttrParser:
                 cur.pos = end
                 self.canonical(ident)  # still record the spelling
                 return cached
-            t = self.dialect_type(self.canonical(ident), ident, stripped=False)
+            t = self._nested_dialect_type(ident)
             self.type_cache[key] = t
             return t
         if "." not in ident:
@@ -328,6 +378,13 @@ class AttrParser:
         if name == "gpu.async.token":
             return GpuAsyncTokenType()
         return OpaqueType(StringAttr(ident), StringAttr(""))
+
+    def _nested_dialect_type(self, ident: str) -> Attribute:
+        self.nesting += 1
+        try:
+            return self.dialect_type(self.canonical(ident), ident, stripped=False)
+        finally:
+            self.nesting -= 1
 
     def dialect_type(self, name: str, raw_name: str, stripped: bool) -> Attribute:
         """The `<...>` body of a dialect type (the cursor is on `<`)."""
@@ -500,7 +557,8 @@ class AttrParser:
             width = t.width.data if isinstance(t, IntegerType) else 64
             # the range xDSL's IntegerAttr accepts: signed or unsigned reading of `width` bits
             low, high = (-(1 << (width - 1)), 1 << width) if width else (0, 1)
-            if not low <= value < high:
+            if not low <= value < high or (value == 0 and num.startswith("-")):
+                # `-0`: Triton 3.1's MLIR rejects it (a negated literal must come out negative)
                 raise ParseError(start, f"integer constant out of range for attribute of type {t}")
             if t == _I1:
                 return BoolAttr.from_bool(bool(value))
@@ -594,6 +652,16 @@ class AttrParser:
         if name == "ttg.shared_memory":
             return enc.SharedMemorySpaceAttr()
         cls = _STRUCT_BY_NAME.get(name)
+        if cls is not None and cur.text.startswith("<{", cur.pos) and self.nesting:
+            self.nesting += 1  # a layout inside a layout: parsed in place (see _nested_shaped)
+            body_start = cur.pos
+            try:
+                return self._struct_layout(cls)
+            except _UnknownField:
+                cur.pos = cur.balanced_end(body_start)
+                return enc.OpaqueAttr(StringAttr(ident), StringAttr(cur.text[body_start : cur.pos]))
+            finally:
+                self.nesting -= 1
         if cls is not None and cur.text.startswith("<{", cur.pos):
             key = cur.text[start : cur.balanced_end(cur.pos)]
             cached = self.type_cache.get(key)
@@ -601,13 +669,23 @@ class AttrParser:
                 cur.pos = start + len(key)
                 return cached
             body_start = cur.pos
+            self.nesting += 1
             try:
                 attr = self._struct_layout(cls)
             except _UnknownField:
                 cur.pos = cur.balanced_end(body_start)
                 attr = enc.OpaqueAttr(StringAttr(ident), StringAttr(cur.text[body_start : cur.pos]))
+            finally:
+                self.nesting -= 1
             self.type_cache[key] = attr
             return attr
+        dialect, _, mnemonic = name.partition(".")
+        known = KNOWN_ATTRIBUTES.get(dialect)
+        if known is None or (known and mnemonic not in known):
+            if dialect == "builtin":
+                raise ParseError(start, "dialect 'builtin' provides no attribute parsing hook")
+            what = f"dialect '{dialect}'" if known is None else f"attribute '{mnemonic}' of dialect '{dialect}'"
+            raise ParseError(start, f"#{ident}: unknown {what} (Triton registers no such attribute)")
         body = ""
         if cur.text.startswith("<", cur.pos):
             end = cur.balanced_end(cur.pos)
@@ -628,9 +706,9 @@ class AttrParser:
                 key = cur.bare_id("layout parameter name")
                 kind = kinds.get(key)
                 if kind is None:
-                    if cur.peek() != "=":  # keep only well-formed unknown keys verbatim
-                        raise cur.error(f"expected '=' after layout parameter '{key}', found {cur._describe_next()}")
-                    raise _UnknownField(key)
+                    if key in _KEYS_KEPT_AS_TEXT.get(cls.name, ()) or key in _CTA_KEYS_KEPT_AS_TEXT:
+                        raise _UnknownField(key)  # a key of a Triton version irkit does not model: kept verbatim
+                    raise ParseError(pos, f"unexpected key: {key}")  # as Triton's layout parsers say
                 if key in values:
                     raise ParseError(pos, f"duplicate layout parameter '{key}'")
                 cur.expect("=")
@@ -744,11 +822,7 @@ class AttrParser:
             line = self._location_number("line number")
             cur.expect(":")
             col = self._location_number("column number")
-            if cur.try_lit("to"):  # a range: keep the start
-                cur.integer()
-                if cur.try_lit(":"):
-                    cur.integer()
-            return file_line_col(s, line, col)
+            return file_line_col(s, line, col)  # no `to` range: Triton 3.1-3.9's MLIR has none
         if cur.try_lit("("):
             child = self._location_inner()
             cur.expect(")")
@@ -821,11 +895,38 @@ def layout_problem(cls: type[enc.StructLayoutAttr], values: dict[str, object]) -
             ints = [x for row in v for x in row]
         if any(not -(1 << 31) <= x < 1 << 32 for x in ints):
             return f"{key} does not fit in 32 bits"
+    for key, v in values.items():  # Triton reads layout parameters as unsigned integers
+        if isinstance(v, tuple) and v and isinstance(v[0], tuple):
+            ints = [x for row in v for x in row]
+        elif isinstance(v, tuple):
+            ints = [x for x in v if isinstance(x, int)]
+        else:
+            ints = [v] if isinstance(v, int) and not isinstance(v, bool) else []
+        if any(x < 0 for x in ints):
+            return f"expected an unsigned integer value in {key}"
     ranks = {k: len(v) for k in _RANKED_FIELDS if isinstance(v := values.get(k), tuple)}
     if cls.name == "ttg.blocked" and len(set(ranks.values())) > 1:
         return "sizePerThread, threadsPerWarp, warpsPerCTA, order and the CTA parameters must all have the same rank"
     if "dim" in values and values["dim"] < 0:
         return f"dim = {values['dim']} must not be negative"
+    if cls.name == "ttg.nvidia_mma" and values.get("versionMajor") not in (None, 2, 3):
+        return f"versionMajor must be 2 (Ampere) or 3 (Hopper), got {values['versionMajor']}"
+    for key, most in (("versionMajor", 3), ("version", 4)):  # amd_mfma: 3.1-3.8 and 3.9's key
+        if cls.name == "ttg.amd_mfma" and isinstance(values.get(key), int) and not 0 <= values[key] <= most:
+            return f"major version must be in the [0, {most}] range"
+    if cls.name == "ttg.amd_mfma" and values.get("versionMinor") not in (None, 0):
+        return "minor version must be 0"
+    cta = [k for k in ("CTAsPerCGA", "CTASplitNum", "CTAOrder") if k in values]
+    if cta and len(cta) != 3:
+        return "CTAsPerCGA, CTASplitNum, and CTAOrder must all be present or all be absent"
+    shape = values.get("instrShape")
+    if cls.name == "ttg.amd_mfma" and "versionMajor" in values and isinstance(shape, tuple) and len(shape) == 2 \
+            and shape not in ((32, 32), (16, 16)):
+        return "(M, N) cases other than (32, 32) or (16, 16) unimplemented"
+    if values.get("elementBitWidth") not in (None, 8, 16, 32, 64):  # Triton's nvmma_shared aborts on others
+        return f"elementBitWidth = {values['elementBitWidth']} must be 8, 16, 32 or 64"
+    if values.get("swizzlingByteWidth") not in (None, 0, 32, 64, 128):
+        return "swizzlingByteWidth must be 0, 32, 64, or 128"
     if cls.name == "ttg.dot_op" and values["opIdx"] not in (0, 1):
         return f"opIdx = {values['opIdx']} must be 0 or 1"
     return None

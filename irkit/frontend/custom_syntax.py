@@ -256,8 +256,8 @@ def _parse_for(p, cls, legacy, nres):
     unsigned = cur.try_lit("unsigned")
     ivpos = cur.skip()
     iv = cur.try_value_def()
-    if iv is None:
-        raise cur.error("expected induction variable")
+    if iv is None or ":" in cur.text[ivpos : cur.pos]:
+        raise ParseError(ivpos, "expected induction variable '%name ='")
     cur.expect("=")
     lb_pos = cur.skip()
     lb_use = (cur.value_use(), cur.pos)
@@ -276,6 +276,8 @@ def _parse_for(p, cls, legacy, nres):
             d = cur.try_value_def()
             if d is None:
                 raise cur.error("expected iter_args name")
+            if ":" in cur.text[apos : cur.pos]:  # `%x:3` binds results, never a region argument
+                raise ParseError(apos, "expected '=' after a region argument name (no ':N' result count here)")
             cur.expect("=")
             upos = cur.skip()
             u = cur.value_use()
@@ -377,8 +379,8 @@ def _parse_while(p, cls, legacy, nres):
         while True:
             apos = cur.skip()
             d = cur.try_value_def()
-            if d is None:
-                raise cur.error("expected argument name")
+            if d is None or ":" in cur.text[apos : cur.pos]:
+                raise ParseError(apos, "expected argument name '%name ='")
             cur.expect("=")
             upos = cur.skip()
             u = cur.value_use()

@@ -43,7 +43,7 @@ _VALUE_PARTS = re.compile(rf"%({SSA_SUFFIX})(?:#(\d+))?")
 _NEST = r"<(?:[^<>\"\n]|<(?:[^<>\"\n]|<(?:[^<>\"\n]|<[^<>\"\n]*>)*>)*>)*>"
 _TYPE = r"!?[A-Za-z_][\w.]*(?:" + _NEST + r")?"
 # An attribute dictionary, braces nested up to three deep, strings allowed.
-_STR = r'"(?:[^"\\\n]|\\.)*"'
+_STR = r'"(?:[^"\\\n]++|\\.)*+"'
 _DICT = r"\{(?:[^{}\"\n]|" + _STR + r"|\{(?:[^{}\"\n]|" + _STR + r"|\{(?:[^{}\"\n]|" + _STR + r")*\})*\})*\}"
 _KEYWORD = r"[A-Za-z_][\w$]*"
 

@@ -10,23 +10,25 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_WS = re.compile(r"(?:\s+|//[^\n]*)+")
+_WS = re.compile(r"(?:[ \t\n\r]+|//[^\n]*)+")  # MLIR's whitespace only: U+2028 or U+00A0 is no blank
 # MLIR identifiers and numbers are ASCII: no `\w`/`\d` matching other scripts
 # MLIR's suffix-id: all digits, or a letter or one of $._- then any of those and digits (`%88x` is no name)
 SSA_SUFFIX = r"(?:\d+(?![\w$.\-])|[A-Za-z_$.\-][\w$.\-]*)"
 _VALUE_ID = re.compile(rf"%({SSA_SUFFIX})(?:#(\d+))?", re.ASCII)
 _VALUE_DEF = re.compile(rf"%({SSA_SUFFIX})(?::(\d+))?", re.ASCII)
 _BLOCK_ID = re.compile(r"\^([\w$.\-]+)", re.ASCII)
-_SYMBOL = re.compile(r'@(?:([\w$.\-]+)|"((?:[^"\\]|\\.)*)")', re.ASCII)
+_SYMBOL = re.compile(r'@(?:([\w$.\-]+)|"((?:[^"\\]++|\\.)*+)")', re.ASCII)
 _HASH_ID = re.compile(r"#([\w$.\-]+)", re.ASCII)
 _BANG_ID = re.compile(r"!([\w$.\-]+)", re.ASCII)
 _BARE_ID = re.compile(r"[A-Za-z_][\w$.\-]*", re.ASCII)
 _KEYWORD = re.compile(r"[A-Za-z_][\w$]*", re.ASCII)
 _INTEGER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+)", re.ASCII)
 _NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)", re.ASCII)
-_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+# runs of plain characters matched possessively: the regex engine keeps state per repetition, so a
+# character-at-a-time loop costs ~150 bytes per character of a 10 MB string (1.4 GB)
+_STRING = re.compile(r'"((?:[^"\\\n]++|\\.)*+)"')
 _BRACKET_OR_QUOTE = re.compile(r'[<>()\[\]{}"\n]')
-_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*"', re.S)  # after the opening quote
+_STRING_REST = re.compile(r'(?:[^"\\]++|\\.)*+"', re.S)  # after the opening quote
 _ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{2})|(.))")
 
 

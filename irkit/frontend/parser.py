@@ -214,8 +214,10 @@ class Parser:
                 value = v if index == 0 and type(v) is not _Group else self._result_of(v, name, index, pos)
                 if type_hint is not None and value.type is not type_hint and value.type != type_hint:
                     # the type written at a use must be the value's type (MLIR's resolveOperand)
+                    from irkit.frontend.printer import mlir_text
+
                     raise ParseError(pos, f"use of value '%{name}' expects different type than prior uses: "
-                                          f"'{type_hint}' vs '{value.type}'")
+                                          f"'{mlir_text(type_hint)}' vs '{mlir_text(value.type)}'")
                 return value
             if scope.isolated:
                 break
@@ -254,7 +256,10 @@ class Parser:
             del self.forward_values[name]
             real = value.values[0] if isinstance(value, _Group) else value
             if real.type != fwd[0].type:
-                raise ParseError(fwd[1], f"use of value '%{name}' expects different type than prior uses: {fwd[0].type} vs {real.type}")
+                from irkit.frontend.printer import mlir_text
+
+                raise ParseError(fwd[1], f"use of value '%{name}' expects different type than prior uses: "
+                                         f"'{mlir_text(fwd[0].type)}' vs '{mlir_text(real.type)}'")
             fwd[0].replace_all_uses_with(real)
 
     # -- operations ------------------------------------------------------------------------
@@ -410,7 +415,10 @@ class Parser:
         operands = [self.lookup(n, i, p, t) for (n, i, p), t in zip(uses, inputs)]
         for (n, _, p), v, t in zip(uses, operands, inputs):
             if v.type != t:
-                raise ParseError(p, f"use of value '%{n}' expects different type than prior uses: {t} vs {v.type}")
+                from irkit.frontend.printer import mlir_text
+
+                raise ParseError(p, f"use of value '%{n}' expects different type than prior uses: "
+                                    f"'{mlir_text(t)}' vs '{mlir_text(v.type)}'")
         result_types = list(ftype.outputs.data)
         if cls is None:
             from xdsl.dialects.builtin import UnregisteredOp
@@ -675,6 +683,9 @@ class Parser:
                 operands.extend(vals)
                 sizes.append(len(vals))
                 types[oname] = [v.type for v in vals]
+            written = types.get("operands")  # `functional-type(operands, ...)` over named operands
+            if written is not None:
+                self._check_written_types(plan, st, operands, written)
         if plan.infers:
             cls.infer_types(types)
         result_types: list[Attribute] = []
@@ -701,6 +712,20 @@ class Parser:
         if plan.segments:
             props["operandSegmentSizes"] = _segment_sizes(tuple(sizes))
         return new_op(cls, operands, result_types, props, attrs, owned=True)
+
+    def _check_written_types(self, plan: _BuildPlan, st: _FormatState, operands: list[SSAValue],
+                             written: list[Attribute]) -> None:
+        """Each operand's type against the one the functional type writes for it (MLIR resolves the
+        operands with those types: a use of another type is an error)."""
+        uses = [u for oname, _ in plan.operands for u in st.operands.get(oname, ())]
+        if len(written) != len(operands):
+            raise self.cur.error(f"{len(operands)} operands present, but expected {len(written)}")
+        for (name, _, pos), value, t in zip(uses, operands, written):
+            if value.type is not t and value.type != t:
+                from irkit.frontend.printer import mlir_text
+
+                raise ParseError(pos, f"use of value '%{name}' expects different type than prior uses: "
+                                      f"'{mlir_text(t)}' vs '{mlir_text(value.type)}'")
 
     # -- regions and blocks ---------------------------------------------------------------------------
     def parse_region(
@@ -797,8 +822,8 @@ class Parser:
         while True:
             apos = cur.skip()
             d = cur.try_value_def()
-            if d is None:
-                raise cur.error(f"expected a {what} '%name: type'")
+            if d is None or ":" in cur.text[apos : cur.pos]:
+                raise ParseError(apos, f"expected a {what} '%name: type'")
             cur.expect(":")
             t = self.attrs.parse_type()
             args.append((d[0], t, self.attrs.try_location(), apos))

@@ -10,6 +10,8 @@ multi-result ops bind `%x:3` and uses read `%x#1`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,6 +103,11 @@ class AliasState:
     used_attrs: dict[str, Attribute] = field(default_factory=dict)
     used_locs: dict[str, Attribute] = field(default_factory=dict)
     used_types: dict[str, Attribute] = field(default_factory=dict)
+
+
+# Texts of attributes and types are memoized only up to this size: each level of a deeply nested one
+# (`tensor<1xtensor<...>>` 10,000 deep) would otherwise keep its own copy of everything inside it
+_MEMO_TEXT_CHARS = 4096
 
 
 class Printer:
@@ -599,7 +606,8 @@ class Printer:
         if cached is not None and cached[0] is a:
             return cached[1]
         text = self._attribute(a)
-        self._attr_text[id(a)] = (a, text)
+        if len(text) <= _MEMO_TEXT_CHARS:
+            self._attr_text[id(a)] = (a, text)
         return text
 
     def _attribute(self, a: Attribute) -> str:
@@ -708,7 +716,8 @@ class Printer:
             text = "!" + name
         else:
             text = self._type_body(t)
-        self._attr_text[id(t)] = (t, text)
+        if len(text) <= _MEMO_TEXT_CHARS:
+            self._attr_text[id(t)] = (t, text)
         return text
 
     def _type_body(self, t: Attribute, stripped: bool = False) -> str:
@@ -903,4 +912,38 @@ def operation_text(op: Operation, spelling: Spelling = Spelling.CURRENT) -> str:
     return "".join(printer.out)
 
 
-__all__ = ["print_module", "operation_text", "Printer", "PrintOptions"]
+class _InlinePrinter(Printer):
+    """Attributes written out in full, as MLIR's diagnostics write them (no alias names)."""
+
+    def _attribute(self, a: Attribute) -> str:
+        return self._attr_body(a)
+
+    def type(self, t: Attribute) -> str:
+        return self._type_body(t)
+
+
+def mlir_text(a: Attribute) -> str:
+    """A type or attribute as MLIR writes it in a diagnostic (`tensor<4x!tt.ptr<f32>, #ttg.blocked<{...}>>`),
+    never in xDSL's generic form (`#builtin.int<1>`, `none`)."""
+    try:
+        return _InlinePrinter(PrintOptions()).attribute(a)
+    except Exception:  # noqa: BLE001 - a half-built attribute in a message: xDSL's text rather than none
+        return _XDSL_STR(a)
+
+
+_XDSL_STR = Attribute.__str__
+
+
+@contextmanager
+def mlir_messages() -> Iterator[None]:
+    """Inside the block, `str(attribute)` (what verifiers put in their messages, xDSL's own included) is
+    MLIR's text (mlir_text)."""
+    saved = Attribute.__str__
+    Attribute.__str__ = mlir_text  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Attribute.__str__ = saved  # type: ignore[method-assign]
+
+
+__all__ = ["print_module", "operation_text", "Printer", "PrintOptions", "mlir_text"]

@@ -128,8 +128,10 @@ _SCRIPT = """
 
 
 def _lines_json(lines: dict[str, tuple[int | None, str]]) -> str:
-    # inside <script>: "</" would end the element
-    return json.dumps(lines, separators=(",", ":")).replace("</", "<\\/")
+    # inside <script> no `<` may appear at all: "</script" ends the element and "<!--" starts the HTML
+    # parser's escaped-comment state, which swallows the rest of the page; \u003c is the same string in JSON
+    text = json.dumps(lines, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def _pictures(pictures: dict[str, str | Picture] | None, missing: str | None) -> str:

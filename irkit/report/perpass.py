@@ -162,6 +162,11 @@ def _analyse(text: str, version: str, name: str, line_offset: int) -> _Facts:
         return _Facts("ttgir", counts, None, recorded, f"not parsed (line {line}: {e.message})")
     except RecursionError:
         return _Facts("ttgir", counts, None, recorded, "not parsed (nests too deeply)")
+    from irkit.verifier import verify_parsed
+
+    errors = verify_parsed(parsed, text, name, line_offset)
+    if errors:  # the analysis runs on verified IR only, as in every other command
+        return _Facts("ttgir", counts, None, recorded, f"not verified (line {errors[0].line}: {errors[0].message})")
     try:
         shared = analyze_shared_memory(parsed.module, version=version).total_bytes
     except Exception as e:  # a layout the model cannot size: say so in the row

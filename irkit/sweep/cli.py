@@ -197,7 +197,7 @@ def _run_screen(args, argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    sys.exit(run_command("irkit-sweep", run, sys.argv[1:] if argv is None else argv))
+    sys.exit(run_command("irkit-sweep", run, sys.argv[1:] if argv is None else argv, debug_option=False))
 
 
 if __name__ == "__main__":

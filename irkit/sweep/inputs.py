@@ -15,6 +15,7 @@ from pathlib import Path
 
 from irkit.cli.entry import CliError
 from irkit.frontend import dumplog
+from irkit.sweep.schema import printable
 
 # Files that are IR by their name; everything else found by walking is read only when it may be
 # a dump log (by its suffix), so a cache folder's .ptx/.llir/.json/.cubin are never opened.
@@ -34,7 +35,8 @@ class KernelTask:
     @property
     def key(self) -> str:
         """What identifies the kernel in a results file (and what ``--resume`` skips by)."""
-        return f"{self.path}#{self.section}" if self.section else self.path
+        key = f"{self.path}#{self.section}" if self.section else self.path
+        return printable(key)  # as the results file writes it (a non-UTF-8 name escaped)
 
 
 def kernel_name(text: str) -> str | None:

@@ -21,7 +21,7 @@ from types import SimpleNamespace
 
 from irkit.sweep.compiled import COLUMNS as COMPILE_COLUMNS
 from irkit.sweep.inputs import KernelTask, kernel_name
-from irkit.sweep.schema import empty_row
+from irkit.sweep.schema import empty_row, printable
 
 # module attributes, keys quoted or not (Triton prints `triton_gpu.target = "cuda:80"`)
 _NUM_WARPS_RE = re.compile(r'"?(?:ttg|triton_gpu)\.num-warps"?\s*=\s*(\d+)')
@@ -204,7 +204,7 @@ def analyse(task: KernelTask, options: SweepOptions, row: dict) -> None:
     from irkit.cli.opt import InputText
     from irkit.frontend.printer import print_module
     from irkit.report import build_diff_report
-    from irkit.verifier import verify_module
+    from irkit.verifier import verify_parsed
 
     chunk = _read(task)
     meta = metadata(task.path) if not task.section else {}
@@ -216,14 +216,9 @@ def analyse(task: KernelTask, options: SweepOptions, row: dict) -> None:
         # and irkit-report take each module of such a file on its own)
         raise KernelFailed("multi-module", f"{chunk.name}: error: the file holds {modules} top-level modules; irkit-sweep "
                                            "takes one module per kernel file (irkit-report reports each module)")
-    errors = verify_module(parsed.module)
+    errors = verify_parsed(parsed, chunk.text, chunk.name, chunk.line_offset)
     if errors:
-        from irkit.diagnostics import position
-
-        op, message = errors[0]
-        pos = parsed.op_positions.get(op)
-        where = chunk.name if pos is None else "{}:{}:{}".format(chunk.name, *position(chunk.text, pos, chunk.line_offset)[:2])
-        raise KernelFailed("verify", f"{where}: error: {message}")
+        raise KernelFailed("verify", errors[0].render().splitlines()[0])
     # the compiler's shared bytes belong to the TTGIR it allocated, not to a TTIR of the same kernel
     recorded = meta.get("shared") if isinstance(meta.get("shared"), int) and row["stage"] == "ttgir" else None
     before = _report(parsed, chunk.name, meta.get("triton_version"), recorded)
@@ -278,7 +273,13 @@ def sweep_kernel(task: KernelTask, options: SweepOptions | str | None) -> dict:
         options = SweepOptions(options)
     start = time.perf_counter()
     row = empty_row()
-    row.update(key=task.key, path=task.path, section=task.section, pipeline=options.pipeline or "", status="ok")
+    row.update(key=task.key, path=printable(task.path), section=task.section, pipeline=options.pipeline or "", status="ok")
+    if printable(task.path) != task.path:
+        row.update(status="error", error_kind="read", error=f"{row['path']}: error: the file name is not valid UTF-8 "
+                                                              "(a results file cannot name it; rename the file)")
+        row["remarks"] = []
+        row["seconds"] = 0.0
+        return row
     try:
         with time_limit(options.timeout_s):
             analyse(task, options, row)

@@ -5,8 +5,14 @@ killed sweep (even SIGKILL) leaves every finished row on disk.  Parquet cannot b
 rows go to a side journal ``<results>.journal.jsonl`` as they come (same guarantee), and the journal
 is compacted into the Parquet file when the sweep ends; a resumed sweep reads both.
 
-When a sweep completes, the file is rewritten sorted by ``key`` (atomically: a temporary file
-renamed over it), so an interrupted-and-resumed sweep gives the same file as an uninterrupted one.
+When a sweep completes, the file is rewritten sorted by ``key`` by the project's one output rule
+(``irkit.outputs``: atomic replacement of a regular file, a symbolic link followed and kept), so an
+interrupted-and-resumed sweep gives the same file as an uninterrupted one.
+
+One writer per results file: a sweep holds an advisory lock (``flock``) on ``<results>.lock`` beside
+the file for as long as it runs; a second sweep onto the same file refuses at once (exit 1) instead of
+interleaving rows that the first one's final rewrite would then drop.  The lock file is removed when
+the sweep ends.
 """
 
 from __future__ import annotations
@@ -15,7 +21,6 @@ import csv
 import io
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from irkit.cli.entry import CliError
@@ -114,7 +119,7 @@ def read_rows(path: str) -> list[dict]:
             raise
         except Exception as e:  # noqa: BLE001 (pyarrow's and csv's errors alike: one line)
             raise CliError(f"cannot read results file '{path}': {e}") from None
-    journal = journal_path(path)
+    journal = journal_path(target_of(path))
     if fmt == "parquet" and journal.exists():
         rows.extend(_read_jsonl(journal))
     by_key = {r["key"]: r for r in rows}  # a row written twice (journal and file): the last one
@@ -129,49 +134,74 @@ def journal_path(path: str) -> Path:
 # -- writing ---------------------------------------------------------------------------------------------
 
 
-def _replace_atomically(target: Path, write) -> None:
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
-    os.close(fd)
-    try:
-        write(Path(tmp))
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def target_of(path: str) -> str:
+    """Where the rows of `path` go: a symbolic link's target (the link stays, as irkit.outputs has it)."""
+    return os.path.realpath(path) if os.path.islink(path) else path
 
 
 def write_rows(path: str, rows: list[dict]) -> None:
-    """The whole results file, atomically (Parquet: one file, journal removed)."""
+    """The whole results file, by irkit.outputs' rule (Parquet: one file, journal removed)."""
+    from irkit.outputs import OutputError, write_output
+
     fmt = format_of(path)
-    target = Path(path)
-
-    def write(tmp: Path) -> None:
-        if fmt == "parquet":
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-
-            table = pa.Table.from_pylist([normalise(r) for r in rows], schema=arrow_schema())
-            pq.write_table(table, tmp)
-            return
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            if fmt == "csv":
-                f.write(_csv_header())
-                f.writelines(_csv_line(r) for r in rows)
-            else:
-                f.writelines(_jsonl_line(r) for r in rows)
-
-    _replace_atomically(target, write)
     if fmt == "parquet":
-        journal_path(path).unlink(missing_ok=True)
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        buffer = io.BytesIO()
+        pq.write_table(pa.Table.from_pylist([normalise(r) for r in rows], schema=arrow_schema()), buffer)
+        payload = buffer.getvalue()
+    elif fmt == "csv":
+        payload = (_csv_header() + "".join(_csv_line(r) for r in rows)).encode("utf-8")
+    else:
+        payload = "".join(_jsonl_line(r) for r in rows).encode("utf-8")
+    try:
+        write_output(path, payload)
+    except OutputError as e:
+        raise CliError(str(e)) from None
+    if fmt == "parquet":
+        journal_path(target_of(path)).unlink(missing_ok=True)
+
+
+class WriterLock:
+    """The advisory lock that keeps a second sweep off a results file (see the module docstring)."""
+
+    def __init__(self, path: str):
+        self.lock_path = target_of(path) + ".lock"
+        self.fd: int | None = None
+
+    def acquire(self) -> None:
+        import fcntl
+
+        for _ in range(100):
+            try:
+                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+            except OSError as e:  # a read-only folder, a full disk: the results could not be written either
+                raise CliError(f"cannot write '{self.lock_path[:-5]}': {e.strerror or e}") from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise CliError(f"'{self.lock_path[:-5]}' is being written by another irkit-sweep (it holds "
+                               f"'{self.lock_path}'); wait for it to end, or write another file") from None
+            try:  # the lock may belong to a file its last holder has just removed: take the one on disk
+                same = os.stat(self.lock_path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                self.fd = fd
+                return
+            os.close(fd)
+        raise CliError(f"cannot lock '{self.lock_path}'")
+
+    def release(self) -> None:
+        if self.fd is not None:
+            try:
+                os.unlink(self.lock_path)  # while still held: a waiter re-checks the inode (above)
+            except OSError:
+                pass
+            os.close(self.fd)
+            self.fd = None
 
 
 class RowSink:
@@ -184,22 +214,25 @@ class RowSink:
     def __init__(self, path: str):
         self.path = path
         self.format = format_of(path)
-        directory = Path(path).parent if str(Path(path).parent) else Path(".")
+        target = target_of(path)
+        directory = Path(target).parent if str(Path(target).parent) else Path(".")
         if not directory.is_dir():
             raise CliError(f"cannot write '{path}': directory '{directory}' does not exist")
+        if os.path.isdir(target):
+            raise CliError(f"cannot write '{path}': it is a directory")
         self._file = None
 
     def start(self, kept: list[dict]) -> None:
         if self.format == "parquet":
             # the rows kept stay where they are (the Parquet file, the journal); new ones go to the journal
-            journal = journal_path(self.path)
+            journal = journal_path(target_of(self.path))
             if not kept:
-                Path(self.path).unlink(missing_ok=True)
+                Path(target_of(self.path)).unlink(missing_ok=True)
                 journal.unlink(missing_ok=True)
             self._file = open(journal, "a", encoding="utf-8")  # noqa: SIM115 (kept open for the sweep)
             return
         write_rows(self.path, kept)  # drops a row a kill cut short
-        self._file = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115
+        self._file = open(target_of(self.path), "a", encoding="utf-8", newline="")  # noqa: SIM115
 
     def add(self, row: dict) -> None:
         line = _csv_line(row) if self.format == "csv" else _jsonl_line(row)

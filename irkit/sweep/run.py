@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -10,7 +11,7 @@ from irkit.progress import progress_bar
 from irkit.sweep import engines
 from irkit.sweep.inputs import KernelTask, discover
 from irkit.sweep.kernel import SweepOptions
-from irkit.sweep.results import RowSink, format_of, read_rows, write_rows
+from irkit.sweep.results import RowSink, WriterLock, format_of, read_rows, write_rows
 
 
 @dataclass
@@ -56,11 +57,27 @@ def run_sweep(
     if tasks is None:
         tasks = discover(inputs, all_stages)
     options = SweepOptions(spec, tuple(compile_with), timeout_s)
+    sink = RowSink(output)
+    lock = WriterLock(output)
+    lock.acquire()
+    try:
+        return _locked_sweep(output, spec, tasks, options, sink, resume=resume, use_ray=use_ray,
+                             ray_address=ray_address, workers=workers, max_tasks=max_tasks, progress=progress,
+                             on_row=on_row)
+    except OSError as e:  # a full disk, a read-only folder: the rows written so far stay (--resume goes on)
+        where = os.fsdecode(e.filename) if e.filename is not None else output
+        raise CliError(f"cannot write '{where}': {e.strerror or e}; the rows written so far are kept: "
+                       "the same command with --resume runs the rest") from None
+    finally:
+        lock.release()
+
+
+def _locked_sweep(output, spec, tasks, options, sink, *, resume, use_ray, ray_address, workers, max_tasks, progress,
+                  on_row) -> SweepResult:
     kept = read_rows(output) if resume else []
     _check_pipeline(kept, spec, output)
     done = {r["key"] for r in kept}
     todo = [t for t in tasks if t.key not in done]
-    sink = RowSink(output)
     sink.start(kept)
     new: list[dict] = []
     memory: list[dict] = []

@@ -78,7 +78,7 @@ def normalise(row: dict) -> dict:
     for name, kind, _ in COLUMNS:
         v = row.get(name)
         if kind == "list":
-            v = [str(x) for x in v] if v else []
+            v = [printable(str(x)) for x in v] if v else []
         elif v is None or v == "":  # CSV cannot tell a missing value from an empty text
             v = "" if name == "section" else None
         elif kind == "int":
@@ -88,6 +88,16 @@ def normalise(row: dict) -> dict:
         elif kind == "bool":
             v = v if isinstance(v, bool) else str(v).lower() in ("true", "1")
         else:
-            v = str(v)
+            v = printable(str(v))
         out[name] = v
     return out
+
+
+def printable(text: str) -> str:
+    """`text` as UTF-8 can hold it: a file name's undecodable bytes (Python keeps them as lone surrogates)
+    written `\\xff`, so one odd name never stops a results file from being written."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
