@@ -66,6 +66,9 @@ class {camel}Pass(ModulePass):
     """
 
     name = "{name}"
+    # once ported, the C++ pass's name (and the options it implies): irkit-ref runs it, irkit-sweep --against
+    # compares the two over every kernel (docs/porting.md).  Needs `from typing import ClassVar`.
+    # upstream_names: ClassVar[dict[str, str]] = {{"tritongpu-{name}": ""}}
 
     remarks: bool = False
 
