@@ -65,6 +65,7 @@ from irkit.dialects.tt import (
 from irkit.dialects.ttg import AsyncCopyGlobalToLocalOp, ConvertLayoutOp
 from irkit.dialects.types import is_tensor_of_pointers
 from irkit.layout import algebra
+from irkit.names import hand_over
 
 # -- what the pass looks at ------------------------------------------------------------------------
 
@@ -354,7 +355,7 @@ def coalesce_op(op: Operation, layout: Attribute) -> Operation:
         value: SSAValue = new
         if new.type != old.type:
             value = _convert(new, old.type, op)
-        old.replace_all_uses_with(value)
+        hand_over(old, value)
     Rewriter.erase_op(op)
     return new_op
 

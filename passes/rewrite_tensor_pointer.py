@@ -47,7 +47,7 @@ from irkit.diagnostics import PassFailure
 from irkit.dialects import tt
 from irkit.dialects.arith import AddIOp, AndIOp, CmpIOp, ConstantOp, ExtSIOp, MulIOp
 from irkit.dialects.encodings import SliceEncodingAttr
-from irkit.names import copy_name, replace_keeping_names
+from irkit.names import hand_over, replace_keeping_names
 
 Mode = Literal["upstream", "intel-pre-2400", "intel-2400", "intel-2420"]
 
@@ -451,8 +451,7 @@ class RewriteFor(RewritePattern):
                 state.info[old_result] = replace(info, offsets=tuple(new_for.results[slot:slot + info.rank]))
                 slot += info.rank
             else:
-                copy_name(old_result, new_for.results[slot])
-                rewriter.replace_all_uses_with(old_result, new_for.results[slot])
+                hand_over(old_result, new_for.results[slot], rewriter)
                 slot += 1
         state.replaced.append(op)
 
@@ -489,8 +488,7 @@ class RewriteIf(RewritePattern):
                 slot += info.rank
             else:
                 # Triton 3.1 forgets these (fixed upstream in #4893); irkit replaces them
-                copy_name(old_result, new_if.results[slot])
-                rewriter.replace_all_uses_with(old_result, new_if.results[slot])
+                hand_over(old_result, new_if.results[slot], rewriter)
                 slot += 1
         state.replaced.append(op)
 
