@@ -33,7 +33,7 @@ from irkit.dialects.encodings import (
     NvidiaMmaEncodingAttr,
     SliceEncodingAttr,
 )
-from irkit.layout import algebra
+from irkit.layout import kinds
 
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
 HW_DIMS = (REG, LANE, WARP, BLOCK)
@@ -283,7 +283,7 @@ def ensure_not_larger(ll: LinearLayout, shape: Mapping[str, int], broadcast_regi
 def _cga_layout(enc: Attribute, rank: int) -> LinearLayout:
     """makeCgaLayout for the CTA fields of `enc` (block -> dims); trivial for one CTA."""
     names = dim_names(rank)
-    fields = algebra.cta_layout(enc)
+    fields = kinds.cta_layout(enc)
     cga = fields.cga_layout
     if cga:
         return LinearLayout({BLOCK: [tuple(b) for b in cga]}, names)
@@ -352,13 +352,13 @@ def _nvidia_mma_tile(tile: Sequence[int], k_width: int, order: Sequence[int], re
 
 def _mma_warp_order(enc: NvidiaMmaEncodingAttr) -> tuple[int, ...]:
     rank = len(enc.warps_per_cta)
-    if algebra.mma_version(enc) == 3:
+    if kinds.mma_version(enc) == 3:
         return tuple(range(rank))  # Hopper warp groups run along dim0 first
     return tuple(range(rank - 1, -1, -1))
 
 
 def _nvidia_mma_to_ll(enc: NvidiaMmaEncodingAttr, shape: Sequence[int]) -> LinearLayout | None:
-    v = algebra.mma_version(enc)
+    v = kinds.mma_version(enc)
     rank = len(shape)
     instr = enc.instr_shape
     if v == 2:
@@ -387,7 +387,7 @@ def _nvidia_dot_to_ll(enc: DotOperandEncodingAttr, shape: Sequence[int]) -> Line
     if is_a:
         tile[rank - 2], tile[rank - 1] = 16, k_width * 8
     else:
-        if algebra.mma_version(mma) != 2:
+        if kinds.mma_version(mma) != 2:
             return None  # Hopper takes operand B from shared memory
         tile[rank - 2], tile[rank - 1] = k_width * 8, 8
     # getOrder(dot) is K-contiguous: [rank-1, rank-2, ...] for A, [rank-2, rank-1, ...] for B
@@ -413,8 +413,8 @@ def _nvidia_dot_to_ll(enc: DotOperandEncodingAttr, shape: Sequence[int]) -> Line
 def _mfma_to_ll(enc: AmdMfmaEncodingAttr, shape: Sequence[int]) -> LinearLayout | None:
     rank = len(shape)
     try:
-        m, n = algebra._mfma_mn(enc)
-    except algebra.UnsupportedLayout:
+        m, n = kinds.mfma_mn(enc)
+    except kinds.UnsupportedLayout:
         return None
     if (m, n) not in ((32, 32), (16, 16)) or rank not in (2, 3):
         return None
@@ -452,8 +452,8 @@ def _mfma_dot_to_ll(enc: DotOperandEncodingAttr, shape: Sequence[int]) -> Linear
     if k_width is None or rank not in (2, 3):
         return None
     try:
-        m, _ = algebra._mfma_mn(mfma)
-    except algebra.UnsupportedLayout:
+        m, _ = kinds.mfma_mn(mfma)
+    except kinds.UnsupportedLayout:
         return None
     op = enc.op_idx
     k_dim = rank - 1 if op == 0 else rank - 2
@@ -519,7 +519,7 @@ def _wmma_to_ll(enc: AmdWmmaEncodingAttr, shape: Sequence[int]) -> LinearLayout 
 
 
 def _slice_to_ll(enc: SliceEncodingAttr, shape: Sequence[int]) -> LinearLayout | None:
-    dim = algebra.slice_dim(enc)
+    dim = kinds.slice_dim(enc)
     parent_shape = list(shape)
     parent_shape.insert(dim, 1)
     parent = enc.parent
@@ -562,26 +562,26 @@ def to_linear_layout(
 def _to_ll_cached(enc: Attribute, shape: tuple[int, ...], keep: bool) -> LinearLayout | None:
     token = _KEEP_ZERO_REGS.set(keep)
     try:
-        if algebra.is_blocked(enc):
+        if kinds.is_blocked(enc):
             return _blocked_to_ll(enc, shape)
-        if algebra.is_slice(enc):
+        if kinds.is_slice(enc):
             return _slice_to_ll(enc, shape)
-        if algebra.is_nvidia_mma(enc):
+        if kinds.is_nvidia_mma(enc):
             return _nvidia_mma_to_ll(enc, shape)
-        if algebra.is_mfma(enc):
+        if kinds.is_mfma(enc):
             return _mfma_to_ll(enc, shape)
-        if algebra.is_wmma(enc):
+        if kinds.is_wmma(enc):
             return _wmma_to_ll(enc, shape)
-        if algebra.is_linear(enc):
+        if kinds.is_linear(enc):
             return _linear_attr_to_ll(enc, shape)
-        if algebra.is_dot_operand(enc):
+        if kinds.is_dot_operand(enc):
             parent = enc.parent
-            if algebra.is_nvidia_mma(parent):
+            if kinds.is_nvidia_mma(parent):
                 return _nvidia_dot_to_ll(enc, shape)
-            if algebra.is_mfma(parent):
+            if kinds.is_mfma(parent):
                 return _mfma_dot_to_ll(enc, shape)
             return None
-    except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError):
+    except (kinds.UnsupportedLayout, ValueError, KeyError, TypeError):
         return None
     finally:
         _KEEP_ZERO_REGS.reset(token)
@@ -594,7 +594,7 @@ def _to_ll_cached(enc: Attribute, shape: tuple[int, ...], keep: bool) -> LinearL
 
 
 def _bases_per_dim(enc: LinearEncodingAttr, in_dim: str) -> tuple[int, ...]:
-    return algebra.split_by_bases(enc.bases[in_dim], algebra.rank_of(enc))
+    return kinds.split_by_bases(enc.bases[in_dim], kinds.rank_of(enc))
 
 
 def linear_warps_per_cta(enc: Attribute) -> tuple[int, ...]:
@@ -607,7 +607,7 @@ def linear_threads_per_warp(enc: Attribute) -> tuple[int, ...]:
 
 def linear_order(enc: Attribute) -> tuple[int, ...]:
     """orderPerDim(register): dims in the order their first register basis appears, then the rest."""
-    rank = algebra.rank_of(enc)
+    rank = kinds.rank_of(enc)
     seen: list[int] = []
     for d_in in (REG, LANE, WARP):
         for v in enc.bases[d_in]:
@@ -622,7 +622,7 @@ def linear_order(enc: Attribute) -> tuple[int, ...]:
 
 def linear_contig_per_thread(enc: Attribute) -> tuple[int, ...]:
     """Per dim: 2^k where the first k register bases touching the dim are 1, 2, ..., 2^(k-1) on it alone."""
-    rank = algebra.rank_of(enc)
+    rank = kinds.rank_of(enc)
     out = [1] * rank
     for d in range(rank):
         expect = 1
@@ -638,7 +638,7 @@ def linear_contig_per_thread(enc: Attribute) -> tuple[int, ...]:
 
 
 def linear_shape_per_cta_tile(enc: Attribute) -> tuple[int, ...]:
-    rank = algebra.rank_of(enc)
+    rank = kinds.rank_of(enc)
     acc = [0] * rank
     for d_in in (REG, LANE, WARP):
         for v in enc.bases[d_in]:
