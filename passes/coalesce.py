@@ -84,6 +84,13 @@ def mem_access_ptr(op: Operation) -> SSAValue | None:
     return getattr(op, field) if field is not None else None
 
 
+def _tensor_ptr(op: Operation) -> tuple[SSAValue, TensorType]:
+    """The pointer operand of an access coalesce re-lays (a tensor of pointers), and its type."""
+    ptr = mem_access_ptr(op)
+    assert ptr is not None and isinstance(ptr.type, TensorType), op
+    return ptr, ptr.type
+
+
 def module_num_warps(module: ModuleOp) -> int:
     n = module_int(module, "num-warps")
     if n is None:
@@ -191,8 +198,7 @@ def num_elements_per_thread(
     """getNumElementsPerThread: how many elements along order[0] one thread can access as one vector —
     bounded by the pointer alignment (divisibility is in bytes), the contiguity (at most the extent
     per CTA), and 128 bits (3.9: and the width an atomic's lowering writes)."""
-    ptr = mem_access_ptr(op)
-    ptr_type = ptr.type
+    ptr, ptr_type = _tensor_ptr(op)
     shape = algebra.shape_per_cta(ptr_type.encoding, ptr_type.get_shape())
     info = _axis_info(axis, ptr)
     bits = element_bit_width(ptr_type)
@@ -214,11 +220,11 @@ def same_order_accesses(
     """The memory accesses whose vector width `op` shares: `op`, and (if its pointer is defined by an op)
     every access in its multi-root slice whose pointer is a tensor of the same shape with the same
     contiguity order."""
-    ptr = mem_access_ptr(op)
+    ptr, ptr_type = _tensor_ptr(op)
     found = [op]
     if ptr.owner is None or not isinstance(ptr.owner, Operation):
         return found
-    shape = tuple(ptr.type.get_shape())
+    shape = tuple(ptr_type.get_shape())
     for other in multi_root_slice(op):
         if other is op:
             continue
@@ -232,13 +238,15 @@ def same_order_accesses(
     return found
 
 
-def _cta_order(enc: Attribute) -> tuple[int, ...] | None:
+def _cta_order(enc: Attribute | None) -> tuple[int, ...] | None:
+    if enc is None:
+        return None
     if algebra.is_slice(enc):
         parent = _cta_order(algebra.slice_parent(enc))
         return None if parent is None else algebra.erase_order(parent, algebra.slice_dim(enc))
     if algebra.is_dot_operand(enc):
         return _cta_order(enc.parent)
-    order = enc.cta_layout.cta_order
+    order = algebra.cta_layout(enc).cta_order
     return tuple(order) if order is not None else None
 
 
@@ -264,8 +272,7 @@ def coalesced_layout(
     target: str | None = None,
 ) -> BlockedEncodingAttr:
     """setCoalescedEncoding / buildCoalescedEncoding: the #blocked layout Triton gives the pointer of `op`."""
-    ptr = mem_access_ptr(op)
-    ptr_type: TensorType = ptr.type
+    ptr, ptr_type = _tensor_ptr(op)
     order = order_from_contiguity(_axis_info(axis, ptr).contiguity, rules)
     shape = tuple(ptr_type.get_shape())
     num_elems = prod(algebra.shape_per_cta(ptr_type.encoding, shape))
@@ -321,7 +328,7 @@ def _with_encoding(t: TensorType, encoding: Attribute) -> TensorType:
 
 def _convert(value: SSAValue, new_type: Attribute, before: Operation) -> SSAValue:
     cvt = ConvertLayoutOp(value, new_type)
-    cvt.location = getattr(before, "location", None)
+    cvt.location = before.location
     Rewriter.insert_op(cvt, InsertPoint.before(before))
     return cvt.results[0]
 

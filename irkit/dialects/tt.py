@@ -8,7 +8,16 @@ Triton does.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, NoneAttr, TensorType
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    FunctionType,
+    IntegerAttr,
+    IntegerType,
+    NoneAttr,
+    StringAttr,
+    TensorType,
+)
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -87,11 +96,12 @@ def segment_sizes(*sizes: int) -> DenseArrayBase:
 class FuncOp(TritonOp):
     name = "tt.func"
     body = region_def()
-    sym_name = prop_def()
-    function_type = prop_def()
-    sym_visibility = opt_prop_def()
-    arg_attrs = opt_prop_def()
-    res_attrs = opt_prop_def()
+    # typed as Triton's ODS types them (SymbolNameAttr, TypeAttrOf<FunctionType>, StrAttr, DictArrayAttr)
+    sym_name = prop_def(StringAttr)
+    function_type = prop_def(FunctionType)
+    sym_visibility = opt_prop_def(StringAttr)
+    arg_attrs = opt_prop_def(ArrayAttr)
+    res_attrs = opt_prop_def(ArrayAttr)
     traits = traits_def(SymbolOpInterface(), IsolatedFromAbove())
 
 

@@ -8,6 +8,7 @@ both build on these, so neither needs the other to answer them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeGuard
 
 from xdsl.ir import Attribute
 
@@ -41,35 +42,35 @@ class UnsupportedLayout(ValueError):
 # ---------------------------------------------------------------------------------------------
 
 
-def is_blocked(enc: Attribute | None) -> bool:
+def is_blocked(enc: Attribute | None) -> TypeGuard[BlockedEncodingAttr]:
     return isinstance(enc, BlockedEncodingAttr)
 
 
-def is_slice(enc: Attribute | None) -> bool:
+def is_slice(enc: Attribute | None) -> TypeGuard[SliceEncodingAttr]:
     return isinstance(enc, SliceEncodingAttr)
 
 
-def is_dot_operand(enc: Attribute | None) -> bool:
+def is_dot_operand(enc: Attribute | None) -> TypeGuard[DotOperandEncodingAttr]:
     return isinstance(enc, DotOperandEncodingAttr)
 
 
-def is_nvidia_mma(enc: Attribute | None) -> bool:
+def is_nvidia_mma(enc: Attribute | None) -> TypeGuard[NvidiaMmaEncodingAttr]:
     return isinstance(enc, NvidiaMmaEncodingAttr)
 
 
-def is_mfma(enc: Attribute | None) -> bool:
+def is_mfma(enc: Attribute | None) -> TypeGuard[AmdMfmaEncodingAttr]:
     return isinstance(enc, AmdMfmaEncodingAttr)
 
 
-def is_wmma(enc: Attribute | None) -> bool:
+def is_wmma(enc: Attribute | None) -> TypeGuard[AmdWmmaEncodingAttr]:
     return isinstance(enc, AmdWmmaEncodingAttr)
 
 
-def is_dpas(enc: Attribute | None) -> bool:
+def is_dpas(enc: Attribute | None) -> TypeGuard[DpasEncodingAttr]:
     return isinstance(enc, DpasEncodingAttr)
 
 
-def is_linear(enc: Attribute | None) -> bool:
+def is_linear(enc: Attribute | None) -> TypeGuard[LinearEncodingAttr]:
     return isinstance(enc, LinearEncodingAttr)
 
 
