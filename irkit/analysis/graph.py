@@ -41,6 +41,7 @@ from typing import Any
 
 import networkx as nx
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
@@ -159,7 +160,7 @@ def source_location(op: Operation) -> str:
         elif isinstance(loc, NameLoc):
             loc = loc.location
         elif isinstance(loc, FusedLoc):
-            locs = list(loc.locations.data)
+            locs = list(loc.locations.data) if isinstance(loc.locations, ArrayAttr) else []
             loc = locs[0] if locs else None
         else:
             break
@@ -204,7 +205,7 @@ def _walk(op: Operation, parent: Operation | None, region: str, depth: int, func
 def _source_line(parsed: ParsedModule | None, op: Operation) -> str:
     """The input line an op starts on, stripped ("" when the module has no text)."""
     pos = parsed.op_positions.get(op) if parsed is not None else None
-    if pos is None:
+    if parsed is None or pos is None:
         return ""
     text = parsed.text
     end = text.find("\n", pos)
@@ -223,7 +224,7 @@ def build_graph(
     """The dataflow graph of a module (see the module docstring).  `smem` reuses an allocation
     report already computed for this module; otherwise the model runs with `version`/`target`."""
     parsed = source if isinstance(source, ParsedModule) else None
-    module = parsed.module if parsed is not None else source
+    module: Operation = source.module if isinstance(source, ParsedModule) else source
     ver = normalize_version(version) if version else (smem.version if smem else infer_version(module))
     if smem is None:
         smem = shared_memory_of(module, version=ver, target=target, limit=limit)

@@ -34,9 +34,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import prod
+from typing import TypeGuard
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
@@ -224,7 +226,7 @@ VIEW_OPS = (
 UNMODELLED_OPS = (WarpSpecializeOp,)
 
 
-def _is_memdesc(t: Attribute) -> bool:
+def _is_memdesc(t: Attribute) -> TypeGuard[MemDescType]:
     return isinstance(t, MemDescType)
 
 
@@ -251,7 +253,7 @@ def _location(op: Operation) -> tuple[int | None, str | None]:
         elif isinstance(loc, NameLoc):
             loc = loc.location
         elif isinstance(loc, FusedLoc):
-            locs = loc.locations.data if hasattr(loc.locations, "data") else loc.locations
+            locs = loc.locations.data if isinstance(loc.locations, ArrayAttr) else ()
             loc = locs[0] if locs else None
         else:
             break
@@ -507,6 +509,7 @@ class _FunctionAllocation:
                         continue
                     b.start, b.end = min(b.start, s), max(b.end, e)
         for b in scratch + virtual:
+            assert b.op is not None  # scratch and virtual buffers come from an op
             i = op_id[b.op]
             b.start, b.end = i, i + 1
         self.buffers = [b for b, _ in explicit] + scratch + virtual
