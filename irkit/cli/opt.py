@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from irkit.cli.entry import CliError, InternalError, run_command
+from irkit.cli.entry import ArgumentParser, CliError, InternalError, did_you_mean, run_command
 from irkit.cli.pipeline import parse_textual_pipeline, split_command_line
 from irkit.deep import run_deep
 
@@ -38,13 +38,6 @@ class InputText:
     name: str  # what diagnostics call the file
     line_offset: int = 0  # lines of the original file before `text`
 
-
-class _ArgumentParser(argparse.ArgumentParser):
-    """argparse exits with status 2 and its usage text on a bad option; irkit-opt
-    reports every user error alike: `irkit-opt: error: ...`, exit 1."""
-
-    def error(self, message: str):
-        raise CliError(f"{message} (see --help)")
 
 
 # options whose value, if any, follows `=` only (MLIR's ValueOptional): --verify-diagnostics[=only-expected]
@@ -85,7 +78,7 @@ def build_arg_parser(with_passes: bool = True) -> argparse.ArgumentParser:
             + passes_epilog(details=True)
             + "\n\nFlags take one or two dashes (-split-input-file = --split-input-file); no abbreviations."
         )
-    ap = _ArgumentParser(
+    ap = ArgumentParser(
         prog="irkit-opt",
         description="Parse, transform and print Triton TTIR/TTGIR (both dialect spellings), "
         "MLIR_ENABLE_DUMP logs and Triton cache directories.",
@@ -151,7 +144,10 @@ def parse_command_line(ap: argparse.ArgumentParser, argv: list[str]) -> argparse
             continue
         expanded.append(arg)
     value_options = {o for a in ap._actions if a.nargs != 0 for o in a.option_strings}
-    rest, flags = split_command_line(expanded, set(pass_names()), value_options)
+    passes = set(pass_names())
+    rest, flags = split_command_line(expanded, passes, value_options)
+    if isinstance(ap, ArgumentParser):  # a mistyped pass is a flag argparse does not know: say which was meant
+        ap.extra_flags = tuple(sorted("--" + name for name in passes))
     args = ap.parse_args(rest)
     args.pass_flags = flags
     return args
@@ -261,7 +257,7 @@ def build_pipeline(args) -> Pipeline | None:
     scheduled = []
     for spec in specs:
         if spec.name not in names or names[spec.name][0] not in available:
-            raise CliError(f"unknown pass '{spec.name}' (see --list-passes)")
+            raise CliError(f"unknown pass '{spec.name}'{did_you_mean(spec.name, names)} (see --list-passes)")
         canonical, implied = names[spec.name]
         options = merge_options(implied, spec.options)
         text = f"{canonical}{{{options}}}" if options else canonical
@@ -320,7 +316,8 @@ def run_context(args, out_err) -> RunContext:
         known = pass_names()
         unknown = [n for n in names if n not in known]
         if unknown:
-            raise CliError(f"unknown pass '{unknown[0]}' in --mlir-print-ir-before/after (see --list-passes)")
+            raise CliError(f"unknown pass '{unknown[0]}' in --mlir-print-ir-before/after{did_you_mean(unknown[0], known)} "
+                           "(see --list-passes)")
         return {known[n][0] for n in names}
 
     printing = None

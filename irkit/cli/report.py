@@ -23,7 +23,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from irkit.cli import opt as driver
-from irkit.cli.entry import CliError, run_command
+from irkit.cli.entry import ArgumentParser, CliError, run_command
 from irkit.cli.opt import InputText
 from irkit.deep import run_deep
 from irkit.progress import progress_bar
@@ -34,7 +34,7 @@ class ReportFailed(Exception):
 
 
 def build_arg_parser() -> argparse.ArgumentParser:
-    ap = driver._ArgumentParser(  # a bad option: one line and exit 1, as irkit-opt
+    ap = ArgumentParser(  # a bad option: one line and exit 1, as irkit-opt
         prog="irkit-report",
         allow_abbrev=False,
         description="Report layout conversions and predicted shared memory of Triton TTGIR: one module, "

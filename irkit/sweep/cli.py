@@ -12,17 +12,12 @@ import argparse
 import json
 import sys
 
-from irkit.cli.entry import CliError, run_command
+from irkit.cli.entry import ArgumentParser, CliError, run_command
 from irkit.sweep.kernel import DEFAULT_TIMEOUT_S
 
 
-class _ArgumentParser(argparse.ArgumentParser):
-    def error(self, message: str):
-        raise CliError(f"{message} (see --help)")
-
-
 def build_arg_parser() -> argparse.ArgumentParser:
-    ap = _ArgumentParser(
+    ap = ArgumentParser(
         prog="irkit-sweep",
         description="Run a pass pipeline over many Triton kernels (.ttir/.ttgir files, Triton cache and "
         "TRITON_KERNEL_DUMP folders, MLIR_ENABLE_DUMP logs; folders walked recursively) and write one row per "
