@@ -335,7 +335,7 @@ def shared_memory_of(
 
 
 def _num_warps(module: Operation) -> int | None:
-    from irkit.analysis.shared_memory import module_int
+    from irkit.dialects.module_attrs import module_int
 
     return module_int(module, "num-warps")
 

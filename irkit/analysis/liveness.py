@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from irkit.analysis.walk import pre_order as _pre_order
-from irkit.dialects.module_attrs import module_attrs, module_int, module_target  # noqa: F401 (re-exported)
 
 # ---------------------------------------------------------------------------------------------
 # Liveness (MLIR Liveness on structured IR)

@@ -75,6 +75,7 @@ from irkit.dialects.tt import (
 from irkit.dialects.ttg import ConvertLayoutOp, LocalAllocOp, LocalLoadOp
 from irkit.dialects.types import PointerType, is_block_pointer
 from irkit.layout import algebra
+from irkit.layout.kinds import layout_name
 from irkit.names import exact_name
 
 # Ops whose tensor operands and results all share one layout (Triton's Elementwise /
@@ -341,12 +342,6 @@ def describe(v: SSAValue) -> str:
     if isinstance(v, BlockArgument):
         return f"argument #{v.index}"
     return f"the result of {_defining_op(v).name}"
-
-
-def layout_name(layout: Attribute | None) -> str:
-    if layout is None:
-        return "no layout"
-    return "#" + layout.name.split(".")[-1]
 
 
 class _Planner:

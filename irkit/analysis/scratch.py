@@ -14,7 +14,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from irkit.analysis.triton_versions import APPROX, V31, V33, V39, attr_int
-from irkit.dialects.module_attrs import module_attrs, module_int, module_target  # noqa: F401 (re-exported)
 from irkit.dialects.types import PointerType
 from irkit.layout import algebra, conversion, linear
 

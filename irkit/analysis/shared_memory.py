@@ -63,7 +63,7 @@ from irkit.analysis.walk import post_order as _post_order
 from irkit.analysis.walk import pre_order as _pre_order
 from irkit.dialects.encodings import memory_space_name
 from irkit.dialects.families import CALL_OPS, FUNCTION_OPS
-from irkit.dialects.module_attrs import module_attrs, module_int, module_target  # noqa: F401 (re-exported)
+from irkit.dialects.module_attrs import module_int, module_target
 from irkit.dialects.tt import (
     AtomicCASOp,
     AtomicRMWOp,

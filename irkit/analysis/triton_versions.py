@@ -10,7 +10,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
-from irkit.dialects.module_attrs import module_attrs, module_int, module_target  # noqa: F401 (re-exported)
+from irkit.dialects.module_attrs import module_attrs
 
 # ---------------------------------------------------------------------------------------------
 # Versions

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from irkit.cli.entry import ArgumentParser, CliError, run_command
-from irkit.cli.opt import write_output
+from irkit.outputs import write_output
 
 FINDING = 3
 

@@ -11,6 +11,8 @@ import sys
 import traceback
 from collections.abc import Callable, Iterable
 
+from irkit.outputs import OutputError
+
 INTERNAL_ERROR = 2  # exit status of a bug in irkit (1: the user's input or command line)
 
 
@@ -65,7 +67,7 @@ def run_command(
     except already_reported as e:
         sys.stderr.write(f"{e}\n")
         return 1
-    except CliError as e:
+    except (CliError, OutputError) as e:  # OutputError: an output path irkit cannot write
         sys.stderr.write(f"{prog}: error: {e}\n")
         return 1
     except KeyboardInterrupt:

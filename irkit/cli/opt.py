@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from irkit.cli.entry import ArgumentParser, CliError, InternalError, did_you_mean, run_command
 from irkit.cli.pipeline import parse_textual_pipeline, split_command_line
 from irkit.deep import run_deep
+from irkit.outputs import write_output
 
 # irkit.diagnostics and xDSL are imported where used, so `--help` stays fast
 if TYPE_CHECKING:
@@ -501,17 +502,6 @@ def split_chunks(inp: InputText, split: bool) -> list[InputText]:
     from irkit.frontend.parser import split_input_file
 
     return [InputText(t, inp.name, inp.line_offset + start - 1) for t, start in split_input_file(inp.text)]
-
-
-def write_output(path: str, data: str | bytes) -> None:
-    """Write by the one output rule (irkit.outputs): atomic for files, straight through to devices."""
-    from irkit.outputs import OutputError
-    from irkit.outputs import write_output as write
-
-    try:
-        write(path, data)
-    except OutputError as e:
-        raise CliError(str(e)) from None
 
 
 def run(argv: list[str]) -> int:

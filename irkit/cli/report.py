@@ -26,6 +26,7 @@ from irkit.cli import opt as driver
 from irkit.cli.entry import ArgumentParser, CliError, run_command
 from irkit.cli.opt import InputText
 from irkit.deep import run_deep
+from irkit.outputs import write_output
 from irkit.progress import progress_bar
 
 
@@ -448,18 +449,18 @@ def write_graph_exports(report, args) -> None:
     graph = module.graph
     dot = graph_analysis.to_dot(graph, nodes=_picture_nodes(graph, args.picture), title=module.file)
     if args.dot:
-        driver.write_output(args.dot, dot)
+        write_output(args.dot, dot)
     if args.graphml:
-        driver.write_output(args.graphml, graph_analysis.to_graphml(graph))
+        write_output(args.graphml, graph_analysis.to_graphml(graph))
     if args.graph_json:
-        driver.write_output(args.graph_json, json.dumps(graph_analysis.to_json(graph), indent=1, default=str) + "\n")
+        write_output(args.graph_json, json.dumps(graph_analysis.to_json(graph), indent=1, default=str) + "\n")
     for path, fmt in ((args.svg, "svg"), (args.png, "png")):
         if path:
             try:
                 data = graph_analysis.render(dot, fmt)
             except graph_analysis.RenderError as e:
                 raise CliError(str(e)) from None
-            driver.write_output(path, data)
+            write_output(path, data)
 
 
 def write_html(report, args) -> None:
@@ -484,7 +485,7 @@ def write_html(report, args) -> None:
                 missing = f"no picture: {e}"
         else:
             missing = "no picture: Graphviz 'dot' is not installed (apt-get install graphviz); use --dot to export the graph"
-    driver.write_output(args.html, render_html(report, pictures, missing))
+    write_output(args.html, render_html(report, pictures, missing))
 
 
 def check_options(args) -> None:
@@ -536,7 +537,7 @@ def run(argv: list[str]) -> int:
         out = json.dumps(report.to_dict(), indent=2, default=str) + "\n"
     else:
         out = render_text(report)
-    driver.write_output(args.output, out)
+    write_output(args.output, out)
     if args.html:
         write_html(report, args)
     write_graph_exports(report, args)

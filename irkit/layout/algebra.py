@@ -68,6 +68,7 @@ from irkit.layout.kinds import (  # noqa: F401  (re-exported: callers ask algebr
     is_shared,
     is_slice,
     is_wmma,
+    layout_name,
     mfma_mn,
     mma_version,
     rank_of,

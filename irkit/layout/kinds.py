@@ -42,6 +42,11 @@ class UnsupportedLayout(ValueError):
 # ---------------------------------------------------------------------------------------------
 
 
+def layout_name(enc: Attribute | None) -> str:
+    """How messages name a layout: `#blocked`, `#nvidia_mma`, `#dot_op`; "no layout" for none."""
+    return "no layout" if enc is None else "#" + enc.name.split(".")[-1]
+
+
 def is_blocked(enc: Attribute | None) -> TypeGuard[BlockedEncodingAttr]:
     return isinstance(enc, BlockedEncodingAttr)
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextvars
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from math import prod
 
 from xdsl.ir import Attribute
 
@@ -125,9 +124,6 @@ class LinearLayout:
     def out_dim_index(self, d: str) -> int:
         return self.out_dim_names.index(d)
 
-    def total_out_size(self) -> int:
-        return prod(s for _, s in self.out_dims)
-
     def total_out_bits(self) -> int:
         return sum(_log2(s) for _, s in self.out_dims)
 
@@ -182,25 +178,12 @@ class LinearLayout:
             [self.out_dims[i] for i in idx],
         )
 
-    def transpose_ins(self, names: Sequence[str]) -> LinearLayout:
-        return LinearLayout({n: self.bases[n] for n in names}, self.out_dims)
-
     def with_in_dims(self, dims: Sequence[str]) -> LinearLayout:
         """Add empty input dims so that every name of `dims` exists, in that order."""
         bases = {d: self.bases.get(d, []) for d in dims}
         for d, v in self.bases.items():
             bases.setdefault(d, v)
         return LinearLayout(bases, self.out_dims)
-
-    def compose(self, outer: LinearLayout) -> LinearLayout:
-        """outer(self(x)): self's out dims are outer's in dims (by name)."""
-        bases = {}
-        for d, vecs in self.bases.items():
-            out = []
-            for v in vecs:
-                out.append(outer.apply(dict(zip(self.out_dim_names, v))))
-            bases[d] = out
-        return LinearLayout(bases, outer.out_dims)
 
     def flat(self, v: Sequence[int]) -> int:
         """A basis vector as one integer over the flattened outputs (the first out dim most minor)."""
@@ -219,11 +202,6 @@ class LinearLayout:
         bases = dict(self.bases)
         bases[d] = [v for v in self.bases.get(d, ()) if any(v)]
         return LinearLayout(bases, self.out_dims)
-
-    def free_variable_mask(self, d: str) -> int:
-        """Bits of in dim `d` whose basis is zero (pure broadcast)."""
-        return sum(1 << i for i, v in enumerate(self.bases.get(d, ())) if not any(v))
-
 
 # ---------------------------------------------------------------------------------------------
 # Shape helpers (LayoutUtils.cpp)

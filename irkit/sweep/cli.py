@@ -102,7 +102,7 @@ def run(argv: list[str]) -> int:
     sys.stdout.write(f"irkit-sweep: {len(result.rows):,} kernel(s) in {args.output} ({result.ran:,} run{kept})\n")
     sys.stdout.write(render(groups))
     if args.summary_json:
-        from irkit.cli.opt import write_output
+        from irkit.outputs import write_output
 
         summary = {"command": " ".join(["irkit-sweep", *argv]), "results": args.output, "kernels": len(result.rows),
                    "groups": [g.to_dict() for g in groups]}
