@@ -353,38 +353,71 @@ def pass_targets(parsed) -> list:
 
 
 def process_chunk(args, chunk: InputText, pipeline, out_err, run_ctx: RunContext | None = None) -> ChunkResult:
-    from contextlib import nullcontext
-
+    """Parse, verify, run the pipeline over and print one chunk of the input."""
     from xdsl.context import Context
 
-    from irkit import diagnostics as diag
-    from irkit.cli.instrument import module_statistics
-    from irkit.diagnostics import Diagnostic, PassFailure, position
-    from irkit.frontend.construct import gc_paused
-    from irkit.frontend.lexer import ParseError
-    from irkit.frontend.parser import Parser
-    from irkit.frontend.printer import print_module
-    from irkit.verifier import verify_module
-
     run_ctx = run_ctx or RunContext()
-    timed = run_ctx.timing.phase if run_ctx.timing is not None else (lambda *a, **k: nullcontext())
-    diags: list[Diagnostic] = []
-    parser = Parser(chunk.text, chunk.name, allow_unregistered=args.allow_unregistered_dialect)
-    try:
-        with timed("Parser"):
-            parsed = parser.parse()
-    except ParseError as e:
-        line, col, src = position(chunk.text, e.pos, chunk.line_offset)
-        diags.append(Diagnostic("error", e.message, chunk.name, line, col, src))
+    parsed, diags = _ChunkRun.parse(args, chunk, run_ctx)
+    if parsed is None:
         return ChunkResult(None, diags)
-    except RecursionError:  # past irkit.deep's limit: point at where the parser was
-        line, col, src = position(chunk.text, parser.cur.pos, chunk.line_offset)
-        diags.append(Diagnostic("error", "input nests too deeply to parse", chunk.name, line, col, src))
-        return ChunkResult(None, diags)
-    parsed.line_offset = chunk.line_offset
+    run = _ChunkRun(args, chunk, parsed, run_ctx, diags)
+    if not run.verify(None):
+        return ChunkResult(None, run.diags)
+    if pipeline is not None:
+        ctx = Context(allow_unregistered=True)
+        for scheduled in pipeline.passes:
+            if not run.apply(scheduled, ctx):
+                return ChunkResult(None, run.diags)
+    with run.timed("Output"):
+        text = run.printed()
+    return ChunkResult(text, run.diags)
 
-    def op_diag(severity: str, op, message: str) -> Diagnostic:
-        pos = parsed.op_positions.get(op) if op is not None else None
+
+@dataclass
+class _ChunkRun:
+    """One chunk on its way through irkit-opt: its module, the diagnostics so far, and how to print and
+    verify it between passes."""
+
+    args: argparse.Namespace
+    chunk: InputText
+    parsed: object
+    run_ctx: RunContext
+    diags: list
+
+    def timed(self, *what, **how):
+        from contextlib import nullcontext
+
+        return self.run_ctx.timing.phase(*what, **how) if self.run_ctx.timing is not None else nullcontext()
+
+    @staticmethod
+    def parse(args, chunk: InputText, run_ctx: RunContext) -> tuple[object | None, list]:
+        """The chunk's module, or None and the parse error."""
+        from contextlib import nullcontext
+
+        from irkit.diagnostics import Diagnostic, position
+        from irkit.frontend.lexer import ParseError
+        from irkit.frontend.parser import Parser
+
+        timed = run_ctx.timing.phase if run_ctx.timing is not None else (lambda *a, **k: nullcontext())
+        parser = Parser(chunk.text, chunk.name, allow_unregistered=args.allow_unregistered_dialect)
+        try:
+            with timed("Parser"):
+                parsed = parser.parse()
+        except ParseError as e:
+            line, col, src = position(chunk.text, e.pos, chunk.line_offset)
+            return None, [Diagnostic("error", e.message, chunk.name, line, col, src)]
+        except RecursionError:  # past irkit.deep's limit: point at where the parser was
+            line, col, src = position(chunk.text, parser.cur.pos, chunk.line_offset)
+            return None, [Diagnostic("error", "input nests too deeply to parse", chunk.name, line, col, src)]
+        parsed.line_offset = chunk.line_offset
+        return parsed, []
+
+    def op_diag(self, severity: str, op, message: str):
+        from irkit import diagnostics as diag
+        from irkit.diagnostics import Diagnostic, position
+
+        chunk = self.chunk
+        pos = self.parsed.op_positions.get(op) if op is not None else None
         if pos is None:
             src = diag.source_location(op.location) if op is not None else None
             if src is not None:
@@ -393,63 +426,74 @@ def process_chunk(args, chunk: InputText, pipeline, out_err, run_ctx: RunContext
         line, col, text = position(chunk.text, pos, chunk.line_offset)
         return Diagnostic(severity, message, chunk.name, line, col, text, op=op)
 
-    def printed() -> str:
-        return print_module(parsed, debuginfo=args.mlir_print_debuginfo, generic=args.mlir_print_op_generic,
+    def printed(self) -> str:
+        from irkit.frontend.printer import print_module
+
+        args = self.args
+        return print_module(self.parsed, debuginfo=args.mlir_print_debuginfo, generic=args.mlir_print_op_generic,
                             input_aliases=getattr(args, "mlir_print_input_aliases", False),
                             mlir_value_names=getattr(args, "mlir_print_triton_names", False))
 
-    def verify(after: str | None) -> bool:
-        if args.no_verify:
+    def verify(self, after: str | None) -> bool:
+        from irkit.verifier import verify_module
+
+        if self.args.no_verify:
             return True
-        with timed("Verifier"):
-            errors = verify_module(parsed.module)
+        with self.timed("Verifier"):
+            errors = verify_module(self.parsed.module)
         prefix = f"after pass '{after}': " if after else ""
-        diags.extend(op_diag("error", op, prefix + msg) for op, msg in errors)
+        self.diags.extend(self.op_diag("error", op, prefix + msg) for op, msg in errors)
         return not errors
 
-    if not verify(None):
-        return ChunkResult(None, diags)
-    if pipeline is not None:
-        ctx = Context(allow_unregistered=True)
-        printing = run_ctx.printing
-        for scheduled in pipeline.passes:
-            p = scheduled.instance
-            label = f"{type(p).__name__} ({scheduled.written})"
-            if printing is not None and printing.wants_before(p.name):
-                printing.dump("Before", type(p).__name__, scheduled.written, printed())
-            text_before = printed() if printing is not None and printing.needs_before_text else None
-            targets = pass_targets(parsed)
-            stats_before = [module_statistics(m) for m in targets] if run_ctx.statistics is not None else None
-            diag.take()
-            try:
-                with gc_paused(), timed(label, is_pass=True):  # gc: as parsing, re-scans are superlinear
-                    for target in targets:
-                        p.apply(ctx, target)
-            except PassFailure as e:
-                diags.append(op_diag("error", e.op, e.message))
-                return ChunkResult(None, diags)
-            except Exception as e:  # a bug in the pass (bad IR was stopped by the verifier before it)
-                if os.environ.get("IRKIT_TRACEBACK"):
-                    raise
-                op = diag.failing_op(e.__traceback__, lambda o: o in parsed.op_positions)
-                at = op_diag("error", op, "")
-                where = f"{at.file}:{at.line}:{at.col}" if at.line is not None else chunk.name
-                raise InternalError(f"internal error in pass '{p.name}' at {where}; please report: "
-                                         f"{type(e).__name__}: {e}") from e
-            for d in diag.take():
-                diags.append(op_diag(d.severity, d.op, d.message))
-            if stats_before is not None:
-                for target, before in zip(targets, stats_before):
-                    run_ctx.statistics.record(label, before, module_statistics(target))
-            if not verify(p.name):
-                return ChunkResult(None, diags)
-            if printing is not None and printing.wants_after(p.name):
-                text_after = printed()
-                if text_before is None or text_after != text_before:
-                    printing.dump("After", type(p).__name__, scheduled.written, text_after)
-    with timed("Output"):
-        text = printed()
-    return ChunkResult(text, diags)
+    def apply(self, scheduled, ctx) -> bool:
+        """Run one scheduled pass with the instrumentation asked for; False when the chunk stops here."""
+        from irkit import diagnostics as diag
+        from irkit.cli.instrument import module_statistics
+
+        p, printing, statistics = scheduled.instance, self.run_ctx.printing, self.run_ctx.statistics
+        label = f"{type(p).__name__} ({scheduled.written})"
+        if printing is not None and printing.wants_before(p.name):
+            printing.dump("Before", type(p).__name__, scheduled.written, self.printed())
+        text_before = self.printed() if printing is not None and printing.needs_before_text else None
+        targets = pass_targets(self.parsed)
+        stats_before = [module_statistics(m) for m in targets] if statistics is not None else None
+        diag.take()
+        if not self._run_pass(p, label, targets, ctx):
+            return False
+        for d in diag.take():
+            self.diags.append(self.op_diag(d.severity, d.op, d.message))
+        if stats_before is not None:
+            for target, before in zip(targets, stats_before):
+                statistics.record(label, before, module_statistics(target))
+        if not self.verify(p.name):
+            return False
+        if printing is not None and printing.wants_after(p.name):
+            text_after = self.printed()
+            if text_before is None or text_after != text_before:
+                printing.dump("After", type(p).__name__, scheduled.written, text_after)
+        return True
+
+    def _run_pass(self, p, label: str, targets, ctx) -> bool:
+        from irkit import diagnostics as diag
+        from irkit.diagnostics import PassFailure
+        from irkit.frontend.construct import gc_paused
+
+        try:
+            with gc_paused(), self.timed(label, is_pass=True):  # gc: as parsing, re-scans are superlinear
+                for target in targets:
+                    p.apply(ctx, target)
+        except PassFailure as e:
+            self.diags.append(self.op_diag("error", e.op, e.message))
+            return False
+        except Exception as e:  # a bug in the pass (bad IR was stopped by the verifier before it)
+            if os.environ.get("IRKIT_TRACEBACK"):
+                raise
+            op = diag.failing_op(e.__traceback__, lambda o: o in self.parsed.op_positions)
+            at = self.op_diag("error", op, "")
+            where = f"{at.file}:{at.line}:{at.col}" if at.line is not None else self.chunk.name
+            raise InternalError(f"internal error in pass '{p.name}' at {where}; please report: "
+                                f"{type(e).__name__}: {e}") from e
+        return True
 
 
 # -- --verify-diagnostics -------------------------------------------------------------------------------
