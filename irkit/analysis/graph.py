@@ -712,13 +712,17 @@ def to_dot(
         rows = "".join(
             f'<TR><TD BGCOLOR="{c}" WIDTH="14"></TD><TD ALIGN="LEFT">{_html(lay)}</TD></TR>' for lay, c in shown.items()
         )
+        # the legend is the graph's label, top left with the title: where a picture opens, never under
+        # a node or off to the side of a wide graph
+        heading = f'<TR><TD ALIGN="LEFT">{_html(title)}</TD></TR>' if title else ""
         legend = (
-            '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2">'
-            f'<TR><TD BGCOLOR="{CONVERT_FILL}"></TD><TD ALIGN="LEFT">convert_layout</TD></TR>'
-            f'<TR><TD BGCOLOR="{SHARED_FILL}"></TD><TD ALIGN="LEFT">other shared-memory user</TD></TR>'
-            f"{rows}</TABLE>>"
+            f'<<TABLE BORDER="0" CELLBORDER="0">{heading}<TR><TD ALIGN="LEFT">'
+            '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2">'
+            f'<TR><TD BGCOLOR="{CONVERT_FILL}" WIDTH="14"></TD><TD ALIGN="LEFT">convert_layout</TD></TR>'
+            f'<TR><TD BGCOLOR="{SHARED_FILL}" WIDTH="14"></TD><TD ALIGN="LEFT">other shared-memory user</TD></TR>'
+            f"{rows}</TABLE></TD></TR></TABLE>>"
         )
-        out.append(f'  "legend" [shape=plaintext, style="", label={legend}];')
+        out.append(f"  label={legend}; labelloc=t; labeljust=l;")
     out.append("}")
     return "\n".join(out) + "\n"
 
