@@ -115,7 +115,7 @@ def module_threads_per_warp(module: ModuleOp) -> int:
 RULES_31, RULES_39 = "3.1", "3.9"
 
 
-def coalesce_rules(module: ModuleOp, version: str | float | None = None) -> str:
+def coalesce_rules(module: ModuleOp, version: str | None = None) -> str:
     """Which rule set applies: from `version` ("3.1", "3.3.1", ...: below 3.4 the 3.1 rules), else from the
     module's spelling (`triton_gpu.*` attributes: 3.1; `ttg.*`: 3.9)."""
     if version not in (None, ""):
@@ -407,8 +407,7 @@ class CoalescePass(ModulePass):
     upstream_names: ClassVar[dict[str, str]] = {"tritongpu-coalesce": ""}
 
     skip_unchanged: bool = False
-    # the pipeline reads `version=3.9` as a number
-    version: str | float = ""
+    version: str = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         num_warps = module_num_warps(op)

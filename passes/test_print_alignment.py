@@ -49,12 +49,12 @@ class TestPrintAlignmentPass(ModulePass):
 
     # emit each line as a remark at its op (Triton 2025+ test style) instead of printing it
     remarks: bool = False
-    # the AxisInfo rules: empty or 3.1 (Triton 3.1's); 3.9 adds tt.reshape (the pipeline reads 3.9 as a number)
-    version: str | float = ""
+    # the AxisInfo rules: empty or 3.1 (Triton 3.1's); 3.9 adds tt.reshape
+    version: str = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for module in modules_with_functions(op, FuncOp):
-            analysis = AxisInfoAnalysis(module, str(self.version) if self.version else None)
+            analysis = AxisInfoAnalysis(module, self.version or None)
             spelling = module_spelling(module)
             for func in module.ops:
                 if not isinstance(func, FuncOp):

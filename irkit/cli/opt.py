@@ -246,8 +246,8 @@ def build_pipeline(args) -> Pipeline | None:
     from xdsl.utils.exceptions import ArgSpecParseError
 
     from irkit.cli.pass_catalog import pass_names
-    from irkit.cli.pass_options import check_pass_options
-    from irkit.cli.pipeline import merge_options
+    from irkit.cli.pass_options import check_pass_options, word_options
+    from irkit.cli.pipeline import merge_options, quote_word_options
     from irkit.passes import all_passes
 
     specs = pipeline_specs(args)
@@ -260,7 +260,7 @@ def build_pipeline(args) -> Pipeline | None:
         if spec.name not in names or names[spec.name][0] not in available:
             raise CliError(f"unknown pass '{spec.name}'{did_you_mean(spec.name, names)} (see --list-passes)")
         canonical, implied = names[spec.name]
-        options = merge_options(implied, spec.options)
+        options = quote_word_options(merge_options(implied, spec.options), word_options(available[canonical]))
         text = f"{canonical}{{{options}}}" if options else canonical
         try:
             arg_spec = parse_spec(text)
