@@ -457,7 +457,7 @@ class GridDependencyLaunchDependentsOp(TritonOp):
 class SplatOp(TritonOp):
     name = "tt.splat"
     src = operand_def()
-    result = result_def()
+    result = result_def(TensorType)  # TT_Tensor
     traits = traits_def(Pure())
     FORMAT = _UNARY_CAST
 
@@ -488,8 +488,8 @@ class UnsplatOp(TritonOp):
 @irkit_op
 class BroadcastOp(TritonOp):
     name = "tt.broadcast"
-    src = operand_def()
-    result = result_def()
+    src = operand_def(TensorType)  # TT_Tensor
+    result = result_def(TensorType)
     traits = traits_def(Pure())
     FORMAT = _UNARY_CAST
 
@@ -509,9 +509,9 @@ class BroadcastOp(TritonOp):
 @irkit_op
 class ExpandDimsOp(TritonOp):
     name = "tt.expand_dims"
-    src = operand_def()
-    result = result_def()
-    axis = prop_def()
+    src = operand_def(TensorType)  # TT_Tensor, I32Attr:$axis
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr)
     traits = traits_def(Pure())
     FORMAT = _UNARY_CAST
 
@@ -536,9 +536,9 @@ class ExpandDimsOp(TritonOp):
 @irkit_op
 class MakeRangeOp(TritonOp):
     name = "tt.make_range"
-    result = result_def()
-    start = prop_def()
-    end = prop_def()
+    result = result_def(TensorType)  # I32Tensor, I32Attr:$start, I32Attr:$end
+    start = prop_def(IntegerAttr)
+    end = prop_def(IntegerAttr)
     traits = traits_def(Pure())
     FORMAT = "attr-dict `:` type($result)"
 
