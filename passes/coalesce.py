@@ -15,8 +15,10 @@ The access is then rewritten: every tensor operand (not in shared memory) goes t
 `ttg.convert_layout` to the new layout, the op is re-created with re-encoded result types, and its
 results are converted back.  Block pointers (`!tt.ptr<tensor<...>>`) and scalar pointers are left alone.
 
-Triton 3.9 (`RULES_39`) breaks order ties row-major, caps atomics to the width their lowering writes,
-lays out tensor-descriptor loads/stores too, and its AxisInfo knows `tt.reshape` (docs/passes/coalesce.md).
+Triton 3.6 (`RULES_36`) lays out tensor-descriptor loads/stores too; 3.7 on (`RULES_39`) also breaks order ties
+row-major, caps atomics to the width their lowering writes, and its AxisInfo knows `tt.reshape`
+(docs/passes/coalesce.md).  The version comes from the `version` option, which irkit-opt fills from
+`--triton-version` or the kernel's Triton cache JSON.
 """
 
 from __future__ import annotations
@@ -109,22 +111,27 @@ def module_threads_per_warp(module: ModuleOp) -> int:
 
 # -- the rules of each Triton version -----------------------------------------------------------------
 #
-# "3.1": Coalesce.cpp as in Triton 3.1 (docs/triton-passes.md §4).  "3.9": the pass of Triton 3.9.0, which
-# differs in three rules: the contiguity order breaks ties row-major (Triton #7143), atomics are capped to
-# the width their lowering writes (#10059), and tensor-descriptor loads/stores get a layout too (#8208).
-RULES_31, RULES_39 = "3.1", "3.9"
+# "3.1": Coalesce.cpp as in Triton 3.1 (docs/triton-passes.md §4), which 3.2-3.5 keep.  "3.6": 3.1's and
+# tensor-descriptor loads/stores get a layout too (#8208).  "3.9": the pass of 3.7 on, which also breaks
+# contiguity-order ties row-major, caps atomics to the width their lowering writes (#10059), and whose
+# AxisInfo knows tt.reshape and the 2026 add/sub divisibility.  Measured against the real 3.5.1, 3.6.0,
+# 3.8.0 and 3.9.0 passes (docs/passes/coalesce.md); 3.7 is not on PyPI and is given 3.8's rules.
+RULES_31, RULES_36, RULES_39 = "3.1", "3.6", "3.9"
 
 
 def coalesce_rules(module: ModuleOp, version: str | None = None) -> str:
-    """Which rule set applies: from `version` ("3.1", "3.3.1", ...: below 3.4 the 3.1 rules), else from the
-    module's spelling (`triton_gpu.*` attributes: 3.1; `ttg.*`: 3.9)."""
+    """Which rule set applies: from `version` ("3.1", "3.5.1", "3.8.0", ...), else from the module's
+    spelling (`triton_gpu.*` attributes: 3.1; `ttg.*`: the newest, 3.9; the spelling cannot tell 3.3 or
+    3.5 from 3.9, so give the version for those)."""
     if version not in (None, ""):
         parts = str(version).split(".")
         try:
             major_minor = (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0)
         except ValueError:
             raise PassFailure(module, f"coalesce: bad Triton version '{version}'") from None
-        return RULES_31 if major_minor < (3, 4) else RULES_39
+        if major_minor < (3, 6):
+            return RULES_31
+        return RULES_36 if major_minor < (3, 7) else RULES_39
     legacy = any(key.startswith("triton_gpu.") for key in module.attributes)
     return RULES_31 if legacy else RULES_39
 
@@ -137,7 +144,7 @@ def arg_sort(values: Sequence[int]) -> tuple[int, ...]:
 def order_from_contiguity(values: Sequence[int], rules: str) -> tuple[int, ...]:
     """The access order: dims by contiguity, largest first.  Ties keep index order in 3.1 (argSort) and
     are row-major, last dim first, in 3.9 (getOrderFromContiguity)."""
-    if rules == RULES_31:
+    if rules != RULES_39:
         return arg_sort(values)
     last_first = list(range(len(values)))[::-1]  # the stable sort keeps this order among ties
     return tuple(sorted(last_first, key=lambda i: -values[i]))
@@ -307,7 +314,7 @@ def descriptor_tensor(op: Operation) -> TensorType | None:
 
 
 def descriptor_layout(t: TensorType, num_warps: int, threads_per_warp: int) -> BlockedEncodingAttr:
-    """pickDescriptorLoadStoreLayout (3.9): TMA needs no L1 coalescing, but the register layout still
+    """pickDescriptorLoadStoreLayout (3.6 on): TMA needs no L1 coalescing, but the register layout still
     decides the shared-memory accesses: row-major, as many elements per thread along the last dim as one
     128-bit vector holds (at most the elements per thread)."""
     shape = tuple(t.get_shape())
@@ -391,6 +398,14 @@ def _write_callee_hints(axis: AxisInfoAnalysis) -> None:
         func.properties["arg_attrs"] = ArrayAttr([DictionaryAttr(d) for d in dicts])
 
 
+def _is_candidate(op: Operation, rules: str) -> bool:
+    """An access the pass lays out: through a tensor of pointers, or (3.9) a tensor descriptor."""
+    ptr = mem_access_ptr(op)
+    if ptr is not None and is_tensor_of_pointers(ptr.type):
+        return True
+    return rules != RULES_31 and descriptor_tensor(op) is not None
+
+
 @dataclass(frozen=True)
 class CoalescePass(ModulePass):
     """Give global loads/stores/atomics the #blocked layout that coalesces them (tritongpu-coalesce, Triton 3.1 / 3.9).
@@ -398,8 +413,9 @@ class CoalescePass(ModulePass):
     Options:
       skip-unchanged: leave an access alone when it already has the chosen layout (Triton wraps it in
                       identity ttg.convert_layouts, which canonicalization later removes).
-      version:        the Triton whose rules apply: 3.1 (below 3.4) or 3.9 (3.4 and newer: row-major ties,
-                      atomic width caps, tensor-descriptor layouts); default from the module's spelling
+      version:        the Triton whose rules apply: 3.1 (up to 3.5), 3.6 (tensor-descriptor layouts) or
+                      3.9 (3.7 and newer: also row-major ties, atomic width caps); irkit-opt fills it from
+                      --triton-version or the Triton cache JSON; else from the module's spelling
                       (triton_gpu.* is 3.1, ttg.* is 3.9).
     """
 
@@ -410,9 +426,11 @@ class CoalescePass(ModulePass):
     version: str = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        rules = coalesce_rules(op, self.version)
+        if not any(_is_candidate(access, rules) for access in op.walk()):
+            return  # Triton reads num-warps only for an access it lays out: a module without one is fine
         num_warps = module_num_warps(op)
         threads_per_warp = module_threads_per_warp(op)
-        rules = coalesce_rules(op, self.version)
         try:
             axis = AxisInfoAnalysis(op, rules)
         except ValueError as e:  # a pointee type without a bit width
@@ -429,7 +447,7 @@ class CoalescePass(ModulePass):
                 layouts.append((access, coalesced_layout(access, axis, num_warps, threads_per_warp, rules, target)))
             except ValueError as e:
                 raise PassFailure(access, f"coalesce: {e}") from e
-        if rules == RULES_39:  # then the descriptor loads/stores, in walk order
+        if rules != RULES_31:  # then the descriptor loads/stores, in walk order
             for access in op.walk():
                 t = descriptor_tensor(access)
                 if t is not None:

@@ -556,10 +556,12 @@ class RejectOtherUsers(RewritePattern):
 
 
 def rewrite_patterns(state: RewriteState) -> GreedyRewritePatternApplier:
+    # no dead-code elimination on the way: Triton's pass erases only what it replaced, and keeps an
+    # unused arith.constant of the input
     return GreedyRewritePatternApplier([
         RewriteMakeTensorPtr(state), RewriteAdvance(state), RewriteLoad(state), RewriteStore(state),
         RewriteFor(state), RewriteIf(state), RewriteYield(state), RejectOtherUsers(state),
-    ])
+    ], dce_enabled=False)
 
 
 @dataclass(frozen=True)

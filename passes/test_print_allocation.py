@@ -10,37 +10,59 @@ is an explicit buffer (`local_alloc`); then `size = N`, the function's allocatio
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from irkit.analysis.shared_memory import Buffer, analyze_shared_memory
 from irkit.analysis.triton_versions import normalize_version
 from irkit.analysis.walk import modules_with_functions, post_order
-from irkit.diagnostics import PassFailure, emit_output
+from irkit.diagnostics import PassFailure, emit_output, emit_remark
 from irkit.dialects.tt import FuncOp
 
 
-def allocation_lines(func: FuncOp, buffers: list[Buffer], size: int) -> list[str]:
-    """TestAllocationPass's lines for one function."""
+def allocation_lines(func: FuncOp, buffers: list[Buffer], size: int) -> list[tuple[Operation, str]]:
+    """TestAllocationPass's lines for one function, each with the op it speaks of."""
     scratch = {id(b.op): b for b in buffers if b.kind != "explicit"}
     explicit = {id(b.op): b for b in buffers if b.kind == "explicit"}
-    lines = [func.sym_name.data]
+    lines: list[tuple[Operation, str]] = [(func, func.sym_name.data)]
     for op in post_order(func):
         b = scratch.get(id(op))
         if b is not None:
-            lines.append(f"{'virtual' if b.kind == 'virtual' else 'scratch'} offset = {b.offset}, size = {b.bytes}")
+            kind = "virtual" if b.kind == "virtual" else "scratch"
+            lines.append((op, f"{kind} offset = {b.offset}, size = {b.bytes}"))
         b = explicit.get(id(op))
         if b is not None:  # a local_alloc: its one result is the buffer
-            lines.append(f"offset = {b.offset}, size = {b.bytes}")
-    lines.append(f"size = {size}")
+            lines.append((op, f"offset = {b.offset}, size = {b.bytes}"))
+    lines.append((func, f"size = {size}"))
     return lines
+
+
+def _scratch_128(op: Operation) -> int:
+    """TestAllocation's getScratchSize128."""
+    return 128
+
+
+SCRATCH_SIZE_FUNCTIONS = {"": None, "None": None, "ValidConstant": _scratch_128}
 
 
 @dataclass(frozen=True)
 class TestPrintAllocationPass(ModulePass):
-    """Print the shared-memory allocation of every function: buffer offsets, sizes, totals (Triton's -test-print-allocation)."""
+    """Print the shared-memory allocation of every function: buffer offsets, sizes, totals (Triton's -test-print-allocation).
+
+    Options:
+      version:                   the Triton whose allocation rules apply (3.1, 3.3 or 3.9); default from
+                                 --triton-version, the cache JSON, else the module's spelling.
+      target:                    cuda:90, hip:gfx942, xpu when the module has no ttg.target.
+      remarks:                   each line as a remark at its op (the function name and size at the function),
+                                 as Triton's pass reports from 2025 on; irkit-opt turns it on under
+                                 --verify-diagnostics unless given.
+      get-scratch-size-function: unset or None (the model's sizes), or ValidConstant (128 bytes for every op,
+                                 as Triton's test scratch-size function).
+    """
 
     name = "test-print-allocation"
 
@@ -50,14 +72,18 @@ class TestPrintAllocationPass(ModulePass):
     # target triple (cuda:90, hip:gfx942, xpu) when the module has no ttg.target; the 3.9 convert scratch
     # depends on it
     target: str = ""
+    remarks: bool | None = None
+    get_scratch_size_function: Literal["", "None", "ValidConstant"] = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
             version = normalize_version(self.version) if self.version else None
         except ValueError as e:
             raise PassFailure(op, f"test-print-allocation: {e}") from e
+        scratch_size = SCRATCH_SIZE_FUNCTIONS[self.get_scratch_size_function]
         for module in modules_with_functions(op, FuncOp):
-            report = analyze_shared_memory(module, version=version, target=self.target or None)
+            report = analyze_shared_memory(module, version=version, target=self.target or None,
+                                           scratch_size=scratch_size)
             by_func: dict[str, list[Buffer]] = {}
             for b in report.buffers:
                 by_func.setdefault(b.function, []).append(b)
@@ -65,5 +91,8 @@ class TestPrintAllocationPass(ModulePass):
                 if not isinstance(func, FuncOp) or not isinstance(func.sym_name, StringAttr):
                     continue
                 name = func.sym_name.data
-                for line in allocation_lines(func, by_func.get(name, []), report.functions.get(name, 0)):
-                    emit_output(line)
+                for at, line in allocation_lines(func, by_func.get(name, []), report.functions.get(name, 0)):
+                    if self.remarks:
+                        emit_remark(at, line)
+                    else:
+                        emit_output(line)

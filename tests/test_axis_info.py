@@ -25,9 +25,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 """
 
 
-def analyse(body: str):
+def analyse(body: str, version: str | None = None):
     parsed = Parser(HEADER + body + "\n}\n", "axis.mlir").parse()
-    analysis = AxisInfoAnalysis(parsed.module)
+    analysis = AxisInfoAnalysis(parsed.module, version)
     values = {}
     for op in parsed.module.walk():
         for i, r in enumerate(op.results):
@@ -356,3 +356,45 @@ def test_highest_pow2_divisor(n):
         assert d == MAX_DIVISOR
     else:
         assert n % d == 0 and (n // d) % 2 != 0
+
+
+ADD_SELF = """
+  tt.func @k(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #b1>
+    %r1 = tt.make_range {end = 65 : i32, start = 1 : i32} : tensor<64xi32, #b1>
+    %c4 = arith.constant dense<4> : tensor<64xi32, #b1>
+    %rr = arith.addi %r, %r : tensor<64xi32, #b1>
+    %odd = arith.addi %r, %r1 : tensor<64xi32, #b1>
+    %same = arith.subi %r, %r : tensor<64xi32, #b1>
+    %c2 = arith.constant dense<2> : tensor<64xi32, #b1>
+    %half = arith.divsi %r, %c2 : tensor<64xi32, #b1>
+    %q = arith.muli %half, %c4 : tensor<64xi32, #b1>
+    %mixed = arith.addi %q, %r : tensor<64xi32, #b1>
+    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<64x!tt.ptr<f16>, #b1>
+    %ptr = tt.addptr %ps, %r : tensor<64x!tt.ptr<f16>, #b1>, tensor<64xi32, #b1>
+    tt.return
+  }"""
+
+
+@pytest.mark.parametrize("version", [None, "3.1", "3.3.1", "3.4", "3.5.1", "3.6.0"])
+def test_add_of_two_runs_before_37(version):
+    """Up to 3.6 (3.5.1 and 3.6.0 measured with their coalesce): divisibility is the gcd of the operands'."""
+    info = analyse(ADD_SELF, version)
+    assert info("%rr") == ai([1], [1 << 30], [1])
+    assert info("%odd") == ai([1], [1], [1])
+    assert info("%mixed") == ai([2], [4], [1])
+
+
+@pytest.mark.parametrize("version", ["3.8.0", "3.9"])
+def test_add_of_two_runs_from_37(version):
+    """Triton #9297 (3.7 on; 3.8.0 and 3.9.0 measured): r + r = 2t is only known to be even; a run added
+    to a partly constant operand is divisible by no more than the result's runs."""
+    info = analyse(ADD_SELF, version)
+    assert info("%rr") == ai([1], [2], [1])
+    assert info("%odd") == ai([1], [1], [1])
+    assert info("%same") == ai([1], [1 << 30], [1])  # (a + t) - (a + t): the gcd, as before
+    # q = [0, 0, 4, 4, 8, 8, ...] (constancy 2, divisibility 4) + r: runs of 2, so gcd(4, 2^30, 2)
+    assert info("%q") == ai([1], [4], [2])
+    assert info("%mixed") == ai([2], [2], [1])
+    # addptr with a contiguous pointer base side (splat: contiguity 1): byte divisibility of p and 2 * 2^30
+    assert info("%ptr") == ai([64], [16], [1])

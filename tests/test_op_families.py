@@ -14,7 +14,6 @@ TABLES = {
     "mma_slice.OPAQUE_SAME_LAYOUT": mma_slice.OPAQUE_SAME_LAYOUT,
     "mma_slice.LEAVES": mma_slice.LEAVES,
     "shared_memory.VIEW_OPS": shared_memory.VIEW_OPS,
-    "shared_memory.UNMODELLED_OPS": shared_memory.UNMODELLED_OPS,
     "families.FUNCTION_OPS": families.FUNCTION_OPS,
     "families.CALL_OPS": families.CALL_OPS,
     "families.REGION_BRANCH_OPS": families.REGION_BRANCH_OPS,

@@ -83,5 +83,9 @@ def test_alignment_version_39_knows_reshape(tmp_path, capsys):
     assert err.splitlines()[2].endswith(
         "=> contiguity = [1, 128], divisibility = [1, 1073741824], constancy = [1, 1], constant_value = <none>"
     )
-    code, err = report(tmp_path, capsys, RESHAPE, "--test-print-alignment")
+    code, err = report(tmp_path, capsys, RESHAPE, "--test-print-alignment=version=3.1")
     assert err.splitlines()[2].endswith("=> contiguity = [1, 1], divisibility = [1, 1], constancy = [1, 1], constant_value = <none>")
+    # unset, a module that is not in 3.1's spelling gets the newest rules
+    code, err = report(tmp_path, capsys, RESHAPE, "--test-print-alignment")
+    assert err.splitlines()[2].endswith("=> contiguity = [1, 128], divisibility = [1, 1073741824], constancy = [1, 1], "
+                                        "constant_value = <none>")

@@ -391,6 +391,24 @@ def _add_constant(op, lhs: AxisInfo, rhs: AxisInfo) -> int | None:
 _visit_add_sub = _binary(_add_contiguity, _add_divisibility, _gcd_constancy, _add_constant)
 
 
+def _add_divisibility_37(op, lhs: AxisInfo, rhs: AxisInfo, d: int) -> int:
+    """Triton #9297 (January 2026; in 3.7 on): divisibility speaks of the first element of each contiguous
+    run, so the sum of two contiguous runs (base + 2t) is only known to be even, and a run added to a partly
+    constant operand is divisible by no more than the result's runs (in bytes for addptr)."""
+    elem = _addptr_elem_bytes(op) if isinstance(op, AddPtrOp) else 1
+    lhs_div, rhs_div = lhs.divisibility[d], multiply_divisor(rhs.divisibility[d], elem)
+    if lhs.contiguity[d] > 1 and rhs.contiguity[d] > 1:
+        if isinstance(op, SubIOp) and lhs.contiguity[d] == rhs.contiguity[d]:
+            return gcd(lhs_div, rhs_div)  # (a + t) - (b + t) = a - b
+        return 2 if lhs_div % 2 == 0 and rhs_div % 2 == 0 else 1
+    if lhs.contiguity[d] > 1 or rhs.contiguity[d] > 1:
+        return gcd(lhs_div, rhs_div, multiply_divisor(_add_contiguity(op, lhs, rhs, d), elem))
+    return gcd(lhs_div, rhs_div)
+
+
+_visit_add_sub_37 = _binary(_add_contiguity, _add_divisibility_37, _gcd_constancy, _add_constant)
+
+
 # -- mul -----------------------------------------------------------------------------------------
 
 
@@ -812,17 +830,22 @@ def _visit_reshape(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
     return AxisInfo(tuple(contiguity), tuple(divisibility), tuple(constancy), src.constant)
 
 
-VISITORS_39: dict[type[Operation], Visitor] = {**VISITORS, ReshapeOp: _visit_reshape}
-"""Triton 3.9's rules: 3.1's and `tt.reshape` (the other 3.2-3.9 changes to AxisInfo are not modelled)."""
+VISITORS_39: dict[type[Operation], Visitor] = {
+    **VISITORS, ReshapeOp: _visit_reshape,
+    AddIOp: _visit_add_sub_37, SubIOp: _visit_add_sub_37, AddPtrOp: _visit_add_sub_37,
+}
+"""Triton 3.7-3.9's rules: 3.1's, `tt.reshape` (#9670) and the add/sub divisibility of #9297 (the other
+changes to AxisInfo are not modelled).  Both came in 2026: 3.5.1 and 3.6.0 have neither (measured with
+their coalesce), 3.8.0 and 3.9.0 both."""
 
 
 def visitors_for(version: str | None) -> dict[type[Operation], Visitor]:
-    """The rule table of a Triton version: "3.1" (default; below 3.4) or "3.9"."""
+    """The rule table of a Triton version: 3.1's (default; below 3.7) or 3.9's (3.7 and newer)."""
     if version is None:
         return VISITORS
     parts = str(version).split(".")
     major_minor = (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0)
-    return VISITORS if major_minor < (3, 4) else VISITORS_39
+    return VISITORS if major_minor < (3, 7) else VISITORS_39
 
 
 # ---------------------------------------------------------------------------------------------

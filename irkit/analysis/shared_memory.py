@@ -32,6 +32,7 @@ docs/shared-memory.md for the measured accuracy).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import prod
 from typing import TypeGuard
@@ -84,6 +85,7 @@ from irkit.dialects.ttg import (
     MemDescSubviewOp,
     MemDescTransOp,
     WarpSpecializeOp,
+    WarpYieldOp,
 )
 from irkit.dialects.ttng import TensormapCreateOp, TMEMSubSliceOp
 from irkit.dialects.types import MemDescType
@@ -222,10 +224,6 @@ VIEW_OPS = (
     TransOp,  # 3.1: tt.trans also transposes memdescs
     TMEMSubSliceOp,
 )
-# ops that reserve shared memory in some Triton version but that this model does not size
-UNMODELLED_OPS = (WarpSpecializeOp,)
-
-
 def _is_memdesc(t: Attribute) -> TypeGuard[MemDescType]:
     return isinstance(t, MemDescType)
 
@@ -334,6 +332,13 @@ def _alias_sets(func: Operation) -> dict[SSAValue, frozenset]:
                         if i < len(op.results):
                             changed |= join(op.results[i], get(v))
             elif isinstance(op, WarpSpecializeOp):
+                # the default region's ttg.warp_yield values become the op's results
+                for block in op.defaultRegion.blocks:
+                    yld = block.last_op
+                    if isinstance(yld, WarpYieldOp):
+                        for i, v in enumerate(yld.operands):
+                            if i < len(op.results):
+                                changed |= join(op.results[i], get(v))
                 # captures flow into the partition regions' arguments
                 for region in op.regions[1:]:
                     for block in region.blocks:
@@ -357,6 +362,16 @@ def _intersects(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 
 _UNBOUNDED = (0, 1 << 62)
+
+
+def _async_place(op: Operation | None) -> tuple[Operation, object] | None:
+    """The nearest ttg.warp_specialize around `op` (Triton's AsyncRegions trait) and the region holding `op`."""
+    if op is None:
+        return None
+    ws = op.parent_op()
+    while ws is not None and not isinstance(ws, WarpSpecializeOp):
+        ws = ws.parent_op()
+    return None if ws is None else (ws, op.parent_region())
 
 
 def compute_offsets(buffers: list[Buffer], sort_by_size: bool) -> int:
@@ -393,15 +408,18 @@ def compute_offsets(buffers: list[Buffer], sort_by_size: bool) -> int:
             seq += 1
         pending.remove(x)
 
+    concurrent = {b.id: _async_place(b.op) for b in order}
+
     def interference() -> dict[int, list[Buffer]]:
         g: dict[int, list[Buffer]] = {}
         for x in order:
             for y in order:
-                if x is y:
+                if x is y or not _intersects((x.offset, x.offset + x.bytes), (y.offset, y.offset + y.bytes)):
                     continue
-                if _intersects(rng[x.id], rng[y.id]) and _intersects(
-                    (x.offset, x.offset + x.bytes), (y.offset, y.offset + y.bytes)
-                ):
+                # live at once, or in two regions of one warp_specialize (they run at the same time)
+                cx, cy = concurrent[x.id], concurrent[y.id]
+                if _intersects(rng[x.id], rng[y.id]) or (
+                        cx is not None and cy is not None and cx[0] is cy[0] and cx[1] is not cy[1]):
                     g.setdefault(x.id, []).append(y)
         return g
 
@@ -509,6 +527,9 @@ class _FunctionAllocation:
                         continue
                     b.start, b.end = min(b.start, s), max(b.end, e)
         for b in scratch + virtual:
+            if b.op is func:  # the function's own buffer (warp specialization) lives throughout
+                b.start, b.end = _UNBOUNDED
+                continue
             assert b.op is not None  # scratch and virtual buffers come from an op
             i = op_id[b.op]
             b.start, b.end = i, i + 1
@@ -565,6 +586,10 @@ class _FunctionAllocation:
             if callee not in callee_sizes:
                 note = f"{APPROX}callee @{callee} not in the module: 0 bytes assumed"
             kind = "virtual"
+        elif ctx.scratch_size is not None and op is not self.func:
+            nbytes = ctx.scratch_size(op)
+            align = 8 if isinstance(op, WarpSpecializeOp) else 128
+            return self._new_buffer(kind, op, nbytes, align) if nbytes > 0 else None
         elif isinstance(op, ConvertLayoutOp):
             src, dst = _tensor(op.operands[0].type), _tensor(op.results[0].type)
             if src is not None and dst is not None:
@@ -584,13 +609,48 @@ class _FunctionAllocation:
             # the descriptor is built in shared memory: 128 B (3.2/3.3 spell the op tt.experimental_tensormap_create;
             # the real 3.3.1 pass gives each one a buffer at offset 0, before the pipeline buffers are live)
             nbytes = 128
-        elif isinstance(op, UNMODELLED_OPS):
-            note = f"{APPROX}{op.name}: its shared memory is not modelled (0 bytes assumed)"
+        elif isinstance(op, WarpSpecializeOp) and ctx.version != V31:
+            # its explicit captures, packed like a struct, 8-byte aligned (WarpSpecializeOp::getCaptureSize)
+            nbytes = warp_specialize_capture_bytes(op)
+            return self._new_buffer(kind, op, nbytes, 8) if nbytes > 0 else None
+        elif op is self.func and ctx.version != V31:
+            # one i8 per warp of the widest warp_specialize's partitions, for the whole function
+            nbytes = max((total_partition_warps(ws) for ws in _pre_order(op) if isinstance(ws, WarpSpecializeOp)),
+                         default=0)
+            return self._new_buffer(kind, op, nbytes, 4) if nbytes > 0 else None
         if note.startswith(APPROX) and note not in self.notes:
             self.notes.append(note)
         if nbytes <= 0:
             return None
         return self._new_buffer(kind, op, nbytes, 128, note=note)
+
+
+def total_partition_warps(op: WarpSpecializeOp) -> int:
+    """WarpSpecializeOp::getTotalPartitionWarps: the warps of all its partitions."""
+    warps = op.partitionNumWarps
+    return sum(int(w) for w in getattr(warps, "get_values", lambda: ())())
+
+
+def _capture_bytes(t: Attribute) -> int:
+    """getSharedMemorySize of one capture: scalars their bytes, pointers and descriptors 8, a memdesc 8 (plus
+    4 per dimension when it is in shared memory)."""
+    if isinstance(t, MemDescType):
+        return 8 + 4 * len(t.get_shape()) if _in_shared_memory(t) else 8
+    width = getattr(t, "bitwidth", None) or getattr(t, "width", None)
+    if isinstance(width, int):
+        return -(-width // 8)
+    if isinstance(data := getattr(width, "data", None), int):
+        return -(-data // 8)
+    return 8
+
+
+def warp_specialize_capture_bytes(op: WarpSpecializeOp) -> int:
+    """WarpSpecializeOp::getCaptureSize: the explicit captures of its partitions op, tightly packed."""
+    holder = op.partitionOpHolder.blocks.first
+    partitions = holder.first_op if holder is not None else None
+    if partitions is None:
+        return 0
+    return sum(_capture_bytes(v.type) for v in partitions.operands)
 
 
 @dataclass
@@ -600,6 +660,9 @@ class _Context:
     num_warps: int
     threads_per_warp: int
     next_id: int = 0
+    # replaces the scratch size of every op but calls and functions (TestAllocation's
+    # get-scratch-size-function); None: the model's sizes
+    scratch_size: Callable[[Operation], int] | None = None
 
 
 def analyze_shared_memory(
@@ -607,12 +670,14 @@ def analyze_shared_memory(
     version: str | None = None,
     target: str | Target | None = None,
     limit: int | None = None,
+    scratch_size: Callable[[Operation], int] | None = None,
 ) -> SharedMemoryReport:
     """Predict Triton's shared-memory allocation for a TTGIR module.
 
     `version`: "3.1", "3.3", "3.9" (or a full "3.1.0"); inferred from the module attribute spelling when
     None.  `target`: a `TARGETS` name or a triple; defaults to the module's `ttg.target`.  `limit`:
-    overrides the target's shared-memory limit."""
+    overrides the target's shared-memory limit.  `scratch_size`: the scratch bytes of every op but calls and
+    functions, in place of the model's (Triton's AllocationAnalysisScratchSizeFn)."""
     module = getattr(module, "module", module)  # a ParsedModule from irkit.frontend.parser
     ver = normalize_version(version) if version is not None else infer_version(module)
     triple = module_target(module)
@@ -623,7 +688,8 @@ def analyze_shared_memory(
         triple = tgt.triple
     lim = limit if limit is not None else (tgt.limit if tgt else None)
     tpw = module_int(module, "threads-per-warp") or (tgt.warp_size if tgt else 32)
-    ctx = _Context(ver, triple or (tgt.triple if tgt else None), module_int(module, "num-warps") or 4, tpw)
+    ctx = _Context(ver, triple or (tgt.triple if tgt else None), module_int(module, "num-warps") or 4, tpw,
+                   scratch_size=scratch_size)
 
     funcs = [op for op in _pre_order(module) if isinstance(op, FUNCTION_OPS)]
     by_name = {_func_name(f): f for f in funcs}

@@ -38,6 +38,7 @@ class InputText:
     text: str
     name: str  # what diagnostics call the file
     line_offset: int = 0  # lines of the original file before `text`
+    triton_version: str | None = None  # from the kernel's Triton metadata JSON (cache entry, corpus)
 
 
 
@@ -116,6 +117,9 @@ def build_arg_parser(with_passes: bool = True) -> argparse.ArgumentParser:
                     help="check emitted diagnostics against '// expected-error@+N {{...}}' comments; "
                     "--verify-diagnostics=only-expected ignores diagnostics nobody expected")
     ap.add_argument("--verify-diagnostics-mode", choices=("all", "only-expected"), default="all", help=argparse.SUPPRESS)
+    ap.add_argument("--triton-version", default=None, metavar="X.Y[.Z]",
+                    help="the Triton that made the input, for passes whose rules follow the release (coalesce, "
+                         "the test-print-* analyses); default: the kernel's Triton cache JSON, else the spelling")
     ap.add_argument("--allow-unregistered-dialect", action="store_true", help="accept unknown ops written in generic form")
     ap.add_argument("--no-verify", action="store_true", help="skip the IR verifier")
     ap.add_argument("--debug", action="store_true", help="on an internal error, print the Python traceback")
@@ -212,7 +216,30 @@ def read_input(args) -> InputText:
         line, col, _ = position(text, nul)
         message = f"unexpected NUL byte: '{path}' is a binary file, not MLIR text"
         raise InputError(Diagnostic("error", message, str(path), line, col).render())
-    return InputText(text, str(path))
+    return InputText(text, str(path), triton_version=metadata_version(path))
+
+
+def sidecar(path: str) -> dict:
+    """Triton's metadata next to a kernel file: `<k>.json` in a cache entry, `<k>.meta.json` in the corpus."""
+    p = Path(path)
+    if not p.is_file() or p.suffix not in (".ttgir", ".mlir"):
+        return {}
+    import json
+
+    for candidate in (p.with_suffix(".json"), p.with_suffix(".meta.json")):
+        if candidate.is_file():
+            try:
+                data = json.loads(candidate.read_text())
+            except (OSError, ValueError):
+                return {}
+            return data if isinstance(data, dict) else {}
+    return {}
+
+
+def metadata_version(path: Path) -> str | None:
+    """`triton_version` of the JSON Triton writes next to a kernel (`<k>.json` in its cache)."""
+    version = sidecar(str(path)).get("triton_version")
+    return version if isinstance(version, str) else None
 
 
 # -- pipeline ----------------------------------------------------------------------------------------
@@ -274,6 +301,28 @@ def build_pipeline(args) -> Pipeline | None:
         except (Exception, ArgSpecParseError) as e:
             raise CliError(f"invalid options in pass pipeline '{_written(spec)}': {_one_line(e)}") from None
         scheduled.append(ScheduledPass(instance, spec.name))
+    return Pipeline(tuple(scheduled))
+
+
+def with_run_defaults(pipeline: Pipeline | None, version: str | None, remarks: bool) -> Pipeline | None:
+    """Fill the options a pass left unset from the run: `version` (the Triton that made the input, for passes
+    whose rules follow the release: the printed IR cannot tell 3.5 from 3.9) and `remarks` (a test pass
+    that can report as remarks does so when the run checks diagnostics, as Triton's do since 2025)."""
+    import dataclasses
+
+    if pipeline is None:
+        return pipeline
+    scheduled = []
+    for s in pipeline.passes:
+        fields = {f.name for f in dataclasses.fields(s.instance)}
+        changes: dict[str, object] = {}
+        if version and "version" in fields and s.instance.version in ("", None):
+            changes["version"] = version
+        if "remarks" in fields and s.instance.remarks is None:
+            changes["remarks"] = remarks
+        if changes:
+            s = ScheduledPass(dataclasses.replace(s.instance, **changes), s.written)
+        scheduled.append(s)
     return Pipeline(tuple(scheduled))
 
 
@@ -505,8 +554,14 @@ def check_expected(chunk: InputText, diags: list[Diagnostic], only_expected: boo
     """MLIR's -verify-diagnostics: every expectation met, nothing unexpected
     (with =only-expected, diagnostics nobody expected are let through)."""
     expected = []
+    below = []  # @below: the next line that is not itself an expectation (MLIR's forward expectations)
     for i, line in enumerate(chunk.text.split("\n")):
-        for m in _EXPECTED.finditer(line):
+        found = list(_EXPECTED.finditer(line))
+        if not found and below:
+            for e in below:
+                e[1] = i + 1 + chunk.line_offset
+            below = []
+        for m in found:
             lineno = i + 1 + chunk.line_offset
             off = m.group(2)
             if off in ("above",):
@@ -516,6 +571,8 @@ def check_expected(chunk: InputText, diags: list[Diagnostic], only_expected: boo
             elif off:
                 lineno += int(off)
             expected.append([m.group(1), lineno, m.group(3), False, i + 1 + chunk.line_offset])
+            if off == "below":
+                below.append(expected[-1])
     problems = []
     for d in diags:
         if d.severity == "output":
@@ -557,6 +614,7 @@ def run(argv: list[str]) -> int:
     pipeline = build_pipeline(args)
     run_ctx = run_context(args, sys.stderr)
     inp = read_input(args)
+    pipeline = with_run_defaults(pipeline, args.triton_version or inp.triton_version, args.verify_diagnostics)
     outputs: list[str] = []
     failed = False
     problems: list[str] = []

@@ -24,7 +24,7 @@ from types import SimpleNamespace
 
 from irkit.cli import opt as driver
 from irkit.cli.entry import ArgumentParser, CliError, run_command
-from irkit.cli.opt import InputText
+from irkit.cli.opt import InputText, sidecar
 from irkit.deep import run_deep
 from irkit.outputs import write_output
 from irkit.progress import progress_bar
@@ -87,21 +87,6 @@ def read_one(path: str, args) -> InputText:
     ns = SimpleNamespace(input=path, list_sections=args.list_sections, dump_section=args.dump_section,
                          dump_after=args.dump_after)
     return driver.read_input(ns)
-
-
-def sidecar(path: str) -> dict:
-    """Triton's metadata next to a kernel file: `<k>.json` in a cache entry, `<k>.meta.json` in the corpus."""
-    p = Path(path)
-    if not p.is_file() or p.suffix not in (".ttgir", ".mlir"):
-        return {}
-    for candidate in (p.with_suffix(".json"), p.with_suffix(".meta.json")):
-        if candidate.is_file():
-            try:
-                data = json.loads(candidate.read_text())
-            except (OSError, ValueError):
-                return {}
-            return data if isinstance(data, dict) else {}
-    return {}
 
 
 def parse(chunk: InputText):

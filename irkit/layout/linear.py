@@ -197,6 +197,10 @@ class LinearLayout:
     def flat_bases(self, d: str) -> list[int]:
         return [self.flat(v) for v in self.bases.get(d, ())]
 
+    def free_variable_mask(self, d: str) -> int:
+        """Bits of in dim `d` whose basis is zero (pure broadcast)."""
+        return sum(1 << i for i, v in enumerate(self.bases.get(d, ())) if not any(v))
+
     def remove_zero_bases(self, d: str) -> LinearLayout:
         """actionRemoveBroadcastedRegs for any in dim: drop the all-zero bases of `d`."""
         bases = dict(self.bases)

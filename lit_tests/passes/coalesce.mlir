@@ -401,10 +401,27 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Without the number of warps there is no layout to build.
+// Without the number of warps there is no layout to build for an access.
 // expected-error @+1 {{coalesce needs the module attribute ttg.num-warps}}
 module {
   tt.func public @no_warps(%p: tensor<64x!tt.ptr<f32>, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>>) {
+    %v = tt.load %p : tensor<64x!tt.ptr<f32>, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>>
+    tt.return
+  }
+}
+
+// -----
+
+// Nothing to coalesce: the module needs no number of warps (as Triton 3.3's pass, which reads it only for
+// an access); it comes back unchanged.
+// CHECK-LABEL: tt.func public @no_warps_no_access
+// CHECK-NEXT: %[[V:.*]] = tt.load %p : !tt.ptr<f32>
+// CHECK-NEXT: tt.store %p, %[[V]] : !tt.ptr<f32>
+// V39-LABEL: tt.func public @no_warps_no_access
+module {
+  tt.func public @no_warps_no_access(%p: !tt.ptr<f32>) {
+    %v = tt.load %p : !tt.ptr<f32>
+    tt.store %p, %v : !tt.ptr<f32>
     tt.return
   }
 }

@@ -344,3 +344,18 @@ tt.func @carried_by_branch(%base: !tt.ptr<f16>, %m: i64) {
   %v = tt.load %q : !tt.ptr<tensor<32xf16>>
   tt.return
 }
+
+// -----
+
+// An unused constant of the input stays: the pass erases only the ops it replaced (Triton's does too).
+// CHECK-LABEL: tt.func @unused_constant_kept
+// CHECK: %unused = arith.constant dense<0.000000e+00> : tensor<32xf16>
+// CHECK: tt.load {{.*}} : tensor<32x!tt.ptr<f16>>
+tt.func @unused_constant_kept(%base: !tt.ptr<f16>, %n: i64) {
+  %c0 = arith.constant 0 : i32
+  %c1_i64 = arith.constant 1 : i64
+  %unused = arith.constant dense<0.000000e+00> : tensor<32xf16>
+  %p = tt.make_tensor_ptr %base, [%n], [%c1_i64], [%c0] {order = array<i32: 0>} : <tensor<32xf16>>
+  %v = tt.load %p : !tt.ptr<tensor<32xf16>>
+  tt.return
+}

@@ -1,5 +1,6 @@
 // RUN: irkit-opt %s --split-input-file --test-print-alignment -o %t 2>&1 | FileCheck %s
 // RUN: irkit-opt %s --split-input-file --test-print-alignment=remarks=true --verify-diagnostics -o %t
+// RUN: irkit-opt %s --split-input-file --test-print-alignment --verify-diagnostics -o %t
 
 // test-print-alignment: Triton's TestAxisInfo report, one line per op result: the op, then its AxisInfo
 // (Triton 3.1 rules).  With remarks=true each line is a remark at the op, as Triton's tests check it from

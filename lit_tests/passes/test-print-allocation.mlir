@@ -1,5 +1,8 @@
 // RUN: irkit-opt %s --split-input-file --test-print-allocation -o %t 2>&1 | FileCheck %s
 // RUN: irkit-opt %s --split-input-file --test-print-allocation=version=3.3 -o %t 2>&1 | FileCheck %s --check-prefix=V33
+// RUN: irkit-opt %S/Inputs/test-print-allocation-remarks.mlir --allow-unregistered-dialect --test-print-allocation --verify-diagnostics -o /dev/null
+// RUN: irkit-opt %S/Inputs/test-print-allocation-remarks.mlir --allow-unregistered-dialect --test-print-allocation=get-scratch-size-function=ValidConstant -o /dev/null 2>&1 | FileCheck %s --check-prefix=C128
+// RUN: irkit-opt %S/Inputs/test-print-allocation-remarks.mlir --allow-unregistered-dialect --test-print-allocation -o /dev/null 2>&1 | FileCheck %s --check-prefix=TEXT
 
 // test-print-allocation: Triton's TestAllocation report (offsets, sizes, totals) from irkit's allocation
 // model, under the rules of the module's Triton version.  Every offset and total below is what the real
@@ -129,3 +132,23 @@ module attributes {"triton_gpu.num-ctas" = 1 : i32, "triton_gpu.num-warps" = 8 :
     tt.return
   }
 }
+
+// Under --verify-diagnostics the pass reports as remarks (checked in Inputs/test-print-allocation-remarks.mlir);
+// without it the pass prints its text report.
+// TEXT: two_partitions
+// TEXT-NEXT: offset = 0, size = 16
+
+// get-scratch-size-function=ValidConstant: every op but the function owns 128 bytes of scratch (the
+// warp_specialize 8-aligned), as Triton's test scratch-size function.
+// The 128-byte buffers of the terminators in the default region and the two partition regions
+// (warp_yield, warp_return, warp_return) interfere: the regions run at the same time (Triton's AsyncRegions).
+// C128-LABEL: two_partitions
+// C128-NEXT: scratch offset = 0, size = 128
+// C128-NEXT: offset = 512, size = 16
+// C128-NEXT: scratch offset = 0, size = 128
+// C128-NEXT: scratch offset = 256, size = 128
+// C128-NEXT: scratch offset = 384, size = 128
+// C128-NEXT: scratch offset = 128, size = 128
+// C128: scratch offset = 528, size = 6
+// C128-NEXT: size = 534
+// C128-LABEL: yielded_buffer

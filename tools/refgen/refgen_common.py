@@ -9,7 +9,8 @@ import tempfile
 
 # where the Triton venvs live; override with REFGEN_VENV_ROOT
 VENV_ROOT = os.environ.get("REFGEN_VENV_ROOT", "/work")
-VENVS = {"3.1": ".venv-triton31", "3.3": ".venv-triton33", "3.9": ".venv-triton39"}
+VENVS = {"3.1": ".venv-triton31", "3.3": ".venv-triton33", "3.9": ".venv-triton39",
+         "3.5": "venvs/t3.5.1", "3.6": "venvs/t3.6.0", "3.8": "venvs/t3.8.0"}
 
 
 def reexec_in_venv(version):

@@ -1,0 +1,79 @@
+"""Run, one by one, the RUN lines of Triton's lit files whose pipeline irkit-opt can run alone.
+
+    python tools/upstream_runlines.py /path/to/triton [--json FILE]
+
+Takes a checkout (or an export of its test/ folder) of triton-lang/triton that you made, like
+tools/run_upstream_lit.py (whose RUN-line handling it reuses), and copies nothing into this repository.
+It picks every RUN line outside Conversion, LLVMIR, Proton and Gluon that calls `triton-opt` with one of
+the passes below and nothing but those passes and driver flags, runs it with `irkit-opt` in place of
+`triton-opt` (`%s` the file, FileCheck with upstream's --enable-var-scope), and reports which pass.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run_upstream_lit import llvm_filecheck, run_commands  # noqa: E402
+
+PASSES = ("tritongpu-coalesce", "triton-rewrite-tensor-pointer", "test-print-alignment", "test-print-allocation",
+          "canonicalize", "cse")
+DRIVER_FLAGS = ("split-input-file", "mlir-disable-threading", "allow-unregistered-dialect", "verify-diagnostics",
+                "o", "mlir-print-debuginfo")
+SKIP_DIRS = re.compile(r"/(Conversion|LLVMIR|Proton|Gluon)/")
+
+
+def selected(command: str) -> bool:
+    if "triton-opt" not in command or "split-file" in command or "%t/" in command:
+        return False  # `%t/x.mlir` inputs come from an earlier split-file RUN line
+    producer = command.split("|")[0].split("triton-opt", 1)[1]
+    flags = re.findall(r"(?<!\S)--?([\w-]+)", producer)
+    return any(f in PASSES for f in flags) and all(f in PASSES or f in DRIVER_FLAGS for f in flags)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("triton")
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args(argv)
+    root = Path(args.triton)
+    bin_dir = os.path.dirname(sys.executable)
+    filecheck = llvm_filecheck() or shutil.which("filecheck", path=bin_dir) or "filecheck"
+    env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""),
+               FILECHECK_OPTS="--enable-var-scope")
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="upstream-runlines-") as tmp:
+        for path in sorted(root.glob("test/**/*.mlir")):
+            rel = str(path.relative_to(root))
+            if SKIP_DIRS.search("/" + rel):
+                continue
+            for command in run_commands(path.read_text()):
+                if not selected(command):
+                    continue
+                shell = command.replace("%s", str(path)).replace("%t", os.path.join(tmp, "out"))
+                shell = re.sub(r"\btriton-opt\b", "irkit-opt", shell)
+                shell = re.sub(r"(?<![\w/.-])FileCheck(?![\w/.-])", filecheck, shell)
+                proc = subprocess.run(shell, shell=True, capture_output=True, text=True, env=env, check=False)
+                ok = proc.returncode == 0
+                rows.append({"file": rel, "run": command, "passed": ok,
+                             "first_error": "" if ok else next((ln for ln in proc.stderr.splitlines()
+                                                               if "error" in ln), proc.stderr[-200:])[:300]})
+                print(f"{'PASS' if ok else 'FAIL'}  {rel}  ::  {command[:110]}")
+    n = sum(r["passed"] for r in rows)
+    print(f"{n} of {len(rows)} RUN lines pass with irkit-opt (FileCheck: {filecheck})")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"triton": str(root), "filecheck": filecheck, "run_lines": rows},
+                                              indent=1) + "\n")
+    return 0 if n == len(rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
