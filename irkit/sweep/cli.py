@@ -14,17 +14,12 @@ import argparse
 import json
 import sys
 
-from irkit.cli.entry import CliError, run_command
+from irkit.cli.entry import ArgumentParser, CliError, run_command
 from irkit.sweep.kernel import DEFAULT_TIMEOUT_S
 
 
-class _ArgumentParser(argparse.ArgumentParser):
-    def error(self, message: str):
-        raise CliError(f"{message} (see --help)")
-
-
 def build_arg_parser() -> argparse.ArgumentParser:
-    ap = _ArgumentParser(
+    ap = ArgumentParser(
         prog="irkit-sweep",
         description="Run a pass pipeline over many Triton kernels (.ttir/.ttgir files, Triton cache and "
         "TRITON_KERNEL_DUMP folders, MLIR_ENABLE_DUMP logs; folders walked recursively) and write one row per "
@@ -147,7 +142,7 @@ def run(argv: list[str]) -> int:
     if args.against:
         sys.stdout.write(against.render(result.rows, args.against))
     if args.summary_json:
-        from irkit.cli.opt import write_output
+        from irkit.outputs import write_output
 
         summary = {"command": " ".join(["irkit-sweep", *argv]), "results": args.output, "kernels": len(result.rows),
                    "groups": [g.to_dict() for g in groups]}
