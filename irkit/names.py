@@ -2,8 +2,11 @@
 
 xDSL's `name_hint` setter drops a trailing `_N` (`%cst_0` -> `cst`), and its rewriter, `clone` and
 `replace` go through that setter, which would rename every value MLIR had deduplicated (`%iv_1` -> `%iv`).
-irkit stores names exactly: read them with `exact_name`, write them with `set_exact_name`/`copy_name`, and
-replace an op through `replace_keeping_names` so its results' names pass to the new values unchanged.
+irkit stores names exactly: read them with `exact_name`, write them with `set_exact_name`/`copy_name`,
+replace an op through `replace_keeping_names` so its results' names pass to the new values unchanged, and
+redirect a value's uses with `replace_uses` (an existing value keeps its own name, even none) or `hand_over`
+(a value built to stand in for the old one takes its name).  xDSL's `replace_all_uses_with` would move the old
+name onto an unnamed value (`%0` printed as `%cvt`).
 """
 
 from __future__ import annotations
@@ -47,19 +50,39 @@ def clone_keeping_names(op: Operation) -> Operation:
     return new
 
 
+def replace_uses(old: SSAValue, new: SSAValue, rewriter: PatternRewriter | None = None) -> None:
+    """Every use of `old` becomes a use of `new` (through `rewriter` when given); `new` keeps its own name."""
+    name = exact_name(new)
+    if rewriter is None:
+        old.replace_all_uses_with(new)
+    else:
+        rewriter.replace_all_uses_with(old, new)
+    set_exact_name(new, name)
+
+
+def hand_over(old: SSAValue, new: SSAValue, rewriter: PatternRewriter | None = None) -> None:
+    """`new`, built to stand in for `old`, takes its uses and its exact name."""
+    replace_uses(old, new, rewriter)
+    copy_name(old, new)
+
+
 def replace_keeping_names(
     rewriter: PatternRewriter,
     op: Operation,
     new_ops: Operation | Sequence[Operation],
     new_results: Sequence[SSAValue | None] | None = None,
 ) -> None:
-    """`rewriter.replace(op, new_ops, new_results)`, with each new result named exactly as the
-    result it replaces."""
-    names = [exact_name(r) for r in op.results]
-    rewriter.replace(op, new_ops, new_results)
+    """`rewriter.replace(op, new_ops, new_results)`, with each result of `new_ops` named exactly as the
+    result it replaces; a value that already existed (`rewriter.replace(op, [], [op.src])`) keeps its own."""
+    ops = [new_ops] if isinstance(new_ops, Operation) else list(new_ops)
     if new_results is None:
-        last = new_ops if isinstance(new_ops, Operation) else (new_ops[-1] if new_ops else None)
-        new_results = list(last.results) if last is not None else []
-    for name, new in zip(names, new_results):
-        if new is not None and name is not None:
-            set_exact_name(new, name)
+        new_results = list(ops[-1].results) if ops else []
+    built = {id(r) for new_op in ops for r in new_op.results}
+    names = [
+        (new, exact_name(old) if id(new) in built else exact_name(new))
+        for old, new in zip(op.results, new_results)
+        if new is not None
+    ]
+    rewriter.replace(op, new_ops, new_results)
+    for new, name in names:
+        set_exact_name(new, name)

@@ -59,3 +59,12 @@ for version, python in triton_pythons:
     if f"triton-{major_minor}" not in config.available_features:
         config.available_features.add(f"triton-{major_minor}")
         config.substitutions.append((f"%python-triton-{major_minor}", python))
+
+# The tool the RUN lines call `irkit-opt`: `lit -D IRKIT_OPT='irkit-ref --triton-python PY' ...` runs the same
+# files against the C++ passes the prototypes mirror (docs/porting.md); the feature `reference` is then set,
+# for the RUN lines (`%if !reference %{ ... %}`) whose options have no C++ counterpart.
+irkit_opt = lit_config.params.get("IRKIT_OPT")
+if irkit_opt:
+    config.substitutions.insert(0, (r"(?<![\w/.-])irkit-opt(?![\w/.-])", irkit_opt))
+    config.available_features.add("reference")
+    lit_config.note(f"irkit-opt: {irkit_opt}")

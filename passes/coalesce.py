@@ -67,6 +67,7 @@ from irkit.dialects.tt import (
 from irkit.dialects.ttg import AsyncCopyGlobalToLocalOp, ConvertLayoutOp
 from irkit.dialects.types import is_tensor_of_pointers
 from irkit.layout import algebra
+from irkit.names import hand_over
 
 # -- what the pass looks at ------------------------------------------------------------------------
 
@@ -83,6 +84,13 @@ def mem_access_ptr(op: Operation) -> SSAValue | None:
     """getMemAccessPtr: the pointer operand of a global memory access, None for other ops."""
     field = _PTR_OPERAND.get(type(op))
     return getattr(op, field) if field is not None else None
+
+
+def _tensor_ptr(op: Operation) -> tuple[SSAValue, TensorType]:
+    """The pointer operand of an access coalesce re-lays (a tensor of pointers), and its type."""
+    ptr = mem_access_ptr(op)
+    assert ptr is not None and isinstance(ptr.type, TensorType), op
+    return ptr, ptr.type
 
 
 def module_num_warps(module: ModuleOp) -> int:
@@ -111,7 +119,7 @@ def module_threads_per_warp(module: ModuleOp) -> int:
 RULES_31, RULES_36, RULES_39 = "3.1", "3.6", "3.9"
 
 
-def coalesce_rules(module: ModuleOp, version: str | float | None = None) -> str:
+def coalesce_rules(module: ModuleOp, version: str | None = None) -> str:
     """Which rule set applies: from `version` ("3.1", "3.5.1", "3.8.0", ...), else from the module's
     spelling (`triton_gpu.*` attributes: 3.1; `ttg.*`: the newest, 3.9; the spelling cannot tell 3.3 or
     3.5 from 3.9, so give the version for those)."""
@@ -197,8 +205,7 @@ def num_elements_per_thread(
     """getNumElementsPerThread: how many elements along order[0] one thread can access as one vector —
     bounded by the pointer alignment (divisibility is in bytes), the contiguity (at most the extent
     per CTA), and 128 bits (3.9: and the width an atomic's lowering writes)."""
-    ptr = mem_access_ptr(op)
-    ptr_type = ptr.type
+    ptr, ptr_type = _tensor_ptr(op)
     shape = algebra.shape_per_cta(ptr_type.encoding, ptr_type.get_shape())
     info = _axis_info(axis, ptr)
     bits = element_bit_width(ptr_type)
@@ -220,11 +227,11 @@ def same_order_accesses(
     """The memory accesses whose vector width `op` shares: `op`, and (if its pointer is defined by an op)
     every access in its multi-root slice whose pointer is a tensor of the same shape with the same
     contiguity order."""
-    ptr = mem_access_ptr(op)
+    ptr, ptr_type = _tensor_ptr(op)
     found = [op]
     if ptr.owner is None or not isinstance(ptr.owner, Operation):
         return found
-    shape = tuple(ptr.type.get_shape())
+    shape = tuple(ptr_type.get_shape())
     for other in multi_root_slice(op):
         if other is op:
             continue
@@ -238,13 +245,15 @@ def same_order_accesses(
     return found
 
 
-def _cta_order(enc: Attribute) -> tuple[int, ...] | None:
+def _cta_order(enc: Attribute | None) -> tuple[int, ...] | None:
+    if enc is None:
+        return None
     if algebra.is_slice(enc):
         parent = _cta_order(algebra.slice_parent(enc))
         return None if parent is None else algebra.erase_order(parent, algebra.slice_dim(enc))
     if algebra.is_dot_operand(enc):
         return _cta_order(enc.parent)
-    order = enc.cta_layout.cta_order
+    order = algebra.cta_layout(enc).cta_order
     return tuple(order) if order is not None else None
 
 
@@ -270,8 +279,7 @@ def coalesced_layout(
     target: str | None = None,
 ) -> BlockedEncodingAttr:
     """setCoalescedEncoding / buildCoalescedEncoding: the #blocked layout Triton gives the pointer of `op`."""
-    ptr = mem_access_ptr(op)
-    ptr_type: TensorType = ptr.type
+    ptr, ptr_type = _tensor_ptr(op)
     order = order_from_contiguity(_axis_info(axis, ptr).contiguity, rules)
     shape = tuple(ptr_type.get_shape())
     num_elems = prod(algebra.shape_per_cta(ptr_type.encoding, shape))
@@ -327,7 +335,7 @@ def _with_encoding(t: TensorType, encoding: Attribute) -> TensorType:
 
 def _convert(value: SSAValue, new_type: Attribute, before: Operation) -> SSAValue:
     cvt = ConvertLayoutOp(value, new_type)
-    cvt.location = getattr(before, "location", None)
+    cvt.location = before.location
     Rewriter.insert_op(cvt, InsertPoint.before(before))
     return cvt.results[0]
 
@@ -361,7 +369,7 @@ def coalesce_op(op: Operation, layout: Attribute) -> Operation:
         value: SSAValue = new
         if new.type != old.type:
             value = _convert(new, old.type, op)
-        old.replace_all_uses_with(value)
+        hand_over(old, value)
     Rewriter.erase_op(op)
     return new_op
 
@@ -415,8 +423,7 @@ class CoalescePass(ModulePass):
     upstream_names: ClassVar[dict[str, str]] = {"tritongpu-coalesce": ""}
 
     skip_unchanged: bool = False
-    # the pipeline reads `version=3.9` as a number
-    version: str | float = ""
+    version: str = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rules = coalesce_rules(op, self.version)

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr, UnrealizedConversionCastOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -57,8 +57,9 @@ class _SharedStreamLoop(RewritePattern):
             # survive the lowering (form C of seed-notes §1.3: one more mgpuStreamSynchronize per iteration).
             pointer = UnrealizedConversionCastOp.get([token], [llvm_pointer_type()])
             rewriter.insert_op(pointer, InsertPoint.after(stream))
-            rewriter.insert_op(LLVMCallOp.to(SYNCHRONIZE, [pointer.results[0]], []),
-                               InsertPoint.before(loop.body.block.last_op))
+            terminator = loop.body.block.last_op
+            assert terminator is not None  # an scf.for body ends in its scf.yield
+            rewriter.insert_op(LLVMCallOp.to(SYNCHRONIZE, [pointer.results[0]], []), InsertPoint.before(terminator))
         rewriter.insert_op(WaitOp.build_sync([token]), InsertPoint.after(loop))
 
 
@@ -89,7 +90,8 @@ class HoistLaunchStreamPass(ModulePass):
 def _declare_synchronize(module: ModuleOp) -> None:
     """`llvm.func @mgpuStreamSynchronize(!llvm.ptr)` at the top of the module, once."""
     for existing in module.body.block.ops:
-        if isinstance(existing, LLVMFuncOp) and existing.properties["sym_name"].data == SYNCHRONIZE:
+        name = existing.properties.get("sym_name") if isinstance(existing, LLVMFuncOp) else None
+        if isinstance(name, StringAttr) and name.data == SYNCHRONIZE:
             return
     decl = LLVMFuncOp.declaration(SYNCHRONIZE, [llvm_pointer_type()], [])
     first = module.body.block.first_op

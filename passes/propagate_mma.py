@@ -39,7 +39,7 @@ from irkit.dialects.module_attrs import module_int, module_target
 from irkit.dialects.tt import FuncOp
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.layout import algebra
-from irkit.names import clone_keeping_names, exact_name, set_exact_name
+from irkit.names import clone_keeping_names, exact_name, replace_uses, set_exact_name
 
 if TYPE_CHECKING:
     from irkit.check.compiled_stats import CompileUnavailable
@@ -321,7 +321,7 @@ class _PlanRewriter:
             elif role == mma_slice.CONVERSION:
                 self._conversion(op)
             elif role == mma_slice.ROUND_TRIP and op is p.seed:
-                op.results[0].replace_all_uses_with(self.get(p.seed_source))
+                replace_uses(op.results[0], self.get(p.seed_source))
         # old copies nobody uses any more (rebuilt values, vanished conversions), users first
         for op in reversed(order):
             dead = all(not r.uses for r in op.results)
@@ -395,7 +395,7 @@ class _PlanRewriter:
                 self.new[res] = cvt.results[0]
             return  # the old conversion stays while users outside the slice need it
         if new_src.type == res.type:
-            res.replace_all_uses_with(new_src)  # converting back to where it came from: gone
+            replace_uses(res, new_src)  # converting back to where it came from: gone
         elif new_src is not src:
             op.operands[0] = new_src
 

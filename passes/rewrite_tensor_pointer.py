@@ -26,11 +26,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, cast
 
 from xdsl.context import Context
 from xdsl.dialects import cf, scf
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, ModuleOp, NoneAttr, TensorType
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    NoneAttr,
+    TensorType,
+)
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -43,11 +52,13 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import Rewriter
 
 from irkit.analysis import block_pointers
+from irkit.analysis.walk import terminator
 from irkit.diagnostics import PassFailure
 from irkit.dialects import tt
 from irkit.dialects.arith import AddIOp, AndIOp, CmpIOp, ConstantOp, ExtSIOp, MulIOp
 from irkit.dialects.encodings import SliceEncodingAttr
-from irkit.names import copy_name, replace_keeping_names
+from irkit.dialects.types import PointerType
+from irkit.names import hand_over, replace_keeping_names
 
 Mode = Literal["upstream", "intel-pre-2400", "intel-2400", "intel-2420"]
 
@@ -125,7 +136,7 @@ def _make_tensor_ptrs_to_remove_i2420(module: ModuleOp) -> set[Operation]:
                     doomed.discard(mkptr)
                     break
             elif isinstance(user, scf.ForOp):
-                body_args = user.body.blocks.first.args[1:]
+                body_args = user.body.block.args[1:]
                 for init, arg in zip(user.iter_args, body_args):
                     if init is mkptr.result:
                         work.extend(use.operation for use in arg.uses)
@@ -152,6 +163,13 @@ class RewrittenPointer:
     @property
     def rank(self) -> int:
         return len(self.tensor_shape)
+
+    @property
+    def pointee(self) -> Attribute:
+        """The element type the base pointer points to."""
+        base = self.base.type
+        assert isinstance(base, PointerType)
+        return base.pointee
 
 
 @dataclass
@@ -275,7 +293,7 @@ class _Emitter:
         for dim in range(info.rank):
             offs = self.expanded_offsets(dim)
             # the stride is splat into the expanded shape (not a row) to keep its divisibility visible
-            stride = self._add(tt.SplatOp(info.strides[dim], offs.type))
+            stride = self._add(tt.SplatOp(info.strides[dim], _tensor_type(offs)))
             wide = self._add(tt.BroadcastOp(self._add(MulIOp(offs, stride)), self._tensor(I64)))
             ptr = self._add(tt.AddPtrOp(ptr, wide))
         return ptr
@@ -285,8 +303,8 @@ class _Emitter:
         for dim in boundary_check:
             offs = self.expanded_offsets(dim)
             zero = self._add(ConstantOp(IntegerAttr(0, I64)))
-            above = self._add(CmpIOp("sge", offs, self._add(tt.SplatOp(zero, offs.type))))
-            below = self._add(CmpIOp("slt", offs, self._add(tt.SplatOp(self.info.shape[dim], offs.type))))
+            above = self._add(CmpIOp("sge", offs, self._add(tt.SplatOp(zero, _tensor_type(offs)))))
+            below = self._add(CmpIOp("slt", offs, self._add(tt.SplatOp(self.info.shape[dim], _tensor_type(offs)))))
             wide = self._add(tt.BroadcastOp(self._add(AndIOp(above, below)), self._tensor(I1)))
             mask = wide if mask is None else self._add(AndIOp(mask, wide))
         return mask
@@ -294,20 +312,26 @@ class _Emitter:
     def other(self, padding: int | None) -> SSAValue | None:
         if padding is None:
             return None
-        element = self.info.base.type.pointee
+        element = self.info.pointee
         if isinstance(element, IntegerType):
             if padding == PAD_NAN:
                 raise PassFailure(self.anchor, "padding = nan needs a floating-point element type")
             value: Attribute = IntegerAttr(0, element)
         else:
-            value = FloatAttr(math.nan if padding == PAD_NAN else 0.0, element)
+            value = FloatAttr(math.nan if padding == PAD_NAN else 0.0, cast(AnyFloat, element))
         return self._add(tt.SplatOp(self._add(ConstantOp(value)), self._tensor(element)))
+
+
+def _tensor_type(value: SSAValue) -> TensorType:
+    assert isinstance(value.type, TensorType)
+    return value.type
 
 
 def _int_list(attr: Attribute | None) -> tuple[int, ...]:
     if attr is None:
         return ()
-    return tuple(attr.get_values())  # DenseArrayBase
+    assert isinstance(attr, DenseArrayBase)
+    return tuple(attr.get_values())
 
 
 def _with_value_layout(info: RewrittenPointer, value_type: Attribute) -> RewrittenPointer:
@@ -389,7 +413,7 @@ class RewriteLoad(RewritePattern):
         # rejects the result, Triton 3.1 and 3.3 alike), and `tt.load %p, %other` would read back as a mask
         other = emit.other(padding.value.data if isinstance(padding, IntegerAttr) and mask is not None else None)
         props = {k: v for k, v in op.properties.items() if k in ("cache", "evict", "isVolatile")}
-        result_type = TensorType(info.base.type.pointee, info.tensor_shape, info.layout)
+        result_type = TensorType(info.pointee, info.tensor_shape, info.layout)
         new = tt.LoadOp(ptrs, mask, other, result_type=result_type, properties=props)
         new.location = op.location
         replace_keeping_names(rewriter, op, new)
@@ -451,8 +475,7 @@ class RewriteFor(RewritePattern):
                 state.info[old_result] = replace(info, offsets=tuple(new_for.results[slot:slot + info.rank]))
                 slot += info.rank
             else:
-                copy_name(old_result, new_for.results[slot])
-                rewriter.replace_all_uses_with(old_result, new_for.results[slot])
+                hand_over(old_result, new_for.results[slot], rewriter)
                 slot += 1
         state.replaced.append(op)
 
@@ -467,7 +490,7 @@ class RewriteIf(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.IfOp, rewriter: PatternRewriter) -> None:
         state = self.state
-        yielded = list(op.true_region.block.last_op.operands)
+        yielded = list(terminator(op.true_region.block).operands)
         infos: list[RewrittenPointer | None] = [
             state.info_of(block_pointers.make_tensor_ptr_of(v).results[0], op) if state.removed(v) else None for v in yielded
         ]
@@ -489,8 +512,7 @@ class RewriteIf(RewritePattern):
                 slot += info.rank
             else:
                 # Triton 3.1 forgets these (fixed upstream in #4893); irkit replaces them
-                copy_name(old_result, new_if.results[slot])
-                rewriter.replace_all_uses_with(old_result, new_if.results[slot])
+                hand_over(old_result, new_if.results[slot], rewriter)
                 slot += 1
         state.replaced.append(op)
 

@@ -52,8 +52,8 @@ class TestPrintAlignmentPass(ModulePass):
     # turns it on under --verify-diagnostics
     remarks: bool | None = None
     # the AxisInfo rules: up to 3.6 Triton 3.1's; 3.7 on adds tt.reshape and #9297's add/sub divisibility;
-    # empty: 3.1's for a triton_gpu.* module, else the newest (the pipeline reads 3.9 as a number)
-    version: str | float = ""
+    # empty: 3.1's for a triton_gpu.* module, else the newest
+    version: str = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for module in modules_with_functions(op, FuncOp):

@@ -67,9 +67,8 @@ class TestPrintAllocationPass(ModulePass):
     name = "test-print-allocation"
 
     # Triton version whose allocation rules apply: 3.1, 3.3 (3.2-3.3) or 3.9 (3.4 and newer); empty: from
-    # the module's spelling (triton_gpu.* means 3.1, ttg.* 3.9).  The pipeline reads `version=3.3` as a
-    # number, hence the float; write `version="3.10"` for a two-digit minor.
-    version: str | float = ""
+    # the module's spelling (triton_gpu.* means 3.1, ttg.* 3.9).
+    version: str = ""
     # target triple (cuda:90, hip:gfx942, xpu) when the module has no ttg.target; the 3.9 convert scratch
     # depends on it
     target: str = ""
@@ -78,7 +77,7 @@ class TestPrintAllocationPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
-            version = normalize_version(str(self.version)) if self.version else None
+            version = normalize_version(self.version) if self.version else None
         except ValueError as e:
             raise PassFailure(op, f"test-print-allocation: {e}") from e
         scratch_size = SCRATCH_SIZE_FUNCTIONS[self.get_scratch_size_function]

@@ -1,4 +1,4 @@
-"""arith on tensors with layouts: each pitfall of xDSL's own arith (shared docs/xdsl-notes.md §1.2).
+"""arith on tensors with layouts: each pitfall of xDSL 0.74's own arith (`xdsl/dialects/arith.py`).
 
 xDSL 0.74 gives `arith.cmpi` on a tensor a scalar i1 result (and still
 verifies), rejects `arith.select` with a tensor condition and every cast on

@@ -57,3 +57,40 @@ def test_screen_says_when_no_manifest_row_matches(capsys):
         report_main(["--screen", "--manifest", str(CORPUS / "manifest.jsonl"), "--where", "target=hip:gfx1100"])
     assert e.value.code == 1
     assert "no manifest row matches --where target=hip:gfx1100" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv, meant",
+    [
+        (["--propgate-mma"], "did you mean '--propagate-mma'?"),
+        (["-split-inptu-file"], "did you mean '--split-input-file'?"),
+        (["-p", "coalsce"], "unknown pass 'coalsce'; did you mean 'coalesce'?"),
+        (["--mlir-print-ir-after=propagate-mm"], "did you mean 'propagate-mma'?"),
+    ],
+)
+def test_a_mistyped_pass_or_flag_gets_did_you_mean(argv, meant):
+    assert_tool_error(run([KERNEL, *argv]), meant)
+
+
+def test_nothing_close_gets_no_guess():
+    result = run([KERNEL, "--zzz"])
+    assert_tool_error(result, "unrecognized arguments: --zzz")
+    assert "did you mean" not in result.err
+
+
+@pytest.mark.parametrize(
+    "main, argv, meant",
+    [
+        ("irkit.cli.report", ["--pass-pipelin", "coalesce", KERNEL], "did you mean '--pass-pipeline'?"),
+        ("irkit.sweep.cli", ["--timout", "3", "-o", "x.csv", KERNEL], "did you mean '--timeout'?"),
+        ("irkit.check.cli", ["-p", "coalesce", "--jsn", KERNEL], "did you mean '--json'?"),
+        ("irkit.check.cli", ["-p", "propgate-mma", KERNEL], "did you mean 'propagate-mma'?"),
+    ],
+)
+def test_the_other_tools_say_did_you_mean(main, argv, meant, capsys):
+    import importlib
+
+    with pytest.raises(SystemExit) as exited:
+        importlib.import_module(main).main(argv)
+    code, err = exited.value.code, capsys.readouterr().err
+    assert code == 1 and ": error: " in err and meant in err, err

@@ -441,3 +441,14 @@ def test_report_screen_takes_each_module_as_a_config(tmp_path):
     assert all(not c["error"] for c in configs), configs
     assert [c["target"] for c in configs] == ["cuda:80", "hip:gfx942"]
     assert all(c["after_converts"] is not None for c in configs)
+
+
+def test_a_version_option_is_a_word_not_a_number():
+    """`version=3.10` reaches the pass as the text "3.10" (xDSL's option parser would read the number 3.1)."""
+    from types import SimpleNamespace
+
+    from irkit.cli.opt import build_pipeline
+
+    for text, version in (("coalesce{version=3.10}", "3.10"), ("tritongpu-coalesce{version=3.9}", "3.9")):
+        (scheduled,) = build_pipeline(SimpleNamespace(pipeline=text, pass_flags=[])).passes
+        assert scheduled.instance.version == version

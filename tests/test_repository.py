@@ -55,3 +55,16 @@ def test_ops_are_matched_by_class():
     offenders = [f"{path.relative_to(ROOT)}: {m.group(0)}" for path, text in _code_outside_front_end()
                  if path.name != "opcount.py" for m in by_name.finditer(text)]
     assert not offenders
+
+
+def test_docs_the_code_cites_are_in_the_repository():
+    """A comment or docstring that names a page under docs/ names one a clone has."""
+    cited = re.compile(r"\bdocs/[\w./-]+?\.md\b")
+    missing = sorted({
+        f"{path.relative_to(ROOT)}: {m.group(0)}"
+        for folder in ("irkit", "passes", "tools", "tests", "bench")
+        for path in (ROOT / folder).rglob("*.py")
+        for m in cited.finditer(path.read_text())
+        if not (ROOT / m.group(0)).exists()
+    })
+    assert not missing

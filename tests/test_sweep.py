@@ -185,19 +185,24 @@ def test_a_worker_that_dies_costs_one_row(tmp_path):
 
 
 def _hangs_on_doomed(task, options):
-    """A worker's work that never finishes one kernel (the analysis looping), under the sweep's time limit."""
+    """A worker's work that never finishes one kernel (the analysis looping), under the sweep's time limit.
+    Only that kernel is held to the limit: an ordinary kernel may take any time on a loaded machine."""
+    from dataclasses import replace
+
     from irkit.sweep import kernel
 
-    if task.path.endswith("doomed.ttgir"):
-        def forever(*_args):  # for 20 s: without a working limit the test fails instead of hanging
-            end = time.monotonic() + 20
-            while time.monotonic() < end:
-                try:
-                    time.sleep(0.05)
-                except Exception:  # noqa: BLE001 (an analysis that swallows errors must still stop)
-                    pass
+    if not task.path.endswith("doomed.ttgir"):
+        return kernel.run_task(task, replace(options, timeout_s=None))
 
-        kernel.analyse = forever  # in this worker only, recycled after the task (max_tasks=1)
+    def forever(*_args):  # stopped by the limit; without one the test fails after 10 min instead of hanging
+        end = time.monotonic() + 600
+        while time.monotonic() < end:
+            try:
+                time.sleep(0.05)
+            except Exception:  # noqa: BLE001 (an analysis that swallows errors must still stop)
+                pass
+
+    kernel.analyse = forever  # in this worker only, recycled after the task (max_tasks=1)
     return kernel.run_task(task, options)
 
 
@@ -207,10 +212,8 @@ def test_a_kernel_over_the_time_limit_is_a_timeout_row(tmp_path):
 
     d = _kernel_copies(tmp_path / "k", SMALL[:3])
     shutil.copy(ADDMM, d / "doomed.ttgir")
-    start = time.monotonic()
     rows = {Path(r["path"]).name: r for r, _ in run_local(discover([str(d)]), SweepOptions("propagate-mma", timeout_s=0.5), 2,
                                                            max_tasks=1, work=_hangs_on_doomed)}
-    assert time.monotonic() - start < 15
     assert rows["doomed.ttgir"]["status"] == "error" and rows["doomed.ttgir"]["error_kind"] == "timeout"
     assert "longer than 0.5 s (--timeout)" in rows["doomed.ttgir"]["error"]
     assert all(r["status"] == "ok" for name, r in rows.items() if name != "doomed.ttgir")
@@ -220,7 +223,7 @@ def test_the_time_limit_leaves_no_alarm_behind():
     from irkit.sweep.kernel import SweepOptions
 
     previous = signal.getsignal(signal.SIGALRM)
-    row = sweep_kernel(KernelTask(str(ADDMM)), SweepOptions("propagate-mma", timeout_s=30))
+    row = sweep_kernel(KernelTask(str(ADDMM)), SweepOptions("propagate-mma", timeout_s=600))
     assert row["status"] == "ok"
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0) and signal.getsignal(signal.SIGALRM) is previous
 

@@ -40,6 +40,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 
 from irkit.diagnostics import emit_remark
 from irkit.dialects.ttg import ConvertLayoutOp
+from irkit.names import replace_keeping_names
 
 
 @dataclass
@@ -55,7 +56,7 @@ class FoldIdentityConvert(RewritePattern):
             return
         if self.remarks:
             emit_remark(op, "{name}: conversion to the same layout removed")
-        rewriter.replace(op, [], [op.src])
+        replace_keeping_names(rewriter, op, [], [op.src])
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,9 @@ class {camel}Pass(ModulePass):
     """
 
     name = "{name}"
+    # once ported, the C++ pass's name (and the options it implies): irkit-ref runs it, irkit-sweep --against
+    # compares the two over every kernel (docs/porting.md).  Needs `from typing import ClassVar`.
+    # upstream_names: ClassVar[dict[str, str]] = {{"tritongpu-{name}": ""}}
 
     remarks: bool = False
 

@@ -39,11 +39,13 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    StringAttr,
     TensorType,
     UnrealizedConversionCastOp,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 
+from irkit.analysis.walk import terminator
 from irkit.dialects.arith import (
     AddIOp,
     AndIOp,
@@ -213,6 +215,19 @@ def tensor_shape(t: Attribute) -> tuple[int, ...] | None:
     return tuple(t.get_shape()) if isinstance(t, TensorType) else None
 
 
+def _shape_of(value: SSAValue) -> tuple[int, ...]:
+    """The shape of a value the op's verifier already made a tensor."""
+    shape = tensor_shape(value.type)
+    assert shape is not None
+    return shape
+
+
+def _int_property(op: Operation, name: str) -> int:
+    attr = op.properties[name]
+    assert isinstance(attr, IntegerAttr)
+    return attr.value.data
+
+
 def info_rank(t: Attribute) -> int:
     """Rank of the AxisInfo of a value of type `t`: tensor rank, block-pointer tensor rank, else 1."""
     if isinstance(t, TensorType):
@@ -333,8 +348,11 @@ def _binary(
     return visit
 
 
-def _both_constant(lhs: AxisInfo, rhs: AxisInfo) -> bool:
-    return lhs.constant is not None and rhs.constant is not None
+def _constants(lhs: AxisInfo, rhs: AxisInfo) -> tuple[int, int] | None:
+    """Both values' constants; None unless both are constant."""
+    if lhs.constant is None or rhs.constant is None:
+        return None
+    return lhs.constant, rhs.constant
 
 
 def _gcd_constancy(op, lhs: AxisInfo, rhs: AxisInfo, d: int) -> int:
@@ -362,13 +380,13 @@ def _add_divisibility(op, lhs: AxisInfo, rhs: AxisInfo, d: int) -> int:
 
 
 def _add_constant(op, lhs: AxisInfo, rhs: AxisInfo) -> int | None:
-    if not _both_constant(lhs, rhs):
+    if (c := _constants(lhs, rhs)) is None:
         return None
     if isinstance(op, AddIOp):
-        return lhs.constant + rhs.constant
+        return c[0] + c[1]
     if isinstance(op, SubIOp):
-        return lhs.constant - rhs.constant
-    return lhs.constant + rhs.constant * _addptr_elem_bytes(op)
+        return c[0] - c[1]
+    return c[0] + c[1] * _addptr_elem_bytes(op)
 
 
 _visit_add_sub = _binary(_add_contiguity, _add_divisibility, _gcd_constancy, _add_constant)
@@ -411,7 +429,8 @@ def _mul_divisibility(op, lhs: AxisInfo, rhs: AxisInfo, d: int) -> int:
 
 
 def _mul_constant(op, lhs: AxisInfo, rhs: AxisInfo) -> int | None:
-    return lhs.constant * rhs.constant if _both_constant(lhs, rhs) else None
+    c = _constants(lhs, rhs)
+    return None if c is None else c[0] * c[1]
 
 
 _visit_mul = _binary(_mul_contiguity, _mul_divisibility, _gcd_constancy, _mul_constant)
@@ -444,8 +463,8 @@ def _div_divisibility(op, lhs: AxisInfo, rhs: AxisInfo, d: int) -> int:
 
 
 def _div_constant(op, lhs: AxisInfo, rhs: AxisInfo) -> int | None:
-    if _both_constant(lhs, rhs) and rhs.constant != 0:
-        return _trunc_div(lhs.constant, rhs.constant)
+    if (c := _constants(lhs, rhs)) is not None and c[1] != 0:
+        return _trunc_div(c[0], c[1])
     return None
 
 
@@ -475,8 +494,8 @@ def _rem_constancy(op, lhs: AxisInfo, rhs: AxisInfo, d: int) -> int:
 
 
 def _rem_constant(op, lhs: AxisInfo, rhs: AxisInfo) -> int | None:
-    if _both_constant(lhs, rhs) and rhs.constant != 0:
-        return _trunc_rem(lhs.constant, rhs.constant)
+    if (c := _constants(lhs, rhs)) is not None and c[1] != 0:
+        return _trunc_rem(c[0], c[1])
     if _is_one(rhs):
         return 0
     return None
@@ -489,9 +508,9 @@ _visit_rem = _binary(_rem_contiguity, _rem_divisibility, _rem_constancy, _rem_co
 
 
 def _logical_constant(op, lhs: AxisInfo, rhs: AxisInfo) -> int | None:
-    if not _both_constant(lhs, rhs):
+    if (c := _constants(lhs, rhs)) is None:
         return None
-    a, b = lhs.constant, rhs.constant
+    a, b = c
     if isinstance(op, AndIOp):
         return a & b
     if isinstance(op, OrIOp):
@@ -513,8 +532,8 @@ def _shl_divisibility(op, lhs: AxisInfo, rhs: AxisInfo, d: int) -> int:
 
 
 def _shl_constant(op, lhs: AxisInfo, rhs: AxisInfo) -> int | None:
-    if _both_constant(lhs, rhs) and 0 <= rhs.constant < 64:
-        return lhs.constant << rhs.constant
+    if (c := _constants(lhs, rhs)) is not None and 0 <= c[1] < 64:
+        return c[0] << c[1]
     return None
 
 
@@ -529,8 +548,8 @@ def _shr_divisibility(op, lhs: AxisInfo, rhs: AxisInfo, d: int) -> int:
 
 
 def _shr_constant(op, lhs: AxisInfo, rhs: AxisInfo) -> int | None:
-    if _both_constant(lhs, rhs) and 0 <= rhs.constant < 64:
-        return lhs.constant >> rhs.constant
+    if (c := _constants(lhs, rhs)) is not None and 0 <= c[1] < 64:
+        return c[0] >> c[1]
     return None
 
 
@@ -544,9 +563,9 @@ _visit_shr = _binary(_shift_contiguity, _shr_divisibility, _gcd_constancy, _shr_
 def _visit_max_min(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
     lhs, rhs = ins[0], ins[1]
     rank = lhs.rank
-    if _both_constant(lhs, rhs):
+    if (c := _constants(lhs, rhs)) is not None:
         pick = max if isinstance(op, (MaxSIOp, MaxUIOp)) else min
-        value = pick(lhs.constant, rhs.constant)
+        value = pick(c[0], c[1])
         return AxisInfo((1,) * rank, (1,) * rank, (1,) * rank, value)
     return AxisInfo(
         tuple(min(a, b) for a, b in zip(lhs.contiguity, rhs.contiguity)),
@@ -561,8 +580,7 @@ _CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt",
 
 
 def _cmpi_predicate(op: Operation) -> str:
-    p = op.properties["predicate"]
-    return _CMPI_PREDICATES[p.value.data]
+    return _CMPI_PREDICATES[_int_property(op, "predicate")]
 
 
 def _compare(pred: str, a: int, b: int) -> bool:
@@ -589,9 +607,9 @@ def _visit_cmpi(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo | None:
     constancy: list[int] = []
     value: int | None = None
     for d in range(len(shape)):
-        if _both_constant(lhs, rhs):
+        if (c := _constants(lhs, rhs)) is not None:
             hint = lhs.constancy[d]
-            value = 1 if _compare(pred, lhs.constant, rhs.constant) else 0
+            value = 1 if _compare(pred, c[0], c[1]) else 0
         else:
             hint = gcd(lhs.constancy[d], rhs.constancy[d])
             if pred in ("sgt", "ugt", "sle", "ule") and _is_constant_dim(lhs, shape, d):
@@ -628,7 +646,7 @@ def _visit_select(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
         else:
             # shorter runs start inside the original ones
             divisibility.append(min(gcd(lhs.divisibility[d], contig), gcd(rhs.divisibility[d], contig)))
-    value = lhs.constant if _both_constant(lhs, rhs) and lhs.constant == rhs.constant else None
+    value = lhs.constant if (pair := _constants(lhs, rhs)) is not None and pair[0] == pair[1] else None
     return AxisInfo(tuple(contiguity), tuple(divisibility), tuple(constancy), value)
 
 
@@ -640,8 +658,8 @@ def _visit_copy(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
 
 
 def _visit_make_range(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
-    start = op.properties["start"].value.data
-    end = op.properties["end"].value.data
+    start = _int_property(op, "start")
+    end = _int_property(op, "end")
     return AxisInfo(((end - start) & 0xFFFFFFFF,), (_highest_pow2_divisor_u32(start),), (1,))
 
 
@@ -657,7 +675,9 @@ def _visit_constant(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo | None:
         and isinstance(attr.type.element_type, (IntegerType, IndexType))
     ):
         width = _int_width(attr.type)
-        v = to_int64(int(attr.splat_value()) & ((1 << width) - 1))
+        splat = attr.splat_value()
+        assert splat is not None  # a splat of integers
+        v = to_int64(int(splat) & ((1 << width) - 1))
         shape = tuple(attr.type.get_shape())
         rank = len(shape)
         return AxisInfo((1,) * rank, (highest_pow2_divisor(v),) * rank, shape, v)
@@ -692,7 +712,7 @@ def _visit_load(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
 
 def _visit_expand_dims(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
     src = ins[0]
-    axis = op.properties["axis"].value.data
+    axis = _int_property(op, "axis")
     if src.constant is not None:
         new_div = highest_pow2_divisor(src.constant)
     elif src.rank:
@@ -714,8 +734,8 @@ def _visit_expand_dims(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
 
 def _visit_broadcast(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
     src = ins[0]
-    src_shape = tensor_shape(op.operands[0].type)
-    ret_shape = tensor_shape(op.results[0].type)
+    src_shape = _shape_of(op.operands[0])
+    ret_shape = _shape_of(op.results[0])
     contiguity, divisibility, constancy = [], [], []
     for d in range(len(ret_shape)):
         stretched = src_shape[d] == 1
@@ -778,8 +798,8 @@ def _visit_reshape(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
     whose row-major stride range holds its stride; contiguity survives only on that dim's low boundary,
     constancy as far as the constant block reaches (merging whole constant dims above it)."""
     src = ins[0]
-    src_shape = tensor_shape(op.operands[0].type)
-    dst_shape = tensor_shape(op.results[0].type)
+    src_shape = _shape_of(op.operands[0])
+    dst_shape = _shape_of(op.results[0])
     rank = len(dst_shape)
     if src.constant is not None:
         return AxisInfo((1,) * rank, (highest_pow2_divisor(src.constant),) * rank, tuple(dst_shape), src.constant)
@@ -879,7 +899,7 @@ class _FunctionSolver:
             parent = value.block.parent_op()
             region = value.block.parent_region()
             is_entry = region is not None and region.first_block is value.block
-            if is_entry and _is_function(parent):
+            if is_entry and parent is not None and _is_function(parent):
                 return self._function_arg_state(parent, value.index, rank)
             if is_entry and _is_region_branch(parent):
                 return AxisInfo.top(rank)
@@ -977,7 +997,7 @@ class _FunctionSolver:
         while True:
             self.block(body)
             changed = False
-            for arg, res, y in zip(body.args[1:], op.results, body.last_op.operands):
+            for arg, res, y in zip(body.args[1:], op.results, terminator(body).operands):
                 info = self.get(y)
                 changed |= self.join(arg, info)
                 self.join(res, info)
@@ -1003,14 +1023,14 @@ class _FunctionSolver:
             self.join(arg, self.get(init))
         while True:
             self.block(before)
-            forwarded = list(before.last_op.operands)[1:]
+            forwarded = list(terminator(before).operands)[1:]
             for arg, res, v in zip(after.args, op.results, forwarded):
                 info = self.get(v)
                 self.join(arg, info)
                 self.join(res, info)
             self.block(after)
             changed = False
-            for arg, y in zip(before.args, after.last_op.operands):
+            for arg, y in zip(before.args, terminator(after).operands):
                 changed |= self.join(arg, self.get(y))
             if not changed:
                 break
@@ -1034,6 +1054,12 @@ def _functions(module: ModuleOp) -> list[Operation]:
     return [op for op in module.ops if _is_function(op)]
 
 
+def _symbol_name(func: Operation) -> str:
+    name = func.properties["sym_name"]
+    assert isinstance(name, StringAttr)
+    return name.data
+
+
 def _callee_name(call: Operation) -> str | None:
     callee = call.properties.get("callee") or call.attributes.get("callee")
     if callee is None:
@@ -1050,7 +1076,7 @@ def _callers_first(module: ModuleOp) -> list[Operation]:
     """ModuleAxisInfoAnalysis's order: post-order over the call graph from its roots, reversed, so every
     caller is analysed before the functions it calls."""
     funcs = _functions(module)
-    by_name = {f.properties["sym_name"].data: f for f in funcs}
+    by_name = {_symbol_name(f): f for f in funcs}
     callees = {f: [by_name[n] for c in _calls(f) if (n := _callee_name(c)) in by_name] for f in funcs}
     called = {c for cs in callees.values() for c in cs}
     roots = [f for f in funcs if f not in called]
@@ -1084,7 +1110,7 @@ class AxisInfoAnalysis:
         self.visitors = visitors_for(version)  # None: Triton 3.1's rules
         self._values: dict[SSAValue, AxisInfo] = {}
         self.callee_arg_hints: dict[Operation, dict[int, dict[str, int]]] = {}
-        by_name = {f.properties["sym_name"].data: f for f in _functions(module)}
+        by_name = {_symbol_name(f): f for f in _functions(module)}
         for func in _callers_first(module):
             lattice = _FunctionSolver(func, self.callee_arg_hints.get(func, {}), self.visitors).run()
             self._values.update(lattice)

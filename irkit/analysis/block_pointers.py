@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import cf, scf
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, TensorType
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, IntegerType, ModuleOp, TensorType
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 
-from irkit.analysis.walk import enclosing
+from irkit.analysis.walk import enclosing, terminator
 from irkit.diagnostics import PassFailure
 from irkit.dialects.arith import CAST_OPS, ConstantOp, ExtSIOp
 from irkit.dialects.builtin_extras import float_bits
@@ -81,16 +81,17 @@ def is_divisible(value: SSAValue, divisor: int) -> bool:
         func = value.block.parent_op()
         if not isinstance(func, FuncOp) or value.block is not func.regions[0].blocks.first:
             return False
-        arg_attrs = func.properties.get("arg_attrs")
+        arg_attrs = func.arg_attrs
         if arg_attrs is None or value.index >= len(arg_attrs.data):
             return False
-        div = arg_attrs.data[value.index].data.get("tt.divisibility")
+        attrs = arg_attrs.data[value.index]
+        div = attrs.data.get("tt.divisibility") if isinstance(attrs, DictionaryAttr) else None
         return isinstance(div, IntegerAttr) and div.value.data % divisor == 0
     owner = value.owner
     if isinstance(owner, ConstantOp):
         attr = owner.value
         return isinstance(attr, IntegerAttr) and attr.value.data % divisor == 0
-    if isinstance(owner, ExtSIOp):
+    if isinstance(owner, ExtSIOp) and isinstance(owner, Operation):
         return is_divisible(owner.operands[0], divisor)
     return False
 
@@ -142,6 +143,7 @@ def make_tensor_ptr_of(value: SSAValue) -> Operation:
                 branch = predecessors[0].last_op
                 raise UnsupportedBlockPointerFlow(branch, unsupported_flow_message(branch))
             raise UnsupportedBlockPointerFlow(owner, unsupported_flow_message(owner))
+        assert isinstance(value, OpResult)
         op = value.owner
         if isinstance(op, MakeTensorPtrOp):
             return op
@@ -149,8 +151,7 @@ def make_tensor_ptr_of(value: SSAValue) -> Operation:
             value = op.operands[0]
             continue
         if isinstance(op, (scf.ForOp, scf.IfOp)):
-            terminator = op.regions[0].blocks.first.last_op
-            value = terminator.operands[value.index]
+            value = terminator(op.regions[0].blocks.first).operands[value.index]
             continue
         raise UnsupportedBlockPointerFlow(op, unsupported_flow_message(op))
 

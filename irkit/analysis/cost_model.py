@@ -477,4 +477,4 @@ def _pow2_floor(n: int) -> int:
 
 
 def _layout_word(enc: Attribute) -> str:
-    return "#" + enc.name.split(".")[-1] if enc is not None else "none"
+    return algebra.layout_name(enc)

@@ -41,6 +41,7 @@ from typing import Any
 
 import networkx as nx
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
@@ -159,7 +160,7 @@ def source_location(op: Operation) -> str:
         elif isinstance(loc, NameLoc):
             loc = loc.location
         elif isinstance(loc, FusedLoc):
-            locs = list(loc.locations.data)
+            locs = list(loc.locations.data) if isinstance(loc.locations, ArrayAttr) else []
             loc = locs[0] if locs else None
         else:
             break
@@ -208,7 +209,7 @@ def _walk(op: Operation, parent: Operation | None, region: str, depth: int, func
 def _source_line(parsed: ParsedModule | None, op: Operation) -> str:
     """The input line an op starts on, stripped ("" when the module has no text)."""
     pos = parsed.op_positions.get(op) if parsed is not None else None
-    if pos is None:
+    if parsed is None or pos is None:
         return ""
     text = parsed.text
     end = text.find("\n", pos)
@@ -227,7 +228,7 @@ def build_graph(
     """The dataflow graph of a module (see the module docstring).  `smem` reuses an allocation
     report already computed for this module; otherwise the model runs with `version`/`target`."""
     parsed = source if isinstance(source, ParsedModule) else None
-    module = parsed.module if parsed is not None else source
+    module: Operation = source.module if isinstance(source, ParsedModule) else source
     ver = normalize_version(version) if version else (smem.version if smem else infer_version(module))
     if smem is None:
         smem = shared_memory_of(module, version=ver, target=target, limit=limit)
@@ -338,7 +339,7 @@ def shared_memory_of(
 
 
 def _num_warps(module: Operation) -> int | None:
-    from irkit.analysis.shared_memory import module_int
+    from irkit.dialects.module_attrs import module_int
 
     return module_int(module, "num-warps")
 
@@ -715,13 +716,17 @@ def to_dot(
         rows = "".join(
             f'<TR><TD BGCOLOR="{c}" WIDTH="14"></TD><TD ALIGN="LEFT">{_html(lay)}</TD></TR>' for lay, c in shown.items()
         )
+        # the legend is the graph's label, top left with the title: where a picture opens, never under
+        # a node or off to the side of a wide graph
+        heading = f'<TR><TD ALIGN="LEFT">{_html(title)}</TD></TR>' if title else ""
         legend = (
-            '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2">'
-            f'<TR><TD BGCOLOR="{CONVERT_FILL}"></TD><TD ALIGN="LEFT">convert_layout</TD></TR>'
-            f'<TR><TD BGCOLOR="{SHARED_FILL}"></TD><TD ALIGN="LEFT">other shared-memory user</TD></TR>'
-            f"{rows}</TABLE>>"
+            f'<<TABLE BORDER="0" CELLBORDER="0">{heading}<TR><TD ALIGN="LEFT">'
+            '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2">'
+            f'<TR><TD BGCOLOR="{CONVERT_FILL}" WIDTH="14"></TD><TD ALIGN="LEFT">convert_layout</TD></TR>'
+            f'<TR><TD BGCOLOR="{SHARED_FILL}" WIDTH="14"></TD><TD ALIGN="LEFT">other shared-memory user</TD></TR>'
+            f"{rows}</TABLE></TD></TR></TABLE>>"
         )
-        out.append(f'  "legend" [shape=plaintext, style="", label={legend}];')
+        out.append(f"  label={legend}; labelloc=t; labeljust=l;")
     out.append("}")
     return "\n".join(out) + "\n"
 

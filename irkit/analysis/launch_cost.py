@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 from xdsl.dialects import cf, scf
+from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Block, Operation
 
 from irkit.dialects.arith import ConstantOp
@@ -68,7 +69,9 @@ def op_calls(op: Operation, mlir: str) -> Counter:
         elif not op.asyncDependencies:
             calls.update(["mgpuStreamCreate"])
     elif isinstance(op, LLVMCallOp):
-        callee = op.properties["callee"].root_reference.data
+        callee_ref = op.properties["callee"]
+        assert isinstance(callee_ref, SymbolRefAttr)
+        callee = callee_ref.root_reference.data
         if callee.startswith("mgpu"):  # already lowered (or put there by hoist-launch-stream{keep-sync})
             calls[callee] += 1
     elif isinstance(op, WaitOp):
@@ -102,7 +105,7 @@ def constant_index(value) -> int | None:
 
 def trip_count(loop: scf.ForOp) -> int | None:
     lb, ub, step = (constant_index(v) for v in (loop.lb, loop.ub, loop.step))
-    if None in (lb, ub, step) or step <= 0:
+    if lb is None or ub is None or step is None or step <= 0:
         return None
     return max(0, -(-(ub - lb) // step))
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from irkit.analysis.walk import pre_order as _pre_order
-from irkit.dialects.module_attrs import module_attrs, module_int, module_target  # noqa: F401 (re-exported)
 
 # ---------------------------------------------------------------------------------------------
 # Liveness (MLIR Liveness on structured IR)
@@ -86,6 +85,7 @@ class _Liveness:
         if isinstance(value, OpResult):
             def_block = value.op.parent_block()
         else:
+            assert isinstance(value, BlockArgument)
             def_block = value.block
         to_process = [def_block]
         visited = {def_block}
@@ -106,6 +106,7 @@ class _Liveness:
                 start = def_op
             if start is None:
                 continue
+            end: Operation | None
             if value in live_out:
                 end = block.last_op
             else:
@@ -114,8 +115,8 @@ class _Liveness:
                     anc = block.find_ancestor_op_in_block(use.operation)
                     if anc is not None and end.is_before_in_block(anc):
                         end = anc
-            op = start
-            result.append(op)
+            op: Operation | None = start
+            result.append(start)
             while op is not end and op is not None:
                 op = op.next_op
                 if op is not None:

@@ -35,9 +35,10 @@ from dataclasses import dataclass, field
 from math import prod
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import NoneAttr, TensorType
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import IntegerAttr, NoneAttr, TensorType
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 
+from irkit.analysis.walk import terminator
 from irkit.dialects.arith import (
     CAST_OPS,
     FLOAT_BINARY_OPS,
@@ -74,6 +75,7 @@ from irkit.dialects.tt import (
 from irkit.dialects.ttg import ConvertLayoutOp, LocalAllocOp, LocalLoadOp
 from irkit.dialects.types import PointerType, is_block_pointer
 from irkit.layout import algebra
+from irkit.layout.kinds import layout_name
 from irkit.names import exact_name
 
 # Ops whose tensor operands and results all share one layout (Triton's Elementwise /
@@ -136,6 +138,19 @@ def tensor_bytes(t: Attribute) -> int:
     return prod(t.get_shape()) * algebra.elem_bytes(t)
 
 
+def _defining_op(value: SSAValue) -> Operation:
+    """The op a value the slice walks through comes from (a result, never a block argument)."""
+    assert isinstance(value, OpResult)
+    return value.op
+
+
+def _accumulator_kind(layout: Attribute | None) -> str:
+    """mma_kind of a layout already known to be an mma one."""
+    kind = mma_kind(layout) if layout is not None else None
+    assert kind is not None
+    return kind
+
+
 def mma_kind(layout: Attribute) -> str | None:
     """'mma_v2' | 'mma_v3' | 'amd_mfma' | 'amd_wmma' | 'dpas', or None for other layouts."""
     if algebra.is_nvidia_mma(layout):
@@ -190,7 +205,7 @@ def seed_source(seed: Operation) -> SSAValue:
     """The value a seed converts: a conversion's operand, or what a local_alloc feeding a local_load
     stored (the shared-memory round trip of a dot operand)."""
     if isinstance(seed, LocalLoadOp):
-        return seed.operands[0].owner.operands[0]
+        return _defining_op(seed.operands[0]).operands[0]
     return seed.operands[0]
 
 
@@ -229,14 +244,14 @@ def classify_conversion(cvt: Operation, dot_operands: bool | None = False) -> tu
                 return None, None
             return None, "it converts to a dot operand (#dot_op), not to an accumulator layout (dot-operands=false)"
         if any(p(src_l) for p in plain):
-            return Candidate(dst_l, mma_kind(parent), False, dot_operand=True), None
+            return Candidate(dst_l, _accumulator_kind(parent), False, dot_operand=True), None
         return None, None
     if isinstance(cvt, LocalLoadOp):
         return None, None
     if algebra.is_mma(dst_l) and any(p(src_l) for p in plain):
-        return Candidate(dst_l, mma_kind(dst_l), False), None
+        return Candidate(dst_l, _accumulator_kind(dst_l), False), None
     if algebra.is_mma(src_l) and any(p(dst_l) for p in plain):
-        return Candidate(src_l, mma_kind(src_l), True), None
+        return Candidate(src_l, _accumulator_kind(src_l), True), None
     return None, None
 
 
@@ -326,13 +341,7 @@ def describe(v: SSAValue) -> str:
         return f"%{name}"
     if isinstance(v, BlockArgument):
         return f"argument #{v.index}"
-    return f"the result of {v.owner.name}"
-
-
-def layout_name(layout: Attribute | None) -> str:
-    if layout is None:
-        return "no layout"
-    return "#" + layout.name.split(".")[-1]
+    return f"the result of {_defining_op(v).name}"
 
 
 class _Planner:
@@ -352,7 +361,7 @@ class _Planner:
         p.roles[cvt] = CONVERSION
         if isinstance(cvt, LocalLoadOp):
             p.roles[cvt] = ROUND_TRIP
-            p.roles[cvt.operands[0].owner] = ROUND_TRIP
+            p.roles[_defining_op(cvt.operands[0])] = ROUND_TRIP
             self.want(seed_source(cvt), candidate.target)
             p.removed.append(cvt)
         elif candidate.mma_is_source:
@@ -407,6 +416,7 @@ class _Planner:
             else:
                 self.convert_in(v, f"{describe(v)} is an argument of {parent.name if parent else 'a block'}")
             return
+        assert isinstance(v, OpResult)
         op = v.owner
         if isinstance(op, scf.ForOp):
             self.tie_for(op, v.index, layout)
@@ -482,7 +492,7 @@ class _Planner:
         done = p.region_indices.setdefault(loop, set())
         p.roles[loop] = REGION
         body = loop.body.block
-        yield_op = body.last_op
+        yield_op = terminator(body)
         if i not in done:
             done.add(i)
             p.roles[yield_op] = YIELD
@@ -493,10 +503,10 @@ class _Planner:
         p = self.plan
         p.region_indices.setdefault(op, set()).add(i)
         p.roles[op] = REGION
-        values = [op.results[i]]
+        values: list[SSAValue] = [op.results[i]]
         for region in op.regions:
             if region.blocks:
-                y = region.block.last_op
+                y = terminator(region.block)
                 p.roles[y] = YIELD
                 values.append(y.operands[i])
         for x in values:
@@ -577,4 +587,5 @@ def _axis(op: Operation) -> int:
     a = op.properties.get("axis")
     if a is None:
         a = op.attributes["axis"]
+    assert isinstance(a, IntegerAttr)
     return a.value.data

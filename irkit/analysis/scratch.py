@@ -14,7 +14,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from irkit.analysis.triton_versions import APPROX, V31, V33, V39, attr_int
-from irkit.dialects.module_attrs import module_attrs, module_int, module_target  # noqa: F401 (re-exported)
 from irkit.dialects.types import PointerType
 from irkit.layout import algebra, conversion, linear
 
@@ -63,7 +62,7 @@ def padded_rep_shape_31(src: TensorType, dst: TensorType) -> tuple[list[int], in
             out_vec = dst_c
     if rank <= 1:
         return rep, in_vec, out_vec
-    padded_dim = de.order[0] if algebra.is_blocked(de) else rank - 1
+    padded_dim = algebra.get_order(de)[0] if algebra.is_blocked(de) else rank - 1
     rep[padded_dim] += max(in_vec, out_vec)
     return rep, in_vec, out_vec
 
@@ -81,6 +80,18 @@ def _linear_view(enc: Attribute, shape: Sequence[int]):
         return order, algebra.unique_contig_per_thread(enc, shape), algebra.shape_per_cta_tile(enc, shape)
     split = algebra.cta_split_num(enc)
     return linear.ll_order(ll), linear.ll_contig_per_thread(ll), linear.ll_shape_per_cta_tile(ll, split)
+
+
+def _rep_shape(config: tuple[list[int], int, int] | None) -> list[int]:
+    """The padded rep shape of a conversion already known to need shared memory."""
+    assert config is not None
+    return config[0]
+
+
+def _given(field: tuple[int, ...] | None) -> tuple[int, ...]:
+    """A layout field the layout always prints (a blocked layout's sizePerThread, ...)."""
+    assert field is not None
+    return field
 
 
 def padded_rep_shape_33(src: TensorType, dst: TensorType) -> tuple[list[int], int, int] | None:
@@ -127,19 +138,19 @@ def cvt_scratch_bytes(src: TensorType, dst: TensorType, version: str, target: st
             if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V31):
                 # 3.1.0 sizes a shortcut convert as the product of an empty rep shape: one element
                 return _cvt_elem_bytes(src), "register/shortcut convert: Triton 3.1 still reserves one element"
-            rep, _, _ = padded_rep_shape_31(src, dst)
+            rep = _rep_shape(padded_rep_shape_31(src, dst))
             return prod(rep) * _cvt_elem_bytes(src), note
         if version == V33:
             if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V33):
                 return 0, ""
-            rep, _, _ = padded_rep_shape_33(src, dst)
+            rep = _rep_shape(padded_rep_shape_33(src, dst))
             return prod(rep) * _cvt_elem_bytes(src), note
         # 3.9
         if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V39):
             return 0, ""
         n = conversion.swizzled_scratch_elems(se, de, shape, bits, target)
         if n is None:
-            rep, _, _ = padded_rep_shape_33(src, dst)
+            rep = _rep_shape(padded_rep_shape_33(src, dst))
             return prod(rep) * _cvt_elem_bytes(src), f"{APPROX}no linear layout for this convert: 3.3 padded formula used"
         return n * bits // 8, note
     except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError, IndexError) as e:
@@ -304,7 +315,7 @@ def scan_scratch_bytes(op: Operation, num_warps: int, version: str = V31) -> tup
     wpc_u = algebra.warps_per_cta_with_unique_data(enc, shape)
     if wpc_u[axis] == 1:
         return 0, ""
-    spt, tpw, wpc = enc.size_per_thread, enc.threads_per_warp, enc.warps_per_cta
+    spt, tpw, wpc = (list(_given(v)) for v in (enc.size_per_thread, enc.threads_per_warp, enc.warps_per_cta))
     contig = list(algebra.contig_per_thread(enc))
     contig[axis] = 1
     tpw_na = list(tpw)

@@ -35,9 +35,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import prod
+from typing import TypeGuard
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
@@ -62,7 +64,7 @@ from irkit.analysis.walk import post_order as _post_order
 from irkit.analysis.walk import pre_order as _pre_order
 from irkit.dialects.encodings import memory_space_name
 from irkit.dialects.families import CALL_OPS, FUNCTION_OPS
-from irkit.dialects.module_attrs import module_attrs, module_int, module_target  # noqa: F401 (re-exported)
+from irkit.dialects.module_attrs import module_int, module_target
 from irkit.dialects.tt import (
     AtomicCASOp,
     AtomicRMWOp,
@@ -228,7 +230,7 @@ VIEW_OPS = (
     TransOp,  # 3.1: tt.trans also transposes memdescs
     TMEMSubSliceOp,
 )
-def _is_memdesc(t: Attribute) -> bool:
+def _is_memdesc(t: Attribute) -> TypeGuard[MemDescType]:
     return isinstance(t, MemDescType)
 
 
@@ -255,7 +257,7 @@ def _location(op: Operation) -> tuple[int | None, str | None]:
         elif isinstance(loc, NameLoc):
             loc = loc.location
         elif isinstance(loc, FusedLoc):
-            locs = loc.locations.data if hasattr(loc.locations, "data") else loc.locations
+            locs = loc.locations.data if isinstance(loc.locations, ArrayAttr) else ()
             loc = locs[0] if locs else None
         else:
             break
@@ -534,6 +536,7 @@ class _FunctionAllocation:
             if b.op is func:  # the function's own buffer (warp specialization) lives throughout
                 b.start, b.end = _UNBOUNDED
                 continue
+            assert b.op is not None  # scratch and virtual buffers come from an op
             i = op_id[b.op]
             b.start, b.end = i, i + 1
         self.buffers = [b for b, _ in explicit] + scratch + virtual
@@ -642,8 +645,8 @@ def _capture_bytes(t: Attribute) -> int:
     width = getattr(t, "bitwidth", None) or getattr(t, "width", None)
     if isinstance(width, int):
         return -(-width // 8)
-    if hasattr(width, "data"):
-        return -(-width.data // 8)
+    if isinstance(data := getattr(width, "data", None), int):
+        return -(-data // 8)
     return 8
 
 

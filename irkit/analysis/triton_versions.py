@@ -3,12 +3,14 @@ on), read from a version string or from a module's attribute spelling."""
 
 from __future__ import annotations
 
+from typing import overload
+
 from xdsl.dialects.builtin import (
     IntegerAttr,
 )
 from xdsl.ir import Attribute, Operation
 
-from irkit.dialects.module_attrs import module_attrs, module_int, module_target  # noqa: F401 (re-exported)
+from irkit.dialects.module_attrs import module_attrs
 
 # ---------------------------------------------------------------------------------------------
 # Versions
@@ -18,6 +20,10 @@ V31, V33, V39 = "3.1", "3.3", "3.9"
 APPROX = "approximate: "  # notes with this prefix also go to SharedMemoryReport.notes
 
 
+@overload
+def normalize_version(version: str) -> str: ...
+@overload
+def normalize_version(version: None) -> None: ...
 def normalize_version(version: str | None) -> str | None:
     """'3.1.0' -> '3.1'; 3.2/3.3 -> '3.3' rules; 3.4 and newer -> '3.9' rules."""
     if version is None:

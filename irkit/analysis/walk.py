@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TypeVar
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation
 
 OpT = TypeVar("OpT", bound=Operation)
 
@@ -48,3 +48,9 @@ def enclosing(op: Operation, kind: type[OpT]) -> OpT | None:
     while cur is not None and not isinstance(cur, kind):
         cur = cur.parent_op()
     return cur
+
+
+def terminator(block: Block | None) -> Operation:
+    """The last op of a block that structured IR always ends with a terminator (scf.for/if bodies)."""
+    assert block is not None and block.last_op is not None
+    return block.last_op

@@ -13,19 +13,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from irkit.cli.entry import CliError, run_command
-from irkit.cli.opt import write_output
+from irkit.cli.entry import ArgumentParser, CliError, run_command
+from irkit.outputs import write_output
 
 FINDING = 3
 
 
-class _ArgumentParser(argparse.ArgumentParser):
-    def error(self, message: str):
-        raise CliError(f"{message} (see --help)")
-
-
 def build_arg_parser() -> argparse.ArgumentParser:
-    ap = _ArgumentParser(prog="irkit-check", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = ArgumentParser(prog="irkit-check", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-p", "--pass-pipeline", dest="pipeline", required=True, help="irkit pass pipeline, e.g. propagate-mma")
     ap.add_argument("inputs", nargs="*", help="static mode: .ttgir files, Triton cache dirs, MLIR_ENABLE_DUMP logs")
     ap.add_argument("--json", dest="json_out", metavar="FILE", help="write the report as JSON")

@@ -12,10 +12,6 @@ def _fmt_int(v) -> str:
     return "-" if v is None else f"{v:,}"
 
 
-def _pair(a, b, fmt=_fmt_int) -> str:
-    return f"{fmt(a)} -> {fmt(b)}"
-
-
 def _spills(real: dict) -> str:
     if real.get("spill_store_bytes") is not None:
         return f"{real['spill_store_bytes']:,}/{real['spill_load_bytes']:,} B"

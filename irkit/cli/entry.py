@@ -4,10 +4,14 @@ and exit 1, bugs as one `internal error` line and exit 2, never a traceback
 
 from __future__ import annotations
 
+import argparse
+import difflib
 import os
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+
+from irkit.outputs import OutputError
 
 INTERNAL_ERROR = 2  # exit status of a bug in irkit (1: the user's input or command line)
 
@@ -20,6 +24,29 @@ class InternalError(Exception):
 
 class CliError(Exception):
     """A user error the command reports as `<prog>: error: ...` and exit 1."""
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`; did you mean 'X'?` for the choice closest to a mistyped `word`, or "" when none is close."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.7)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse exits with status 2 and its usage text on a bad option; irkit's commands report every
+    user error alike: `<prog>: error: ...`, exit 1, and name the option a mistyped flag was meant to be."""
+
+    extra_flags: tuple[str, ...] = ()  # flags the command reads before argparse (irkit-opt's passes)
+
+    def error(self, message: str):  # type: ignore[override]
+        hint = ""
+        prefix = "unrecognized arguments: "
+        if message.startswith(prefix):
+            known = [*self._option_string_actions, *self.extra_flags]
+            for word in message[len(prefix):].split():
+                if word.startswith("-") and (hint := did_you_mean("--" + word.lstrip("-").split("=")[0], known)):
+                    break
+        raise CliError(f"{message}{hint} (see --help)")
 
 
 def run_command(
@@ -43,7 +70,7 @@ def run_command(
     except already_reported as e:
         sys.stderr.write(f"{e}\n")
         return 1
-    except CliError as e:
+    except (CliError, OutputError) as e:  # OutputError: an output path irkit cannot write
         sys.stderr.write(f"{prog}: error: {e}\n")
         return 1
     except KeyboardInterrupt:

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from irkit.cli.entry import CliError, InternalError, run_command
+from irkit.cli.entry import ArgumentParser, CliError, InternalError, did_you_mean, run_command
 from irkit.cli.pipeline import parse_textual_pipeline, split_command_line
 from irkit.deep import run_deep
+from irkit.outputs import write_output
 
 # irkit.diagnostics and xDSL are imported where used, so `--help` stays fast
 if TYPE_CHECKING:
@@ -39,13 +40,6 @@ class InputText:
     line_offset: int = 0  # lines of the original file before `text`
     triton_version: str | None = None  # from the kernel's Triton metadata JSON (cache entry, corpus)
 
-
-class _ArgumentParser(argparse.ArgumentParser):
-    """argparse exits with status 2 and its usage text on a bad option; irkit-opt
-    reports every user error alike: `irkit-opt: error: ...`, exit 1."""
-
-    def error(self, message: str):
-        raise CliError(f"{message} (see --help)")
 
 
 # options whose value, if any, follows `=` only (MLIR's ValueOptional): --verify-diagnostics[=only-expected]
@@ -86,7 +80,7 @@ def build_arg_parser(with_passes: bool = True) -> argparse.ArgumentParser:
             + passes_epilog(details=True)
             + "\n\nFlags take one or two dashes (-split-input-file = --split-input-file); no abbreviations."
         )
-    ap = _ArgumentParser(
+    ap = ArgumentParser(
         prog="irkit-opt",
         description="Parse, transform and print Triton TTIR/TTGIR (both dialect spellings), "
         "MLIR_ENABLE_DUMP logs and Triton cache directories.",
@@ -155,7 +149,10 @@ def parse_command_line(ap: argparse.ArgumentParser, argv: list[str]) -> argparse
             continue
         expanded.append(arg)
     value_options = {o for a in ap._actions if a.nargs != 0 for o in a.option_strings}
-    rest, flags = split_command_line(expanded, set(pass_names()), value_options)
+    passes = set(pass_names())
+    rest, flags = split_command_line(expanded, passes, value_options)
+    if isinstance(ap, ArgumentParser):  # a mistyped pass is a flag argparse does not know: say which was meant
+        ap.extra_flags = tuple(sorted("--" + name for name in passes))
     args = ap.parse_args(rest)
     args.pass_flags = flags
     return args
@@ -222,10 +219,25 @@ def read_input(args) -> InputText:
     return InputText(text, str(path), triton_version=metadata_version(path))
 
 
+def sidecar(path: str) -> dict:
+    """Triton's metadata next to a kernel file: `<k>.json` in a cache entry, `<k>.meta.json` in the corpus."""
+    p = Path(path)
+    if not p.is_file() or p.suffix not in (".ttgir", ".mlir"):
+        return {}
+    import json
+
+    for candidate in (p.with_suffix(".json"), p.with_suffix(".meta.json")):
+        if candidate.is_file():
+            try:
+                data = json.loads(candidate.read_text())
+            except (OSError, ValueError):
+                return {}
+            return data if isinstance(data, dict) else {}
+    return {}
+
+
 def metadata_version(path: Path) -> str | None:
     """`triton_version` of the JSON Triton writes next to a kernel (`<k>.json` in its cache)."""
-    from irkit.cli.report import sidecar
-
     version = sidecar(str(path)).get("triton_version")
     return version if isinstance(version, str) else None
 
@@ -261,8 +273,8 @@ def build_pipeline(args) -> Pipeline | None:
     from xdsl.utils.exceptions import ArgSpecParseError
 
     from irkit.cli.pass_catalog import pass_names
-    from irkit.cli.pass_options import check_pass_options
-    from irkit.cli.pipeline import merge_options
+    from irkit.cli.pass_options import check_pass_options, word_options
+    from irkit.cli.pipeline import merge_options, quote_word_options
     from irkit.passes import all_passes
 
     specs = pipeline_specs(args)
@@ -273,9 +285,9 @@ def build_pipeline(args) -> Pipeline | None:
     scheduled = []
     for spec in specs:
         if spec.name not in names or names[spec.name][0] not in available:
-            raise CliError(f"unknown pass '{spec.name}' (see --list-passes)")
+            raise CliError(f"unknown pass '{spec.name}'{did_you_mean(spec.name, names)} (see --list-passes)")
         canonical, implied = names[spec.name]
-        options = merge_options(implied, spec.options)
+        options = quote_word_options(merge_options(implied, spec.options), word_options(available[canonical]))
         text = f"{canonical}{{{options}}}" if options else canonical
         try:
             arg_spec = parse_spec(text)
@@ -354,7 +366,8 @@ def run_context(args, out_err) -> RunContext:
         known = pass_names()
         unknown = [n for n in names if n not in known]
         if unknown:
-            raise CliError(f"unknown pass '{unknown[0]}' in --mlir-print-ir-before/after (see --list-passes)")
+            raise CliError(f"unknown pass '{unknown[0]}' in --mlir-print-ir-before/after{did_you_mean(unknown[0], known)} "
+                           "(see --list-passes)")
         return {known[n][0] for n in names}
 
     printing = None
@@ -389,96 +402,140 @@ def pass_targets(parsed) -> list:
 
 
 def process_chunk(args, chunk: InputText, pipeline, out_err, run_ctx: RunContext | None = None) -> ChunkResult:
-    from contextlib import nullcontext
-
+    """Parse, verify, run the pipeline over and print one chunk of the input."""
     from xdsl.context import Context
 
-    from irkit import diagnostics as diag
-    from irkit.cli.instrument import module_statistics
-    from irkit.diagnostics import Diagnostic, PassFailure, position
-    from irkit.frontend.construct import gc_paused
-    from irkit.frontend.lexer import ParseError
-    from irkit.frontend.parser import Parser
-    from irkit.frontend.printer import print_module
-    from irkit.verifier import verify_parsed
-
     run_ctx = run_ctx or RunContext()
-    timed = run_ctx.timing.phase if run_ctx.timing is not None else (lambda *a, **k: nullcontext())
-    diags: list[Diagnostic] = []
-    parser = Parser(chunk.text, chunk.name, allow_unregistered=args.allow_unregistered_dialect)
-    try:
-        with timed("Parser"):
-            parsed = parser.parse()
-    except ParseError as e:
-        line, col, src = position(chunk.text, e.pos, chunk.line_offset)
-        diags.append(Diagnostic("error", e.message, chunk.name, line, col, src))
+    parsed, diags = _ChunkRun.parse(args, chunk, run_ctx)
+    if parsed is None:
         return ChunkResult(None, diags)
-    except RecursionError:  # past irkit.deep's limit: point at where the parser was
-        line, col, src = position(chunk.text, parser.cur.pos, chunk.line_offset)
-        diags.append(Diagnostic("error", "input nests too deeply to parse", chunk.name, line, col, src))
-        return ChunkResult(None, diags)
-    parsed.line_offset = chunk.line_offset
+    run = _ChunkRun(args, chunk, parsed, run_ctx, diags)
+    if not run.verify(None):
+        return ChunkResult(None, run.diags)
+    if pipeline is not None:
+        ctx = Context(allow_unregistered=True)
+        for scheduled in pipeline.passes:
+            if not run.apply(scheduled, ctx):
+                return ChunkResult(None, run.diags)
+    with run.timed("Output"):
+        text = run.printed()
+    return ChunkResult(text, run.diags)
 
-    def op_diag(severity: str, op, message: str) -> Diagnostic:
-        return diag.op_diagnostic(parsed, chunk.text, chunk.name, chunk.line_offset, severity, op, message)
 
-    def printed() -> str:
-        return print_module(parsed, debuginfo=args.mlir_print_debuginfo, generic=args.mlir_print_op_generic,
+@dataclass
+class _ChunkRun:
+    """One chunk on its way through irkit-opt: its module, the diagnostics so far, and how to print and
+    verify it between passes."""
+
+    args: argparse.Namespace
+    chunk: InputText
+    parsed: object
+    run_ctx: RunContext
+    diags: list
+
+    def timed(self, *what, **how):
+        from contextlib import nullcontext
+
+        return self.run_ctx.timing.phase(*what, **how) if self.run_ctx.timing is not None else nullcontext()
+
+    @staticmethod
+    def parse(args, chunk: InputText, run_ctx: RunContext) -> tuple[object | None, list]:
+        """The chunk's module, or None and the parse error."""
+        from contextlib import nullcontext
+
+        from irkit.diagnostics import Diagnostic, position
+        from irkit.frontend.lexer import ParseError
+        from irkit.frontend.parser import Parser
+
+        timed = run_ctx.timing.phase if run_ctx.timing is not None else (lambda *a, **k: nullcontext())
+        parser = Parser(chunk.text, chunk.name, allow_unregistered=args.allow_unregistered_dialect)
+        try:
+            with timed("Parser"):
+                parsed = parser.parse()
+        except ParseError as e:
+            line, col, src = position(chunk.text, e.pos, chunk.line_offset)
+            return None, [Diagnostic("error", e.message, chunk.name, line, col, src)]
+        except RecursionError:  # past irkit.deep's limit: point at where the parser was
+            line, col, src = position(chunk.text, parser.cur.pos, chunk.line_offset)
+            return None, [Diagnostic("error", "input nests too deeply to parse", chunk.name, line, col, src)]
+        parsed.line_offset = chunk.line_offset
+        return parsed, []
+
+    def op_diag(self, severity: str, op, message: str):
+        from irkit import diagnostics as diag
+
+        chunk = self.chunk
+        return diag.op_diagnostic(self.parsed, chunk.text, chunk.name, chunk.line_offset, severity, op, message)
+
+    def printed(self) -> str:
+        from irkit.frontend.printer import print_module
+
+        args = self.args
+        return print_module(self.parsed, debuginfo=args.mlir_print_debuginfo, generic=args.mlir_print_op_generic,
                             input_aliases=getattr(args, "mlir_print_input_aliases", False),
                             mlir_value_names=getattr(args, "mlir_print_triton_names", False))
 
-    def verify(after: str | None) -> bool:
-        if args.no_verify:
+    def verify(self, after: str | None) -> bool:
+        from irkit.verifier import verify_parsed
+
+        if self.args.no_verify:
             return True
-        with timed("Verifier"):
-            errors = verify_parsed(parsed, chunk.text, chunk.name, chunk.line_offset,
+        chunk = self.chunk
+        with self.timed("Verifier"):
+            errors = verify_parsed(self.parsed, chunk.text, chunk.name, chunk.line_offset,
                                    f"after pass '{after}': " if after else "")
-        diags.extend(errors)
+        self.diags.extend(errors)
         return not errors
 
-    if not verify(None):
-        return ChunkResult(None, diags)
-    if pipeline is not None:
-        ctx = Context(allow_unregistered=True)
-        printing = run_ctx.printing
-        for scheduled in pipeline.passes:
-            p = scheduled.instance
-            label = f"{type(p).__name__} ({scheduled.written})"
-            if printing is not None and printing.wants_before(p.name):
-                printing.dump("Before", type(p).__name__, scheduled.written, printed())
-            text_before = printed() if printing is not None and printing.needs_before_text else None
-            targets = pass_targets(parsed)
-            stats_before = [module_statistics(m) for m in targets] if run_ctx.statistics is not None else None
-            diag.take()
-            try:
-                with gc_paused(), timed(label, is_pass=True):  # gc: as parsing, re-scans are superlinear
-                    for target in targets:
-                        p.apply(ctx, target)
-            except PassFailure as e:
-                diags.append(op_diag("error", e.op, e.message))
-                return ChunkResult(None, diags)
-            except Exception as e:  # a bug in the pass (bad IR was stopped by the verifier before it)
-                if os.environ.get("IRKIT_TRACEBACK"):
-                    raise
-                op = diag.failing_op(e.__traceback__, lambda o: o in parsed.op_positions)
-                at = op_diag("error", op, "")
-                where = f"{at.file}:{at.line}:{at.col}" if at.line is not None else chunk.name
-                raise InternalError(f"internal error in pass '{p.name}' at {where}; please report: "
-                                         f"{type(e).__name__}: {e}") from e
-            for d in diag.take():
-                diags.append(op_diag(d.severity, d.op, d.message))
-            if stats_before is not None:
-                for target, before in zip(targets, stats_before):
-                    run_ctx.statistics.record(label, before, module_statistics(target))
-            if not verify(p.name):
-                return ChunkResult(None, diags)
-            if printing is not None and printing.wants_after(p.name):
-                text_after = printed()
-                if text_before is None or text_after != text_before:
-                    printing.dump("After", type(p).__name__, scheduled.written, text_after)
-    with timed("Output"):
-        text = printed()
-    return ChunkResult(text, diags)
+    def apply(self, scheduled, ctx) -> bool:
+        """Run one scheduled pass with the instrumentation asked for; False when the chunk stops here."""
+        from irkit import diagnostics as diag
+        from irkit.cli.instrument import module_statistics
+
+        p, printing, statistics = scheduled.instance, self.run_ctx.printing, self.run_ctx.statistics
+        label = f"{type(p).__name__} ({scheduled.written})"
+        if printing is not None and printing.wants_before(p.name):
+            printing.dump("Before", type(p).__name__, scheduled.written, self.printed())
+        text_before = self.printed() if printing is not None and printing.needs_before_text else None
+        targets = pass_targets(self.parsed)
+        stats_before = [module_statistics(m) for m in targets] if statistics is not None else None
+        diag.take()
+        if not self._run_pass(p, label, targets, ctx):
+            return False
+        for d in diag.take():
+            self.diags.append(self.op_diag(d.severity, d.op, d.message))
+        if stats_before is not None:
+            for target, before in zip(targets, stats_before):
+                statistics.record(label, before, module_statistics(target))
+        if not self.verify(p.name):
+            return False
+        if printing is not None and printing.wants_after(p.name):
+            text_after = self.printed()
+            if text_before is None or text_after != text_before:
+                printing.dump("After", type(p).__name__, scheduled.written, text_after)
+        return True
+
+    def _run_pass(self, p, label: str, targets, ctx) -> bool:
+        from irkit import diagnostics as diag
+        from irkit.diagnostics import PassFailure
+        from irkit.frontend.construct import gc_paused
+
+        try:
+            with gc_paused(), self.timed(label, is_pass=True):  # gc: as parsing, re-scans are superlinear
+                for target in targets:
+                    p.apply(ctx, target)
+        except PassFailure as e:
+            self.diags.append(self.op_diag("error", e.op, e.message))
+            return False
+        except Exception as e:  # a bug in the pass (bad IR was stopped by the verifier before it)
+            if os.environ.get("IRKIT_TRACEBACK"):
+                raise
+            op = diag.failing_op(e.__traceback__, lambda o: o in self.parsed.op_positions)
+            at = self.op_diag("error", op, "")
+            where = f"{at.file}:{at.line}:{at.col}" if at.line is not None else self.chunk.name
+            raise InternalError(f"internal error in pass '{p.name}' at {where}; please report: "
+                                f"{type(e).__name__}: {e}") from e
+        return True
 
 
 # -- --verify-diagnostics -------------------------------------------------------------------------------
@@ -539,17 +596,6 @@ def split_chunks(inp: InputText, split: bool) -> list[InputText]:
     from irkit.frontend.parser import split_input_file
 
     return [InputText(t, inp.name, inp.line_offset + start - 1) for t, start in split_input_file(inp.text)]
-
-
-def write_output(path: str, data: str | bytes) -> None:
-    """Write by the one output rule (irkit.outputs): atomic for files, straight through to devices."""
-    from irkit.outputs import OutputError
-    from irkit.outputs import write_output as write
-
-    try:
-        write(path, data)
-    except OutputError as e:
-        raise CliError(str(e)) from None
 
 
 def run(argv: list[str]) -> int:

@@ -45,6 +45,12 @@ def describe_type(hint: Any) -> str:
     return {bool: "true or false", int: "an integer", float: "a number", str: "a word"}.get(hint, str(hint))
 
 
+def word_options(pass_class: type) -> set[str]:
+    """The options of a pass that take a word (`str`), spelled with dashes."""
+    hints = get_type_hints(pass_class)
+    return {option_name(f.name) for f in dataclasses.fields(pass_class) if hints.get(f.name) is str}
+
+
 def check_pass_options(pass_class: type, parameters: dict[str, list]) -> str | None:
     """The first problem with `parameters` (a parsed `name{...}` spec's) for `pass_class`, or None."""
     from xdsl.utils.arg_spec import _convert_arg_to_type

@@ -16,6 +16,7 @@ Pass names: a pass's own `name` or one of the upstream (C++) names it declares i
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from irkit.cli.entry import CliError
@@ -129,6 +130,18 @@ def merge_options(implied: str, given: str) -> str:
     written = {_option_key(part) for part in _split_options(given)}
     kept = [part for part in _split_options(implied) if _option_key(part) not in written]
     return " ".join([*kept, *_split_options(given)])
+
+
+def quote_word_options(options: str, words: set[str]) -> str:
+    """`version=3.10` becomes `version="3.10"` where the option is a word (`words`, spelled with dashes):
+    xDSL's option parser would read the number 3.1."""
+    parts = []
+    for part in _split_options(options):
+        key, eq, value = part.partition("=")
+        if eq and _option_key(part) in words and re.fullmatch(r"[-+]?[0-9][0-9.eE+-]*", value.strip()):
+            part = f'{key}="{value.strip()}"'
+        parts.append(part)
+    return " ".join(parts)
 
 
 def _option_key(part: str) -> str:

@@ -23,9 +23,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from irkit.cli import opt as driver
-from irkit.cli.entry import CliError, run_command
-from irkit.cli.opt import InputText
+from irkit.cli.entry import ArgumentParser, CliError, run_command
+from irkit.cli.opt import InputText, sidecar
 from irkit.deep import run_deep
+from irkit.outputs import write_output
 from irkit.progress import progress_bar
 
 
@@ -34,7 +35,7 @@ class ReportFailed(Exception):
 
 
 def build_arg_parser() -> argparse.ArgumentParser:
-    ap = driver._ArgumentParser(  # a bad option: one line and exit 1, as irkit-opt
+    ap = ArgumentParser(  # a bad option: one line and exit 1, as irkit-opt
         prog="irkit-report",
         allow_abbrev=False,
         description="Report layout conversions and predicted shared memory of Triton TTGIR: one module, "
@@ -88,21 +89,6 @@ def read_one(path: str, args) -> InputText:
     ns = SimpleNamespace(input=path, list_sections=args.list_sections, dump_section=args.dump_section,
                          dump_after=args.dump_after)
     return driver.read_input(ns)
-
-
-def sidecar(path: str) -> dict:
-    """Triton's metadata next to a kernel file: `<k>.json` in a cache entry, `<k>.meta.json` in the corpus."""
-    p = Path(path)
-    if not p.is_file() or p.suffix not in (".ttgir", ".mlir"):
-        return {}
-    for candidate in (p.with_suffix(".json"), p.with_suffix(".meta.json")):
-        if candidate.is_file():
-            try:
-                data = json.loads(candidate.read_text())
-            except (OSError, ValueError):
-                return {}
-            return data if isinstance(data, dict) else {}
-    return {}
 
 
 def parse(chunk: InputText):
@@ -485,18 +471,18 @@ def write_graph_exports(report, args) -> None:
     graph = module.graph
     dot = graph_analysis.to_dot(graph, nodes=_picture_nodes(graph, args.picture), title=module.file)
     if args.dot:
-        driver.write_output(args.dot, dot)
+        write_output(args.dot, dot)
     if args.graphml:
-        driver.write_output(args.graphml, graph_analysis.to_graphml(graph))
+        write_output(args.graphml, graph_analysis.to_graphml(graph))
     if args.graph_json:
-        driver.write_output(args.graph_json, json.dumps(graph_analysis.to_json(graph), indent=1, default=str) + "\n")
+        write_output(args.graph_json, json.dumps(graph_analysis.to_json(graph), indent=1, default=str) + "\n")
     for path, fmt in ((args.svg, "svg"), (args.png, "png")):
         if path:
             try:
                 data = graph_analysis.render(dot, fmt)
             except graph_analysis.RenderError as e:
                 raise CliError(str(e)) from None
-            driver.write_output(path, data)
+            write_output(path, data)
 
 
 def write_html(report, args) -> None:
@@ -521,7 +507,7 @@ def write_html(report, args) -> None:
                 missing = f"no picture: {e}"
         else:
             missing = "no picture: Graphviz 'dot' is not installed (apt-get install graphviz); use --dot to export the graph"
-    driver.write_output(args.html, render_html(report, pictures, missing))
+    write_output(args.html, render_html(report, pictures, missing))
 
 
 def check_options(args) -> None:
@@ -618,7 +604,7 @@ def run(argv: list[str]) -> int:
         out = json.dumps(report.to_dict(), indent=2, default=str) + "\n"
     else:
         out = render_text(report)
-    driver.write_output(args.output, out)
+    write_output(args.output, out)
     if args.html:
         write_html(report, args)
     write_graph_exports(report, args)

@@ -2,7 +2,7 @@
 
 xDSL 0.74's own `arith` gives `arith.cmpi` on a tensor a scalar `i1` result
 (and still verifies), rejects `arith.select` with a tensor condition, and
-rejects every cast on tensors (docs/xdsl-notes.md §1.2).  Triton IR is made of
+rejects every cast on tensors (see `xdsl/dialects/arith.py` of xDSL 0.74).  Triton IR is made of
 exactly those, so irkit defines the ops it needs with MLIR's semantics:
 comparison results have the operand's shape and layout, casts keep shape and
 layout, and elementwise operands and results agree.

@@ -484,9 +484,5 @@ SHARED_LAYOUTS = (
 )
 
 
-def is_mma(enc: Attribute) -> bool:
-    return isinstance(enc, MMA_LAYOUTS)
-
-
 def is_shared(enc: Attribute) -> bool:
     return isinstance(enc, SHARED_LAYOUTS)

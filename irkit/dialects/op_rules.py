@@ -18,11 +18,19 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, TensorType
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, NoneAttr, TensorType
 from xdsl.ir import Attribute, Operation
-from xdsl.traits import OpTrait
+from xdsl.traits import OpTrait, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
+from irkit.dialects.encodings import (
+    BlockedEncodingAttr,
+    DotOperandEncodingAttr,
+    LinearEncodingAttr,
+    SliceEncodingAttr,
+    StructLayoutAttr,
+    is_shared,
+)
 from irkit.dialects.types import PointerType
 
 _I1 = IntegerType(1)
@@ -88,7 +96,6 @@ def check_same_shape(src: Attribute, dst: Attribute) -> None:
 
 
 def check_dot_operands(a: Attribute, b: Attribute, d: Attribute) -> None:
-    from irkit.dialects.encodings import DotOperandEncodingAttr
 
     tensors = [t for t in (a, b, d) if isinstance(t, TensorType)]
     if not any(_encoding(t) is not None for t in tensors):
@@ -107,8 +114,6 @@ def _encoding(t: Attribute) -> Attribute | None:
     if not isinstance(t, TensorType):
         return None
     enc = t.encoding
-    from xdsl.dialects.builtin import NoneAttr
-
     return None if enc is None or isinstance(enc, NoneAttr) else enc
 
 
@@ -127,16 +132,19 @@ def _int_attr(op: Operation, keys: tuple[str, ...]) -> tuple[int, str] | None:
     return None
 
 
+class OwnWarpCount(OpTrait):
+    """The regions of this op run with a warp count of their own (`ttg.warp_specialize` and its
+    partitions): the enclosing function's `num-warps` does not hold inside them."""
+
+
 def context_value(op: Operation, what: str) -> tuple[int, str] | None:
     """The `num-warps`/`threads-per-warp` that holds at `op`: the nearest function's or module's;
     None inside a warp-specialized partition (its own count) or without one."""
-    from irkit.dialects.tt import FuncOp
-
     parent = op.parent_op()
     while parent is not None:
-        if parent.name.endswith("warp_specialize") or parent.name.endswith("warp_specialize.partitions"):
+        if parent.has_trait(OwnWarpCount):
             return None
-        if isinstance(parent, (FuncOp, ModuleOp)):
+        if isinstance(parent, ModuleOp) or parent.has_trait(SymbolOpInterface):
             found = _int_attr(parent, _CONTEXT_KEYS[what])
             if found is not None:
                 return found
@@ -147,11 +155,6 @@ def context_value(op: Operation, what: str) -> tuple[int, str] | None:
 def _total_warps(enc: Attribute) -> int | None:
     """Warps per CTA of a distributed layout, as getWarpsPerCTA multiplies out (linear layouts:
     2 ** the number of warp bases, zero bases included), None where unknown."""
-    from irkit.dialects.encodings import (
-        DotOperandEncodingAttr,
-        LinearEncodingAttr,
-        SliceEncodingAttr,
-    )
 
     if isinstance(enc, (SliceEncodingAttr, DotOperandEncodingAttr)):
         return _total_warps(enc.get("parent"))
@@ -181,11 +184,6 @@ def _total_ctas(enc: Attribute) -> int | None:
 
 def _layout_totals(enc: Attribute) -> tuple[int | None, int | None]:
     """(warps per CTA, threads per warp of a blocked layout) of a distributed layout, None where unknown."""
-    from irkit.dialects.encodings import (
-        BlockedEncodingAttr,
-        StructLayoutAttr,
-        is_shared,
-    )
 
     if not isinstance(enc, StructLayoutAttr) or is_shared(enc):
         return None, None

@@ -8,7 +8,16 @@ Triton does.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, NoneAttr, TensorType
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    FunctionType,
+    IntegerAttr,
+    IntegerType,
+    NoneAttr,
+    StringAttr,
+    TensorType,
+)
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -87,11 +96,12 @@ def segment_sizes(*sizes: int) -> DenseArrayBase:
 class FuncOp(TritonOp):
     name = "tt.func"
     body = region_def()
-    sym_name = prop_def()
-    function_type = prop_def()
-    sym_visibility = opt_prop_def()
-    arg_attrs = opt_prop_def()
-    res_attrs = opt_prop_def()
+    # typed as Triton's ODS types them (SymbolNameAttr, TypeAttrOf<FunctionType>, StrAttr, DictArrayAttr)
+    sym_name = prop_def(StringAttr)
+    function_type = prop_def(FunctionType)
+    sym_visibility = opt_prop_def(StringAttr)
+    arg_attrs = opt_prop_def(ArrayAttr)
+    res_attrs = opt_prop_def(ArrayAttr)
     traits = traits_def(SymbolOpInterface(), IsolatedFromAbove())
 
 
@@ -447,7 +457,7 @@ class GridDependencyLaunchDependentsOp(TritonOp):
 class SplatOp(TritonOp):
     name = "tt.splat"
     src = operand_def()
-    result = result_def()
+    result = result_def(TensorType)  # TT_Tensor
     traits = traits_def(Pure())
     FORMAT = _UNARY_CAST
 
@@ -481,8 +491,8 @@ class UnsplatOp(TritonOp):
 @irkit_op
 class BroadcastOp(TritonOp):
     name = "tt.broadcast"
-    src = operand_def()
-    result = result_def()
+    src = operand_def(TensorType)  # TT_Tensor
+    result = result_def(TensorType)
     traits = traits_def(Pure())
     FORMAT = _UNARY_CAST
 
@@ -502,9 +512,9 @@ class BroadcastOp(TritonOp):
 @irkit_op
 class ExpandDimsOp(TritonOp):
     name = "tt.expand_dims"
-    src = operand_def()
-    result = result_def()
-    axis = prop_def()
+    src = operand_def(TensorType)  # TT_Tensor, I32Attr:$axis
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr)
     traits = traits_def(Pure())
     FORMAT = _UNARY_CAST
 
@@ -529,9 +539,9 @@ class ExpandDimsOp(TritonOp):
 @irkit_op
 class MakeRangeOp(TritonOp):
     name = "tt.make_range"
-    result = result_def()
-    start = prop_def()
-    end = prop_def()
+    result = result_def(TensorType)  # I32Tensor, I32Attr:$start, I32Attr:$end
+    start = prop_def(IntegerAttr)
+    end = prop_def(IntegerAttr)
     traits = traits_def(Pure())
     FORMAT = "attr-dict `:` type($result)"
 

@@ -260,6 +260,7 @@ class WarpSpecializeOp(TritonOp):
     actualRegisters = opt_prop_def()
     defaultRegion = region_def()
     partitionOpHolder = region_def()
+    traits = traits_def(op_rules.OwnWarpCount())
 
 
 @irkit_op
@@ -282,7 +283,7 @@ class WarpSpecializePartitionsOp(TritonOp):
     name = "ttg.warp_specialize.partitions"
     explicitCaptures = var_operand_def()
     partitionRegions = var_region_def()
-    traits = traits_def(IsTerminator())
+    traits = traits_def(IsTerminator(), op_rules.OwnWarpCount())
 
 
 @irkit_op

@@ -91,9 +91,6 @@ class Cursor:
         self.pos = pos
         return pos
 
-    def at_end(self) -> bool:
-        return self.skip() >= len(self.text)
-
     def peek(self, n: int = 1) -> str:
         self.skip()
         return self.text[self.pos : self.pos + n]

@@ -327,8 +327,6 @@ class Parser:
                         set_exact_name(r, name)
                 self.define(name, group[0] if count == 1 else _Group(group), pos)
                 i += count
-        elif op.results and self.allow_unregistered is False and False:
-            pass
         return op
 
     def _op_class(self, raw: str, pos: int, custom: bool) -> tuple[type[Operation] | None, bool]:

@@ -39,200 +39,55 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from irkit.dialects.encodings import (
-    SHARED_LAYOUTS,
     AmdMfmaEncodingAttr,
-    AmdRotatingSharedEncodingAttr,
     AmdWmmaEncodingAttr,
     BlockedEncodingAttr,
     CTALayout,
     DotOperandEncodingAttr,
     DpasEncodingAttr,
-    LinearEncodingAttr,
     NvidiaMmaEncodingAttr,
     NvmmaSharedEncodingAttr,
-    SharedEncodingAttr,
-    SliceEncodingAttr,
-    StructLayoutAttr,
-    SwizzledSharedEncodingAttr,
     padded_shared_paddings,
+)
+from irkit.layout.kinds import (  # noqa: F401  (re-exported: callers ask algebra about kinds too)
+    UnsupportedLayout,
+    cta_layout,
+    erase_dim,
+    erase_order,
+    fold_sliced,
+    is_blocked,
+    is_distributed,
+    is_dot_operand,
+    is_dpas,
+    is_linear,
+    is_mfma,
+    is_mma,
+    is_mma_v2,
+    is_mma_v3,
+    is_nvidia_mma,
+    is_shared,
+    is_slice,
+    is_wmma,
+    layout_name,
+    mfma_mn,
+    mma_version,
+    rank_of,
+    reversed_order,
+    slice_dim,
+    slice_padded_shape,
+    slice_parent,
+    split_by_bases,
+)
+from irkit.layout.linear import (
+    linear_contig_per_thread,
+    linear_order,
+    linear_shape_per_cta_tile,
+    linear_threads_per_warp,
+    linear_warps_per_cta,
+    to_linear_layout,
 )
 
 Shape = tuple[int, ...]
-
-
-class UnsupportedLayout(ValueError):
-    """A layout (or layout/parent combination) this module has no rule for."""
-
-
-# ---------------------------------------------------------------------------------------------
-# Kinds
-# ---------------------------------------------------------------------------------------------
-
-
-def is_blocked(enc: Attribute | None) -> bool:
-    return isinstance(enc, BlockedEncodingAttr)
-
-
-def is_slice(enc: Attribute | None) -> bool:
-    return isinstance(enc, SliceEncodingAttr)
-
-
-def is_dot_operand(enc: Attribute | None) -> bool:
-    return isinstance(enc, DotOperandEncodingAttr)
-
-
-def is_nvidia_mma(enc: Attribute | None) -> bool:
-    return isinstance(enc, NvidiaMmaEncodingAttr)
-
-
-def is_mfma(enc: Attribute | None) -> bool:
-    return isinstance(enc, AmdMfmaEncodingAttr)
-
-
-def is_wmma(enc: Attribute | None) -> bool:
-    return isinstance(enc, AmdWmmaEncodingAttr)
-
-
-def is_dpas(enc: Attribute | None) -> bool:
-    return isinstance(enc, DpasEncodingAttr)
-
-
-def is_linear(enc: Attribute | None) -> bool:
-    return isinstance(enc, LinearEncodingAttr)
-
-
-def is_mma(enc: Attribute | None) -> bool:
-    """Triton's MmaEncodingTrait: nvidia_mma, amd_mfma, amd_wmma, dpas."""
-    return isinstance(
-        enc, (NvidiaMmaEncodingAttr, AmdMfmaEncodingAttr, AmdWmmaEncodingAttr, DpasEncodingAttr)
-    )
-
-
-def is_shared(enc: Attribute | None) -> bool:
-    return isinstance(enc, SHARED_LAYOUTS)
-
-
-def is_distributed(enc: Attribute | None) -> bool:
-    return enc is not None and not is_shared(enc) and (
-        is_blocked(enc) or is_slice(enc) or is_dot_operand(enc) or is_mma(enc) or is_linear(enc)
-    )
-
-
-def mma_version(enc: Attribute) -> int:
-    """versionMajor of nvidia_mma (2 Ampere, 3 Hopper, 5 Blackwell...); mfma/wmma version for AMD; 0 for
-    other layouts."""
-    if isinstance(enc, (NvidiaMmaEncodingAttr, AmdMfmaEncodingAttr, AmdWmmaEncodingAttr)):
-        return enc.mma_version
-    return 0
-
-
-def is_mma_v2(enc: Attribute | None) -> bool:
-    return is_nvidia_mma(enc) and mma_version(enc) == 2
-
-
-def is_mma_v3(enc: Attribute | None) -> bool:
-    return is_nvidia_mma(enc) and mma_version(enc) == 3
-
-
-def split_by_bases(bases, rank: int) -> tuple[int, ...]:
-    """How many pieces linear-layout bases cut each dim into: 2^(number of bases moving along it)."""
-    split = [1] * rank
-    for b in bases:
-        for d, x in enumerate(b):
-            if x:
-                split[d] *= 2
-    return tuple(split)
-
-
-def rank_of(enc: Attribute) -> int:
-    """Rank of the tensors a layout applies to."""
-    if is_slice(enc):
-        return rank_of(enc.parent) - 1
-    if is_dot_operand(enc):
-        return rank_of(enc.parent)
-    if is_linear(enc):
-        for b in enc.bases.values():
-            if b:
-                return len(b[0])
-        raise UnsupportedLayout("linear layout with no bases: rank unknown")
-    if is_dpas(enc):
-        return len(enc.warps_per_cta)
-    # the first ranked parameter the layout prints; a layout irkit keeps verbatim (e.g. 3.9's
-    # #ttg.padded_shared) and nvmma_shared have none
-    for v in _ranked_parameters(enc):
-        if v is not None:
-            return len(v)
-    raise UnsupportedLayout(f"rank of {enc.name}")
-
-
-def _ranked_parameters(enc: Attribute) -> tuple[tuple[int, ...] | None, ...]:
-    if isinstance(enc, BlockedEncodingAttr):
-        return enc.warps_per_cta, enc.order, enc.size_per_thread
-    if isinstance(enc, (NvidiaMmaEncodingAttr, AmdMfmaEncodingAttr, AmdWmmaEncodingAttr)):
-        return (enc.warps_per_cta,)
-    if isinstance(enc, (SharedEncodingAttr, SwizzledSharedEncodingAttr, AmdRotatingSharedEncodingAttr)):
-        return (enc.order,)
-    return ()
-
-
-def _rev_order(rank: int) -> tuple[int, ...]:
-    return tuple(range(rank - 1, -1, -1))
-
-
-# ---------------------------------------------------------------------------------------------
-# Slice helpers
-# ---------------------------------------------------------------------------------------------
-
-
-def slice_parent(enc: SliceEncodingAttr) -> Attribute:
-    return enc.parent
-
-
-def slice_dim(enc: SliceEncodingAttr) -> int:
-    return int(enc.dim)
-
-
-def slice_padded_shape(enc: Attribute, shape: Sequence[int]) -> Shape:
-    """The parent shape of a slice: size 1 inserted at `dim` (SliceEncodingAttr::paddedShape)."""
-    s = list(shape)
-    s.insert(slice_dim(enc), 1)
-    return tuple(s)
-
-
-def _erase(seq: Sequence[int], dim: int) -> tuple[int, ...]:
-    return tuple(v for i, v in enumerate(seq) if i != dim)
-
-
-def erase_order(order: Sequence[int], dim: int) -> tuple[int, ...]:
-    """Remove `dim` from an order and renumber the dims above it (Triton's eraseOrder)."""
-    return tuple(o - (1 if o > dim else 0) for o in order if o != dim)
-
-
-def _fold_sliced(values: Sequence[int], dim: int) -> tuple[int, ...]:
-    """Slice{ThreadsPerWarp,WarpsPerCTA} at 3.1: erase `dim`, multiply every other entry by values[dim]."""
-    rest = list(_erase(values, dim))
-    return tuple(v * values[dim] for v in rest)
-
-
-# ---------------------------------------------------------------------------------------------
-# CTA layout
-# ---------------------------------------------------------------------------------------------
-
-
-_NO_CTA_LAYOUT = CTALayout(None, None, None, None)
-
-
-def cta_layout(enc: Attribute) -> CTALayout:
-    """The CTA-layout fields of a layout; slices drop the sliced dim of their parent's, dot operands take
-    their parent's; None where the layout prints none."""
-    if is_slice(enc):
-        dim = slice_dim(enc)
-        return CTALayout(*(None if v is None else _erase(v, dim) for v in cta_layout(enc.parent)))
-    if is_dot_operand(enc):
-        return cta_layout(enc.parent)
-    if isinstance(enc, StructLayoutAttr):
-        return enc.cta_layout
-    return _NO_CTA_LAYOUT
 
 
 def cta_split_num(enc: Attribute) -> tuple[int, ...]:
@@ -294,12 +149,6 @@ def shape_per_cta(enc: Attribute | None, shape: Sequence[int]) -> Shape:
 # ---------------------------------------------------------------------------------------------
 
 
-def _mfma_mn(enc: AmdMfmaEncodingAttr) -> tuple[int, int]:
-    instr = enc.instr_shape
-    if instr:
-        return int(instr[0]), int(instr[1])
-    raise UnsupportedLayout("amd_mfma without instrShape")
-
 
 def _dpas_c(enc: DpasEncodingAttr) -> tuple[int, int]:
     rc = enc.rep_cluster or (1, 1)
@@ -326,18 +175,17 @@ def dpas_linear_order(enc: Attribute) -> tuple[int, ...]:
     rows, _ = _dpas_c(enc)
     if rows > 1:
         return (rank - 2, rank - 1) + tuple(range(rank - 3, -1, -1))
-    return _rev_order(rank)
+    return reversed_order(rank)
 
 
 def warps_per_cta(enc: Attribute) -> tuple[int, ...]:
     """getWarpsPerCTA (3.1).  Slices fold the sliced dim's warps into the others; dot operands report the
     parent's warps (Triton 3.1 returns the parent's warpsPerCTA unchanged)."""
     if is_slice(enc):
-        return _fold_sliced(warps_per_cta(enc.parent), slice_dim(enc))
+        return fold_sliced(warps_per_cta(enc.parent), slice_dim(enc))
     if is_dot_operand(enc):
         return warps_per_cta(enc.parent)
     if is_linear(enc):
-        from irkit.layout.linear import linear_warps_per_cta
 
         return linear_warps_per_cta(enc)
     w = _layout_warps_per_cta(enc)
@@ -359,7 +207,7 @@ def threads_per_warp(enc: Attribute) -> tuple[int, ...]:
     if is_blocked(enc):
         return tuple(enc.threads_per_warp)
     if is_slice(enc):
-        return _fold_sliced(threads_per_warp(enc.parent), slice_dim(enc))
+        return fold_sliced(threads_per_warp(enc.parent), slice_dim(enc))
     rank = rank_of(enc)
     if is_nvidia_mma(enc):
         v = mma_version(enc)
@@ -367,7 +215,7 @@ def threads_per_warp(enc: Attribute) -> tuple[int, ...]:
             return (1,) * (rank - 2) + (4, 8)
         return (1,) * (rank - 2) + (8, 4)
     if is_mfma(enc):
-        m, _ = _mfma_mn(enc)
+        m, _ = mfma_mn(enc)
         rows, cols = (32, 2) if m == 32 else (16, 4) if m == 16 else (m, 64 // m)
         if enc.is_transposed:
             return (1,) * (rank - 2) + (rows, cols)
@@ -382,7 +230,6 @@ def threads_per_warp(enc: Attribute) -> tuple[int, ...]:
     if is_dot_operand(enc):
         return threads_per_warp(enc.parent)
     if is_linear(enc):
-        from irkit.layout.linear import linear_threads_per_warp
 
         return linear_threads_per_warp(enc)
     raise UnsupportedLayout(f"threadsPerWarp of {enc.name}")
@@ -393,7 +240,7 @@ def size_per_thread(enc: Attribute) -> tuple[int, ...]:
     if is_blocked(enc):
         return tuple(enc.size_per_thread)
     if is_slice(enc):
-        return _erase(size_per_thread(enc.parent), slice_dim(enc))
+        return erase_dim(size_per_thread(enc.parent), slice_dim(enc))
     rank = rank_of(enc)
     if is_nvidia_mma(enc):
         v = mma_version(enc)
@@ -404,7 +251,7 @@ def size_per_thread(enc: Attribute) -> tuple[int, ...]:
             return (2, instr[1] // 4)
         return (1,) * (rank - 2) + (2, 2)
     if is_mfma(enc):
-        m, _ = _mfma_mn(enc)
+        m, _ = mfma_mn(enc)
         rows = 16 if m == 32 else 4
         if enc.is_transposed:
             return (1,) * (rank - 2) + (1, rows)
@@ -421,7 +268,6 @@ def size_per_thread(enc: Attribute) -> tuple[int, ...]:
     if is_dot_operand(enc):
         return _dot_size_per_thread(enc)
     if is_linear(enc):
-        from irkit.layout.linear import linear_contig_per_thread
 
         return linear_contig_per_thread(enc)
     raise UnsupportedLayout(f"sizePerThread of {enc.name}")
@@ -465,16 +311,15 @@ def get_order(enc: Attribute) -> tuple[int, ...]:
             return tuple(enc.order)
         else:
             rank, transposed = 2, False
-        return _nvmma_transposed_order(rank) if transposed else _rev_order(rank)
+        return _nvmma_transposed_order(rank) if transposed else reversed_order(rank)
     if is_dpas(enc):
         return (1, 0)
     if is_mfma(enc) and enc.is_transposed:
         # Triton 3.1.0 (measured): a transposed mfma is column-major, dim -2 fastest
         return _nvmma_transposed_order(rank_of(enc))
     if is_mma(enc) or is_dot_operand(enc):
-        return _rev_order(rank_of(enc))
+        return reversed_order(rank_of(enc))
     if is_linear(enc):
-        from irkit.layout.linear import linear_order
 
         return linear_order(enc)
     raise UnsupportedLayout(f"order of {enc.name}")
@@ -482,7 +327,7 @@ def get_order(enc: Attribute) -> tuple[int, ...]:
 
 def _nvmma_transposed_order(rank: int) -> tuple[int, ...]:
     # transposed nvmma_shared: the second-last dim is the contiguous one
-    o = list(_rev_order(rank))
+    o = list(reversed_order(rank))
     o[0], o[1] = o[1], o[0]
     return tuple(o)
 
@@ -492,7 +337,7 @@ def contig_per_thread(enc: Attribute) -> tuple[int, ...]:
     if is_blocked(enc):
         return tuple(enc.size_per_thread)
     if is_slice(enc):
-        return _erase(contig_per_thread(enc.parent), slice_dim(enc))
+        return erase_dim(contig_per_thread(enc.parent), slice_dim(enc))
     rank = rank_of(enc)
     if is_nvidia_mma(enc):
         if mma_version(enc) == 1:
@@ -512,7 +357,6 @@ def contig_per_thread(enc: Attribute) -> tuple[int, ...]:
     if is_dot_operand(enc):
         return _dot_size_per_thread(enc)
     if is_linear(enc):
-        from irkit.layout.linear import linear_contig_per_thread
 
         return linear_contig_per_thread(enc)
     raise UnsupportedLayout(f"contigPerThread of {enc.name}")
@@ -523,7 +367,7 @@ def unique_contig_per_thread(enc: Attribute, shape: Sequence[int]) -> tuple[int,
     if is_slice(enc):
         parent = enc.parent
         p = unique_contig_per_thread(parent, slice_padded_shape(enc, shape))
-        return _erase(p, slice_dim(enc))
+        return erase_dim(p, slice_dim(enc))
     c = contig_per_thread(enc)
     return tuple(min(s, x) for s, x in zip(shape, c))
 
@@ -538,7 +382,7 @@ def shape_per_cta_tile(enc: Attribute, shape: Sequence[int] | None = None) -> tu
     if is_slice(enc):
         parent = enc.parent
         pshape = slice_padded_shape(enc, shape) if shape is not None else None
-        return _erase(shape_per_cta_tile(parent, pshape), slice_dim(enc))
+        return erase_dim(shape_per_cta_tile(parent, pshape), slice_dim(enc))
     rank = rank_of(enc)
     if is_nvidia_mma(enc):
         w = enc.warps_per_cta
@@ -553,7 +397,7 @@ def shape_per_cta_tile(enc: Attribute, shape: Sequence[int] | None = None) -> tu
         raise UnsupportedLayout(f"nvidia_mma v{v}")
     if is_mfma(enc):
         w = enc.warps_per_cta
-        m, n = _mfma_mn(enc)
+        m, n = mfma_mn(enc)
         return tuple(w[:-2]) + (m * w[-2], n * w[-1])
     if is_wmma(enc):
         w = enc.warps_per_cta
@@ -566,7 +410,6 @@ def shape_per_cta_tile(enc: Attribute, shape: Sequence[int] | None = None) -> tu
     if is_dot_operand(enc):
         return _dot_shape_per_cta_tile(enc, shape)
     if is_linear(enc):
-        from irkit.layout.linear import linear_shape_per_cta_tile
 
         return linear_shape_per_cta_tile(enc)
     raise UnsupportedLayout(f"shapePerCTATile of {enc.name}")
@@ -602,7 +445,7 @@ def warps_per_cta_with_unique_data(enc: Attribute, shape: Sequence[int]) -> tupl
     """getWarpsPerCTAWithUniqueData: min(wpc[d], ceil(shape[d] / (spt[d]*tpw[d])))."""
     if is_slice(enc):
         p = warps_per_cta_with_unique_data(enc.parent, slice_padded_shape(enc, shape))
-        return _erase(p, slice_dim(enc))
+        return erase_dim(p, slice_dim(enc))
     w = warps_per_cta(enc)
     spt = size_per_thread(enc)
     tpw = threads_per_warp(enc)
@@ -613,7 +456,7 @@ def threads_per_warp_with_unique_data(enc: Attribute, shape: Sequence[int]) -> t
     """getThreadsPerWarpWithUniqueData: min(tpw[d], ceil(shape[d] / spt[d]))."""
     if is_slice(enc):
         p = threads_per_warp_with_unique_data(enc.parent, slice_padded_shape(enc, shape))
-        return _erase(p, slice_dim(enc))
+        return erase_dim(p, slice_dim(enc))
     tpw = threads_per_warp(enc)
     spt = size_per_thread(enc)
     return tuple(min(tpw[i], max(1, -(-shape[i] // spt[i]))) for i in range(len(tpw)))
@@ -630,7 +473,6 @@ def num_elements_per_thread(enc: Attribute, shape: Sequence[int]) -> int:
         sp = shape_per_cta(enc, shape)
         return prod(s * max(1, -(-n // t)) for s, n, t in zip(spt, sp, tile))
     if is_linear(enc) or is_mma(enc) or is_dot_operand(enc):
-        from irkit.layout.linear import to_linear_layout
 
         ll = to_linear_layout(enc, shape)
         if ll is not None:
@@ -650,7 +492,7 @@ def legacy_elems_per_thread(enc: Attribute, shape: Sequence[int]) -> tuple[int, 
         return tuple(s * max(1, -(-n // t)) for s, n, t in zip(spt, sp, tile))
     if is_slice(enc):
         p = legacy_elems_per_thread(enc.parent, slice_padded_shape(enc, shape))
-        return None if p is None else _erase(p, slice_dim(enc))
+        return None if p is None else erase_dim(p, slice_dim(enc))
     if is_mma_v2(enc):
         w = enc.warps_per_cta
         sp = shape_per_cta(enc, shape)

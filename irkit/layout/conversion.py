@@ -199,7 +199,7 @@ def is_mfma_to_dot_shortcut(src: Attribute, dst: Attribute, elem: Attribute | in
     name = getattr(elem, "name", "") if not isinstance(elem, int) else ""
     is_half = isinstance(elem, (Float16Type, BFloat16Type)) or name in ("f16", "bf16")
     try:
-        m, _ = algebra._mfma_mn(src)
+        m, _ = algebra.mfma_mn(src)
     except algebra.UnsupportedLayout:
         return False
     return (

@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextvars
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from math import prod
 
 from xdsl.ir import Attribute
 
@@ -33,7 +32,7 @@ from irkit.dialects.encodings import (
     NvidiaMmaEncodingAttr,
     SliceEncodingAttr,
 )
-from irkit.layout import algebra
+from irkit.layout import kinds
 
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
 HW_DIMS = (REG, LANE, WARP, BLOCK)
@@ -125,9 +124,6 @@ class LinearLayout:
     def out_dim_index(self, d: str) -> int:
         return self.out_dim_names.index(d)
 
-    def total_out_size(self) -> int:
-        return prod(s for _, s in self.out_dims)
-
     def total_out_bits(self) -> int:
         return sum(_log2(s) for _, s in self.out_dims)
 
@@ -182,25 +178,12 @@ class LinearLayout:
             [self.out_dims[i] for i in idx],
         )
 
-    def transpose_ins(self, names: Sequence[str]) -> LinearLayout:
-        return LinearLayout({n: self.bases[n] for n in names}, self.out_dims)
-
     def with_in_dims(self, dims: Sequence[str]) -> LinearLayout:
         """Add empty input dims so that every name of `dims` exists, in that order."""
         bases = {d: self.bases.get(d, []) for d in dims}
         for d, v in self.bases.items():
             bases.setdefault(d, v)
         return LinearLayout(bases, self.out_dims)
-
-    def compose(self, outer: LinearLayout) -> LinearLayout:
-        """outer(self(x)): self's out dims are outer's in dims (by name)."""
-        bases = {}
-        for d, vecs in self.bases.items():
-            out = []
-            for v in vecs:
-                out.append(outer.apply(dict(zip(self.out_dim_names, v))))
-            bases[d] = out
-        return LinearLayout(bases, outer.out_dims)
 
     def flat(self, v: Sequence[int]) -> int:
         """A basis vector as one integer over the flattened outputs (the first out dim most minor)."""
@@ -214,16 +197,15 @@ class LinearLayout:
     def flat_bases(self, d: str) -> list[int]:
         return [self.flat(v) for v in self.bases.get(d, ())]
 
+    def free_variable_mask(self, d: str) -> int:
+        """Bits of in dim `d` whose basis is zero (pure broadcast)."""
+        return sum(1 << i for i, v in enumerate(self.bases.get(d, ())) if not any(v))
+
     def remove_zero_bases(self, d: str) -> LinearLayout:
         """actionRemoveBroadcastedRegs for any in dim: drop the all-zero bases of `d`."""
         bases = dict(self.bases)
         bases[d] = [v for v in self.bases.get(d, ()) if any(v)]
         return LinearLayout(bases, self.out_dims)
-
-    def free_variable_mask(self, d: str) -> int:
-        """Bits of in dim `d` whose basis is zero (pure broadcast)."""
-        return sum(1 << i for i, v in enumerate(self.bases.get(d, ())) if not any(v))
-
 
 # ---------------------------------------------------------------------------------------------
 # Shape helpers (LayoutUtils.cpp)
@@ -283,7 +265,7 @@ def ensure_not_larger(ll: LinearLayout, shape: Mapping[str, int], broadcast_regi
 def _cga_layout(enc: Attribute, rank: int) -> LinearLayout:
     """makeCgaLayout for the CTA fields of `enc` (block -> dims); trivial for one CTA."""
     names = dim_names(rank)
-    fields = algebra.cta_layout(enc)
+    fields = kinds.cta_layout(enc)
     cga = fields.cga_layout
     if cga:
         return LinearLayout({BLOCK: [tuple(b) for b in cga]}, names)
@@ -352,13 +334,13 @@ def _nvidia_mma_tile(tile: Sequence[int], k_width: int, order: Sequence[int], re
 
 def _mma_warp_order(enc: NvidiaMmaEncodingAttr) -> tuple[int, ...]:
     rank = len(enc.warps_per_cta)
-    if algebra.mma_version(enc) == 3:
+    if kinds.mma_version(enc) == 3:
         return tuple(range(rank))  # Hopper warp groups run along dim0 first
     return tuple(range(rank - 1, -1, -1))
 
 
 def _nvidia_mma_to_ll(enc: NvidiaMmaEncodingAttr, shape: Sequence[int]) -> LinearLayout | None:
-    v = algebra.mma_version(enc)
+    v = kinds.mma_version(enc)
     rank = len(shape)
     instr = enc.instr_shape
     if v == 2:
@@ -387,7 +369,7 @@ def _nvidia_dot_to_ll(enc: DotOperandEncodingAttr, shape: Sequence[int]) -> Line
     if is_a:
         tile[rank - 2], tile[rank - 1] = 16, k_width * 8
     else:
-        if algebra.mma_version(mma) != 2:
+        if kinds.mma_version(mma) != 2:
             return None  # Hopper takes operand B from shared memory
         tile[rank - 2], tile[rank - 1] = k_width * 8, 8
     # getOrder(dot) is K-contiguous: [rank-1, rank-2, ...] for A, [rank-2, rank-1, ...] for B
@@ -413,8 +395,8 @@ def _nvidia_dot_to_ll(enc: DotOperandEncodingAttr, shape: Sequence[int]) -> Line
 def _mfma_to_ll(enc: AmdMfmaEncodingAttr, shape: Sequence[int]) -> LinearLayout | None:
     rank = len(shape)
     try:
-        m, n = algebra._mfma_mn(enc)
-    except algebra.UnsupportedLayout:
+        m, n = kinds.mfma_mn(enc)
+    except kinds.UnsupportedLayout:
         return None
     if (m, n) not in ((32, 32), (16, 16)) or rank not in (2, 3):
         return None
@@ -452,8 +434,8 @@ def _mfma_dot_to_ll(enc: DotOperandEncodingAttr, shape: Sequence[int]) -> Linear
     if k_width is None or rank not in (2, 3):
         return None
     try:
-        m, _ = algebra._mfma_mn(mfma)
-    except algebra.UnsupportedLayout:
+        m, _ = kinds.mfma_mn(mfma)
+    except kinds.UnsupportedLayout:
         return None
     op = enc.op_idx
     k_dim = rank - 1 if op == 0 else rank - 2
@@ -519,7 +501,7 @@ def _wmma_to_ll(enc: AmdWmmaEncodingAttr, shape: Sequence[int]) -> LinearLayout 
 
 
 def _slice_to_ll(enc: SliceEncodingAttr, shape: Sequence[int]) -> LinearLayout | None:
-    dim = algebra.slice_dim(enc)
+    dim = kinds.slice_dim(enc)
     parent_shape = list(shape)
     parent_shape.insert(dim, 1)
     parent = enc.parent
@@ -562,26 +544,26 @@ def to_linear_layout(
 def _to_ll_cached(enc: Attribute, shape: tuple[int, ...], keep: bool) -> LinearLayout | None:
     token = _KEEP_ZERO_REGS.set(keep)
     try:
-        if algebra.is_blocked(enc):
+        if kinds.is_blocked(enc):
             return _blocked_to_ll(enc, shape)
-        if algebra.is_slice(enc):
+        if kinds.is_slice(enc):
             return _slice_to_ll(enc, shape)
-        if algebra.is_nvidia_mma(enc):
+        if kinds.is_nvidia_mma(enc):
             return _nvidia_mma_to_ll(enc, shape)
-        if algebra.is_mfma(enc):
+        if kinds.is_mfma(enc):
             return _mfma_to_ll(enc, shape)
-        if algebra.is_wmma(enc):
+        if kinds.is_wmma(enc):
             return _wmma_to_ll(enc, shape)
-        if algebra.is_linear(enc):
+        if kinds.is_linear(enc):
             return _linear_attr_to_ll(enc, shape)
-        if algebra.is_dot_operand(enc):
+        if kinds.is_dot_operand(enc):
             parent = enc.parent
-            if algebra.is_nvidia_mma(parent):
+            if kinds.is_nvidia_mma(parent):
                 return _nvidia_dot_to_ll(enc, shape)
-            if algebra.is_mfma(parent):
+            if kinds.is_mfma(parent):
                 return _mfma_dot_to_ll(enc, shape)
             return None
-    except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError):
+    except (kinds.UnsupportedLayout, ValueError, KeyError, TypeError):
         return None
     finally:
         _KEEP_ZERO_REGS.reset(token)
@@ -594,7 +576,7 @@ def _to_ll_cached(enc: Attribute, shape: tuple[int, ...], keep: bool) -> LinearL
 
 
 def _bases_per_dim(enc: LinearEncodingAttr, in_dim: str) -> tuple[int, ...]:
-    return algebra.split_by_bases(enc.bases[in_dim], algebra.rank_of(enc))
+    return kinds.split_by_bases(enc.bases[in_dim], kinds.rank_of(enc))
 
 
 def linear_warps_per_cta(enc: Attribute) -> tuple[int, ...]:
@@ -607,7 +589,7 @@ def linear_threads_per_warp(enc: Attribute) -> tuple[int, ...]:
 
 def linear_order(enc: Attribute) -> tuple[int, ...]:
     """orderPerDim(register): dims in the order their first register basis appears, then the rest."""
-    rank = algebra.rank_of(enc)
+    rank = kinds.rank_of(enc)
     seen: list[int] = []
     for d_in in (REG, LANE, WARP):
         for v in enc.bases[d_in]:
@@ -622,7 +604,7 @@ def linear_order(enc: Attribute) -> tuple[int, ...]:
 
 def linear_contig_per_thread(enc: Attribute) -> tuple[int, ...]:
     """Per dim: 2^k where the first k register bases touching the dim are 1, 2, ..., 2^(k-1) on it alone."""
-    rank = algebra.rank_of(enc)
+    rank = kinds.rank_of(enc)
     out = [1] * rank
     for d in range(rank):
         expect = 1
@@ -638,7 +620,7 @@ def linear_contig_per_thread(enc: Attribute) -> tuple[int, ...]:
 
 
 def linear_shape_per_cta_tile(enc: Attribute) -> tuple[int, ...]:
-    rank = algebra.rank_of(enc)
+    rank = kinds.rank_of(enc)
     acc = [0] * rank
     for d_in in (REG, LANE, WARP):
         for v in enc.bases[d_in]:

@@ -26,12 +26,14 @@ th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-al
 th { background: #f0f0f0; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.bad td { background: #ffe3e3; } tr.good td { background: #e6f6e6; } tr.dim td { color: #888; }
 code, .mono { font-family: Menlo, Consolas, monospace; font-size: 0.92em; }
-.picture { overflow: hidden; border: 1px solid #ddd; height: 70vh; margin: 0.5em 0; position: relative;
+.picture { overflow: hidden; border: 1px solid #ddd; height: 70vh; margin: 0 0 0.5em 0; position: relative;
            cursor: grab; background: #fff; }
 .picture > svg { transform-origin: 0 0; }
-.zoom { position: absolute; top: 6px; right: 6px; z-index: 1; }
+.picture-head { display: flex; gap: 6px; align-items: flex-start; margin-top: 0.5em; position: sticky; top: 0;
+                z-index: 1; background: #fff; padding: 2px 0; }
+.zoom { white-space: nowrap; }
 .zoom button { font-size: 0.9em; min-width: 2.2em; margin-left: 2px; cursor: pointer; }
-.irline { font-family: Menlo, Consolas, monospace; font-size: 0.88em; background: #f7f7f7;
+.irline { flex: 1; font-family: Menlo, Consolas, monospace; font-size: 0.88em; background: #f7f7f7;
           border: 1px solid #ddd; padding: 4px 8px; white-space: pre-wrap; min-height: 1.3em; }
 g.node.picked > path, g.node.picked > polygon, g.node.picked > ellipse { stroke: #1f5fbf; stroke-width: 3px; }
 .verdict-bad { color: #b00000; font-weight: bold; } .verdict-good { color: #1a7f1a; font-weight: bold; }
@@ -73,7 +75,10 @@ class Picture:
     lines: dict[str, tuple[int | None, str]] = field(default_factory=dict)
 
 
-# Pan (drag), zoom (wheel, buttons), fit; a click on a node shows its IR line below the picture.
+# Pan (drag), zoom (wheel, buttons), fit; a click on a node shows its IR line above the picture.  The picture
+# opens at the width of its box (never so small that its text is unreadable: at most 1/0.75 of the box's
+# width shows), the box no taller than the picture; `fit` shows all of it.  The buttons and the IR line sit
+# in a bar above the box that stays in view while the page scrolls, so neither covers the legend.
 _SCRIPT = """
 (function () {
   document.querySelectorAll('.picture').forEach(function (box) {
@@ -81,14 +86,25 @@ _SCRIPT = """
     if (!svg) return;
     var data = box.querySelector('script.irkit-lines');
     var lines = data ? JSON.parse(data.textContent) : {};
-    var out = box.nextElementSibling;
+    var head = box.previousElementSibling;
+    var out = head.querySelector('.irline');
     var s = 1, x = 0, y = 0, drag = null, moved = false;
     function apply() { svg.style.transform = 'translate(' + x + 'px,' + y + 'px) scale(' + s + ')'; }
     function zoom(f, px, py) { x = px - (px - x) * f; y = py - (py - y) * f; s *= f; apply(); }
+    function size() {
+      return [svg.width.baseVal.value || svg.getBoundingClientRect().width / s,
+              svg.height.baseVal.value || svg.getBoundingClientRect().height / s];
+    }
     function fit() {
-      var w = svg.width.baseVal.value || svg.getBoundingClientRect().width / s;
-      var h = svg.height.baseVal.value || svg.getBoundingClientRect().height / s;
-      s = Math.min(1, box.clientWidth / w, box.clientHeight / h); x = (box.clientWidth - w * s) / 2; y = 0; apply();
+      var wh = size();
+      s = Math.min(1, box.clientWidth / wh[0], box.clientHeight / wh[1]);
+      x = (box.clientWidth - wh[0] * s) / 2; y = 0; apply();
+    }
+    function fitWidth() {
+      var wh = size();
+      s = Math.max(Math.min(1, box.clientWidth / wh[0]), 0.75);
+      box.style.height = Math.max(Math.min(wh[1] * s + 2, window.innerHeight * 0.8), 120) + 'px';
+      x = Math.max((box.clientWidth - wh[0] * s) / 2, 0); y = 0; apply();
     }
     box.addEventListener('wheel', function (e) {
       e.preventDefault();
@@ -105,7 +121,7 @@ _SCRIPT = """
       x = e.clientX - drag[0]; y = e.clientY - drag[1]; apply();
     });
     window.addEventListener('mouseup', function () { drag = null; box.style.cursor = 'grab'; });
-    var bar = box.querySelector('.zoom');
+    var bar = head.querySelector('.zoom');
     bar.querySelector('[data-z=in]').onclick = function () { zoom(1.25, box.clientWidth / 2, box.clientHeight / 2); };
     bar.querySelector('[data-z=out]').onclick = function () { zoom(0.8, box.clientWidth / 2, box.clientHeight / 2); };
     bar.querySelector('[data-z=fit]').onclick = fit;
@@ -119,9 +135,11 @@ _SCRIPT = """
         svg.querySelectorAll('g.node.picked').forEach(function (p) { p.classList.remove('picked'); });
         g.classList.add('picked');
         out.textContent = (info[0] ? 'line ' + info[0] + ': ' : '') + info[1];
+        var r = out.getBoundingClientRect();
+        if (r.top < 0 || r.bottom > window.innerHeight) out.scrollIntoView({block: 'nearest'});
       });
     });
-    fit();
+    fitWidth();
   });
 })();
 """
@@ -140,14 +158,18 @@ def _pictures(pictures: dict[str, str | Picture] | None, missing: str | None) ->
         if isinstance(picture, str):
             picture = Picture(picture)
         out.append(f"<h2>{escape(title)}</h2>")
+        hint = "Drag to pan, wheel to zoom; click a node to see its line of IR here."
         out.append(
-            '<div class="picture"><div class="zoom"><button data-z="in" title="zoom in">+</button>'
-            '<button data-z="out" title="zoom out">&minus;</button><button data-z="fit" title="fit">fit</button></div>'
+            f'<div class="picture-head"><div class="irline">{hint}</div>'
+            '<div class="zoom"><button data-z="in" title="zoom in">+</button>'
+            '<button data-z="out" title="zoom out">&minus;</button>'
+            '<button data-z="fit" title="show the whole picture">fit</button></div></div>'
+        )
+        out.append(
+            '<div class="picture">'
             f'<script type="application/json" class="irkit-lines">{_lines_json(picture.lines)}</script>'
             f"{_svg_inline(picture.svg)}</div>"
         )
-        hint = "Drag to pan, wheel to zoom; click a node to see its line of IR here."
-        out.append(f'<div class="irline">{hint}</div>')
     if missing:
         out.append(f'<p class="note">{escape(missing)}</p>')
     if pictures:

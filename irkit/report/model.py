@@ -181,7 +181,7 @@ def build_module_report(
     functions = [d["function"] for _, d in graph.nodes(data=True) if d["op"] in graph_analysis.FUNC_OPS]
     triple = smem.target.triple if smem.target else (target or graph.graph.get("target"))
     if recorded_shared is None:
-        from irkit.analysis.shared_memory import module_int
+        from irkit.dialects.module_attrs import module_int
 
         recorded_shared = module_int(module, "shared")
     return ModuleReport(

@@ -14,17 +14,12 @@ import argparse
 import json
 import sys
 
-from irkit.cli.entry import CliError, run_command
+from irkit.cli.entry import ArgumentParser, CliError, run_command
 from irkit.sweep.kernel import DEFAULT_TIMEOUT_S
 
 
-class _ArgumentParser(argparse.ArgumentParser):
-    def error(self, message: str):
-        raise CliError(f"{message} (see --help)")
-
-
 def build_arg_parser() -> argparse.ArgumentParser:
-    ap = _ArgumentParser(
+    ap = ArgumentParser(
         prog="irkit-sweep",
         description="Run a pass pipeline over many Triton kernels (.ttir/.ttgir files, Triton cache and "
         "TRITON_KERNEL_DUMP folders, MLIR_ENABLE_DUMP logs; folders walked recursively) and write one row per "
@@ -58,6 +53,17 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--max-tasks-per-worker", type=int, default=None, metavar="N",
                     help="recycle a worker process after N kernels (default 500), so memory stays flat")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar (there is none when stderr is not a terminal)")
+    ap.add_argument("--against", default=None, metavar="REFERENCE",
+                    help="compare each kernel's result with a C++ pass's: its name in the reference Triton "
+                    "(tritongpu-coalesce) or a command run as 'COMMAND FILE' (docs/porting.md): reference_* columns")
+    ap.add_argument("--reference-python", action="append", default=[], metavar="PYTHON",
+                    help="with --against NAME: a Python whose Triton runs it (repeatable: each kernel goes to the one of its "
+                    "Triton version, else the first; default: $IRKIT_TRITON_PYTHON, $IRKIT_TRITON_PYTHONS, else this one)")
+    ap.add_argument("--against-normalise", default="", metavar="PASSES",
+                    help="with --against NAME: C++ passes of that Triton run on both results before comparing "
+                    "(e.g. 'canonicalize,cse': compare modulo dead code, constant placement and duplicates)")
+    ap.add_argument("--diffs", default=None, metavar="DIR",
+                    help="with --against: where the diff of each kernel that differs goes (default: RESULTS.diffs/)")
     ap.add_argument("--summary-json", default=None, metavar="FILE", help="also write the summary as JSON")
     screen = ap.add_argument_group("knob screen (--screen): one kernel over configs and compiler knobs, compiled by "
                                    "the real Triton; one row per config (docs/amd.md)")
@@ -122,15 +128,26 @@ def run(argv: list[str]) -> int:
         sys.stderr.write(f"irkit-sweep: interrupted; the kernels done are in {args.output}: "
                          "the same command with --resume runs the rest\n")
         return 130
+    if args.against:
+        from irkit.reference import sweep as against
+        from irkit.sweep.results import write_rows
+
+        against.compare_rows(result.rows, args.pipeline, args.against, args.reference_python,
+                             args.diffs or args.output + ".diffs", args.against_normalise)
+        write_rows(args.output, result.rows)
     groups = summarise(result.rows)
     kept = f", {result.kept:,} kept from the file" if result.kept else ""
     sys.stdout.write(f"irkit-sweep: {len(result.rows):,} kernel(s) in {args.output} ({result.ran:,} run{kept})\n")
     sys.stdout.write(render(groups))
+    if args.against:
+        sys.stdout.write(against.render(result.rows, args.against))
     if args.summary_json:
-        from irkit.cli.opt import write_output
+        from irkit.outputs import write_output
 
         summary = {"command": " ".join(["irkit-sweep", *argv]), "results": args.output, "kernels": len(result.rows),
                    "groups": [g.to_dict() for g in groups]}
+        if args.against:
+            summary["against"] = {"reference": args.against, **against.summary(result.rows)}
         write_output(args.summary_json, json.dumps(summary, indent=1) + "\n")
     return 0
 

@@ -114,7 +114,7 @@ def identity(text: str, meta: dict) -> dict:
 def metadata(path: str) -> dict:
     """The compiler's metadata beside a kernel file (irkit-report's sidecar lookup), for a TTIR file
     too: a cache entry's ``<k>.json`` describes every stage of the kernel."""
-    from irkit.cli.report import sidecar
+    from irkit.cli.opt import sidecar
 
     p = Path(path)
     if p.suffix == ".ttir":

@@ -46,6 +46,11 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("compile_spills_after", "int", "--compile: the same after"),
     ("compile_agrees", "bool", "--compile: the compiler's shared bytes equal irkit's prediction, before and after"),
     ("compile_error", "str", "--compile: why the kernel (or its rewrite) was not compiled"),
+    ("reference", "str", "--against: the C++ pass (or command) the pipeline's result is compared with"),
+    ("reference_same", "bool", "--against: the same ops, operands, attributes and types as the reference's result"),
+    ("reference_difference", "str", "--against: layout, operands-or-attributes, op, extra-op, missing-op, *-error"),
+    ("reference_first", "str", "--against: the first line where they part, prototype and reference"),
+    ("reference_diff", "str", "--against: the unified diff file (prototype first)"),
     ("seconds", "float", "time spent on this kernel (the only column that differs between runs)"),
 )
 
