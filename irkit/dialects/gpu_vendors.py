@@ -19,7 +19,7 @@ from xdsl.traits import Pure
 
 from irkit.dialects.base import TritonOp, irkit_op
 from irkit.dialects.tt import CACHE, EVICT, MEM_SCOPE, MEM_SEMANTIC, RMW_OP
-from irkit.frontend.opformat import IntStyle
+from irkit.frontend.opformat import DenseArrayStyle, IntStyle
 
 # -- AMD -----------------------------------------------------------------------------------
 
@@ -183,6 +183,7 @@ class ExtractSliceOp(TritonOp):
     static_offsets = prop_def()
     traits = traits_def(Pure())
     FORMAT = "$source $static_offsets attr-dict `:` type($source) `to` type($result)"
+    ATTR_STYLES = {"static_offsets": DenseArrayStyle(64)}  # a DenseI64ArrayAttr: `[0, 32]`
 
 
 @irkit_op

@@ -710,9 +710,29 @@ class AttrParser:
         body = ""
         if cur.text.startswith("<", cur.pos):
             end = cur.balanced_end(cur.pos)
-            body = cur.text[cur.pos : end]
+            body = self._aliases_written_out(cur.text[cur.pos : end], start)
             cur.pos = end
         return enc.OpaqueAttr(StringAttr(ident), StringAttr(body))
+
+    _ALIAS_USE = re.compile(r"#[A-Za-z_][\w$\-]*(?![\w$.\-<])")
+
+    def _aliases_written_out(self, body: str, use_pos: int) -> str:
+        """A verbatim body (`#ttg.partitioned_shared<{..., partitionLayout = #inner}>`) with the aliases it
+        names replaced by their definitions: the printer recomputes aliases, so `#inner` would print
+        undefined."""
+        if "#" not in body:
+            return body
+        table = self.aliases
+
+        def definition(m: re.Match) -> str:
+            key = m.group(0)
+            if key not in table.pending:
+                return key
+            table.resolve(key, self, use_pos)
+            text = self.cur.text[table.pending[key] : table.ends[key]].strip()
+            return self._aliases_written_out(text, use_pos)
+
+        return self._ALIAS_USE.sub(definition, body)
 
     def _struct_layout(self, cls: type[enc.StructLayoutAttr]) -> Attribute:
         cur = self.cur

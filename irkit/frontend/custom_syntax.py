@@ -990,14 +990,20 @@ def _parse_assume(p, cls, legacy, nres):
     props, attrs = _split_inherent(cls, p.optional_attr_dict())
     p.cur.expect(":")
     t = p.attrs.parse_type()
-    if not attrs and not props:  # MLIR 22's format: `$cond : type($cond) attr-dict`
+    if not attrs and not props:  # the format of Triton 3.9's MLIR: `$cond : type($cond) attr-dict`
         props, attrs = _split_inherent(cls, p.optional_attr_dict())
+        if props or attrs:
+            p.variants[cls.name] = "attributes after the type"
     props.setdefault("op_bundle_sizes", DenseArrayBase.from_list(IntegerType(32), []))
     return cls.create(operands=[_resolve(p, cond, t)], properties=props, attributes=attrs)
 
 
 def _print_assume(pr, op):
     pr.w(" " + pr.value(op.cond))
+    if pr.o.variants.get(op.name) == "attributes after the type":
+        pr.w(" : " + pr.type(op.cond.type))
+        _print_inherent_dict(pr, op, {"op_bundle_sizes", "op_bundle_tags"})
+        return
     _print_inherent_dict(pr, op, {"op_bundle_sizes", "op_bundle_tags"})
     pr.w(" : " + pr.type(op.cond.type))
 
