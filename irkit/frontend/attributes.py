@@ -950,9 +950,10 @@ def layout_problem(cls: type[enc.StructLayoutAttr], values: dict[str, object]) -
         return "sizePerThread, threadsPerWarp, warpsPerCTA, order and the CTA parameters must all have the same rank"
     if "dim" in values and values["dim"] < 0:
         return f"dim = {values['dim']} must not be negative"
-    if cls.name == "ttg.nvidia_mma" and values.get("versionMajor") not in (None, 2, 3):
-        return f"versionMajor must be 2 (Ampere) or 3 (Hopper), got {values['versionMajor']}"
-    for key, most in (("versionMajor", 3), ("version", 4)):  # amd_mfma: 3.1-3.8 and 3.9's key
+    if cls.name == "ttg.nvidia_mma" and values.get("versionMajor") not in (None, 1, 2, 3):
+        return f"versionMajor must be 1 (Volta), 2 (Ampere) or 3 (Hopper), got {values['versionMajor']}"
+    # amd_mfma: 3.1-3.8's key and 3.9's; 4 is CDNA4 (gfx950), written in both (Triton's gfx950 tests since 2025)
+    for key, most in (("versionMajor", 4), ("version", 4)):
         if cls.name == "ttg.amd_mfma" and isinstance(values.get(key), int) and not 0 <= values[key] <= most:
             return f"major version must be in the [0, {most}] range"
     if cls.name == "ttg.amd_mfma" and values.get("versionMinor") not in (None, 0):
@@ -964,7 +965,8 @@ def layout_problem(cls: type[enc.StructLayoutAttr], values: dict[str, object]) -
     if cls.name == "ttg.amd_mfma" and "versionMajor" in values and isinstance(shape, tuple) and len(shape) == 2 \
             and shape not in ((32, 32), (16, 16)):
         return "(M, N) cases other than (32, 32) or (16, 16) unimplemented"
-    if values.get("elementBitWidth") not in (None, 8, 16, 32, 64):  # Triton's nvmma_shared aborts on others
+    # Triton's nvmma_shared aborts on others; 0 appears in Triton's own warp-specialization tests (2025)
+    if values.get("elementBitWidth") not in (None, 0, 8, 16, 32, 64):
         return f"elementBitWidth = {values['elementBitWidth']} must be 8, 16, 32 or 64"
     if values.get("swizzlingByteWidth") not in (None, 0, 32, 64, 128):
         return "swizzlingByteWidth must be 0, 32, 64, or 128"
