@@ -24,6 +24,8 @@ class TritonOp(IRDLOperation):
     FORMAT_PRE34: ClassVar[str | None] = None
     ATTR_STYLES: ClassVar[dict[str, AttrStyle]] = {}
     STRIPPED: ClassVar[dict[str, str]] = {}  # operand/result name -> dialect type name
+    # read in either form, printed qualified: newer Triton writes these without the dialect prefix
+    READ_STRIPPED: ClassVar[dict[str, str]] = {}
 
     @classmethod
     def infer_types(cls, types: dict[str, list[Attribute]]) -> None:
@@ -60,7 +62,8 @@ def same_as(types: dict[str, list[Attribute]], target: str, source: str) -> None
         types[target] = list(types[source])
 
 
-_SYNTAX_FIELDS = ("FORMAT", "FORMAT_LEGACY", "FORMAT_PRE34", "ATTR_STYLES", "STRIPPED", "KERNEL_KEYWORD")
+_SYNTAX_FIELDS = ("FORMAT", "FORMAT_LEGACY", "FORMAT_PRE34", "ATTR_STYLES", "STRIPPED", "READ_STRIPPED",
+                  "KERNEL_KEYWORD")
 
 
 def irkit_op(cls):

@@ -9,6 +9,7 @@ from xdsl.irdl import (
     operand_def,
     opt_operand_def,
     opt_prop_def,
+    opt_result_def,
     prop_def,
     result_def,
     traits_def,
@@ -18,7 +19,7 @@ from xdsl.traits import Pure
 
 from irkit.dialects.base import TritonOp, irkit_op
 from irkit.dialects.tt import CACHE, EVICT, MEM_SCOPE, MEM_SEMANTIC, RMW_OP
-from irkit.frontend.opformat import IntStyle
+from irkit.frontend.opformat import DenseArrayStyle, IntStyle
 
 # -- AMD -----------------------------------------------------------------------------------
 
@@ -145,6 +146,7 @@ class BufferLoadToLocalOp(TritonOp):
     )
     ATTR_STYLES = {"cache": CACHE}
     STRIPPED = {"dest": "ttg.memdesc"}
+    READ_STRIPPED = {"ptr": "tt.ptr"}  # Triton main's tests write `<f32>[...]`; 3.9 prints `!tt.ptr<f32>[...]`
 
     @classmethod
     def infer_types(cls, types):
@@ -181,6 +183,7 @@ class ExtractSliceOp(TritonOp):
     static_offsets = prop_def()
     traits = traits_def(Pure())
     FORMAT = "$source $static_offsets attr-dict `:` type($source) `to` type($result)"
+    ATTR_STYLES = {"static_offsets": DenseArrayStyle(64)}  # a DenseI64ArrayAttr: `[0, 32]`
 
 
 @irkit_op
@@ -255,8 +258,14 @@ class AsyncTDMCopyGlobalToLocalOp(TritonOp):
     name = "amdg.async_tdm_copy_global_to_local"
     desc = operand_def()
     result = operand_def()
+    barrier = opt_operand_def()  # 3.9+: an mbarrier the copy arrives on
     token = result_def()
-    FORMAT = "$desc `into` $result attr-dict `:` qualified(type($desc)) `->` qualified(type($result))"
+    cache = opt_prop_def()
+    warp_used_hint = opt_prop_def()
+    FORMAT = (
+        "$desc `into` $result (`,` `barrier` `=` $barrier^)? attr-dict `:` qualified(type($desc)) "
+        "(`,` qualified(type($barrier))^)? `->` qualified(type($result))"
+    )
 
     @classmethod
     def infer_types(cls, types):
@@ -268,12 +277,88 @@ class AsyncTDMCopyLocalToGlobalOp(TritonOp):
     name = "amdg.async_tdm_copy_local_to_global"
     desc = operand_def()
     src = operand_def()
+    barrier = opt_operand_def()
     token = result_def()
-    FORMAT = "$desc `from` $src attr-dict `:` qualified(type($src)) `->` qualified(type($desc))"
+    cache = opt_prop_def()
+    FORMAT = (
+        "$desc `from` $src (`,` `barrier` `=` $barrier^)? attr-dict `:` qualified(type($src)) "
+        "(`,` qualified(type($barrier))^)? `->` qualified(type($desc))"
+    )
 
     @classmethod
     def infer_types(cls, types):
         _token(types, "token")
+
+
+@irkit_op
+class AsyncTDMFusedCopyGlobalToLocalOp(TritonOp):
+    name = "amdg.async_tdm_fused_copy_global_to_local"
+    descs = var_operand_def()
+    dests = var_operand_def()
+    token = result_def()
+    warp_used_hints = prop_def()
+    cache = opt_prop_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    FORMAT = "$descs `into` $dests attr-dict `:` qualified(type($descs)) `->` qualified(type($dests))"
+
+    @classmethod
+    def infer_types(cls, types):
+        _token(types, "token")
+
+
+@irkit_op
+class AsyncTDMScatterOp(TritonOp):
+    name = "amdg.async_tdm_scatter"
+    desc = operand_def()
+    dst_row_indices = operand_def()
+    src = operand_def()
+    barrier = opt_operand_def()
+    retToken = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    FORMAT = (
+        "$desc `[` $dst_row_indices `]` `from` $src (`,` `barrier` `=` $barrier^)? attr-dict `:` "
+        "qualified(type($dst_row_indices)) `,` qualified(type($src)) (`,` qualified(type($barrier))^)? "
+        "`->` qualified(type($desc))"
+    )
+
+    @classmethod
+    def infer_types(cls, types):
+        _token(types, "retToken")
+
+
+@irkit_op
+class AsyncTDMGatherOp(TritonOp):
+    name = "amdg.async_tdm_gather"
+    desc = operand_def()
+    src_row_indices = operand_def()
+    dst = operand_def()
+    barrier = opt_operand_def()
+    token = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    FORMAT = (
+        "$desc `[` $src_row_indices `]` `to` $dst (`,` `barrier` `=` $barrier^)? attr-dict `:` "
+        "qualified(type($src_row_indices)) `,` qualified(type($dst)) (`,` qualified(type($barrier))^)? "
+        "`->` qualified(type($desc))"
+    )
+
+    @classmethod
+    def infer_types(cls, types):
+        _token(types, "token")
+
+
+@irkit_op
+class TDMPrefetchOp(TritonOp):
+    name = "amdg.tdm_prefetch"
+    desc = operand_def()
+    indices = var_operand_def()
+    pred = operand_def()
+    maybeOffsets = opt_result_def()
+    speculative = prop_def()
+    returnOffsets = opt_prop_def()
+    FORMAT = (
+        "$desc `[` $indices `]` `,` $pred `,` `speculative` `=` $speculative (`returnOffsets` $returnOffsets^)? "
+        "attr-dict `:` qualified(type($desc)) (`->` type($maybeOffsets)^)?"
+    )
 
 
 @irkit_op
@@ -289,11 +374,131 @@ class AsyncTDMWaitOp(TritonOp):
         _token(types, "retToken")
 
 
+# -- 3.8/3.9 gfx950/gfx1250: async copies to global, waits, barriers in LDS -----------------------------
+
+
+@irkit_op
+class AsyncTDMIntrinsicWaitOp(TritonOp):
+    name = "amdg.async_tdm_intrinsic_wait"
+    asyncToken = var_operand_def()
+    retToken = result_def()
+    count = prop_def()
+    FORMAT = "($asyncToken^)? attr-dict"
+
+    @classmethod
+    def infer_types(cls, types):
+        _token(types, "retToken")
+
+
+@irkit_op
+class AMDAsyncWaitOp(TritonOp):
+    """Waits on the vmcnt of async copies (the count of instructions, not of commit groups)."""
+
+    name = "amdg.async_wait"
+    asyncToken = var_operand_def()
+    retToken = result_def()
+    num_inst = prop_def()
+    FORMAT = "($asyncToken^)? attr-dict"
+
+    @classmethod
+    def infer_types(cls, types):
+        _token(types, "retToken")
+
+
+@irkit_op
+class LocalLoadPackedTransposedOp(TritonOp):
+    name = "amdg.local_load_packed_transposed"
+    src = operand_def()
+    token = opt_operand_def()
+    result = result_def()
+    FORMAT = "$src (`token` $token^)? attr-dict `:` qualified(type($src)) `->` type($result)"
+
+
+@irkit_op
+class AsyncCopyLocalToGlobalOp(TritonOp):
+    name = "amdg.async_copy_local_to_global"
+    src = operand_def()
+    dst = operand_def()
+    mask = opt_operand_def()
+    token = result_def()
+    cache = opt_prop_def()
+    evict = opt_prop_def()
+    contiguity = opt_prop_def()
+    FORMAT = (
+        "$src `,` $dst (`mask` $mask^)? oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict) "
+        "attr-dict `:` qualified(type($src)) `->` type($dst)"
+    )
+    ATTR_STYLES = {"cache": CACHE, "evict": EVICT}
+
+    @classmethod
+    def infer_types(cls, types):
+        _token(types, "token")
+
+
+@irkit_op
+class MemoryCounterWaitOp(TritonOp):
+    name = "amdg.memory_counter_wait"
+    load = opt_prop_def()
+    store = opt_prop_def()
+    ds = opt_prop_def()
+    FORMAT = "oilist(`load` `(` $load `)` | `store` `(` $store `)` | `ds` `(` $ds `)`) attr-dict"
+    ATTR_STYLES = {"load": IntStyle(32), "store": IntStyle(32), "ds": IntStyle(32)}
+
+
+@irkit_op
+class AMDInitBarrierOp(TritonOp):
+    name = "amdg.init_barrier"
+    alloc = operand_def()
+    count = prop_def()
+    FORMAT = "$alloc `,` $count attr-dict `:` qualified(type($alloc))"
+    ATTR_STYLES = {"count": IntStyle(32)}
+
+
+@irkit_op
+class AMDWaitBarrierOp(TritonOp):
+    name = "amdg.wait_barrier"
+    alloc = operand_def()
+    phase = operand_def()
+    FORMAT = "$alloc `,` $phase attr-dict `:` qualified(type($alloc))"
+
+
+@irkit_op
+class AMDArriveBarrierOp(TritonOp):
+    name = "amdg.arrive_barrier"
+    alloc = operand_def()
+    result = result_def()
+    count = prop_def()
+    FORMAT = "$alloc `,` $count attr-dict `:` qualified(type($alloc)) `->` type($result)"
+    ATTR_STYLES = {"count": IntStyle(32)}
+
+
+@irkit_op
+class AsyncCopyMbarrierArriveOp(TritonOp):
+    name = "amdg.async_copy_mbarrier_arrive"
+    barrier = operand_def()
+    FORMAT = "$barrier attr-dict `:` qualified(type($barrier))"
+
+
+@irkit_op
+class ClusterBarrierArriveOp(TritonOp):
+    name = "amdg.cluster_barrier_arrive"
+    FORMAT = "attr-dict"
+
+
+@irkit_op
+class ClusterBarrierWaitOp(TritonOp):
+    name = "amdg.cluster_barrier_wait"
+    FORMAT = "attr-dict"
+
+
 AMDG_OPS = [
     InThreadTransposeOp, BufferLoadOp, BufferStoreOp, BufferAtomicRMWOp, BufferLoadToLocalOp,
     InstructionSchedHintOp, SchedBarrierOp, CondBarrierOp, ExtractSliceOp, ConcatOp, BufferAtomicCASOp,
     ScaledUpcastFp4Op, ScaledUpcastFp8Op, UpdateTensorDescriptorOp, AsyncTDMCopyGlobalToLocalOp,
-    AsyncTDMCopyLocalToGlobalOp, AsyncTDMWaitOp,
+    AsyncTDMCopyLocalToGlobalOp, AsyncTDMWaitOp, AsyncTDMFusedCopyGlobalToLocalOp, AsyncTDMScatterOp,
+    AsyncTDMGatherOp, TDMPrefetchOp, AsyncTDMIntrinsicWaitOp, AMDAsyncWaitOp, LocalLoadPackedTransposedOp,
+    AsyncCopyLocalToGlobalOp, MemoryCounterWaitOp, AMDInitBarrierOp, AMDWaitBarrierOp, AMDArriveBarrierOp,
+    AsyncCopyMbarrierArriveOp, ClusterBarrierArriveOp, ClusterBarrierWaitOp,
 ]
 TritonAMDGPU = Dialect("amdg", AMDG_OPS, [])
 

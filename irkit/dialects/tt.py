@@ -467,8 +467,11 @@ class SplatOp(TritonOp):
 
     def verify_(self) -> None:
         t = self.result.type
-        if not isinstance(t, TensorType) or t.element_type != self.src.type:
-            raise VerifyException(f"result must be a tensor of {self.src.type}, got {t}")
+        src = self.src.type
+        # a rank-0 tensor splats like its element (Triton's ODS: the element types match)
+        element = src.element_type if isinstance(src, TensorType) and not src.get_shape() else src
+        if not isinstance(t, TensorType) or t.element_type != element:
+            raise VerifyException(f"result must be a tensor of {element}, got {t}")
 
 
 @irkit_op

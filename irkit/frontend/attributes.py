@@ -18,11 +18,17 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DictionaryAttr,
     FileLineColLoc,
+    Float4E2M1FNType,
+    Float6E2M3FNType,
+    Float6E3M2FNType,
+    Float8E3M4Type,
     Float8E4M3B11FNUZType,
     Float8E4M3FNType,
     Float8E4M3FNUZType,
+    Float8E4M3Type,
     Float8E5M2FNUZType,
     Float8E5M2Type,
+    Float8E8M0FNUType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -71,6 +77,13 @@ _SCALAR_TYPES: dict[str, Attribute] = {
     "f8E4M3FNUZ": Float8E4M3FNUZType(),
     "f8E5M2FNUZ": Float8E5M2FNUZType(),
     "f8E4M3B11FNUZ": Float8E4M3B11FNUZType(),
+    # the microscaling formats (Blackwell and CDNA4 scaled dots; e8m0 is the scale)
+    "f8E8M0FNU": Float8E8M0FNUType(),
+    "f8E4M3": Float8E4M3Type(),
+    "f8E3M4": Float8E3M4Type(),
+    "f6E2M3FN": Float6E2M3FNType(),
+    "f6E3M2FN": Float6E3M2FNType(),
+    "f4E2M1FN": Float4E2M1FNType(),
     "none": NoneType(),
 }
 _I1 = IntegerType(1)
@@ -146,7 +159,9 @@ class AliasTable:
     whole file is scanned for definitions first and each is parsed on first use.
     """
 
-    _DEF = re.compile(r"^([#!])([\w$.\-]+)[ \t]*=[ \t]*", re.MULTILINE | re.ASCII)
+    # at a line's start, or right after the end of another definition on the same line (`...}>#shared = ...`,
+    # which MLIR's parser accepts)
+    _DEF = re.compile(r"(?:^|(?<=[>)]))[ \t]*([#!])([\w$.\-]+)[ \t]*=[ \t]*", re.MULTILINE | re.ASCII)
 
     def __init__(self, text: str):
         self.text = text
@@ -264,15 +279,19 @@ class AttrParser:
         if st is not None:
             cur.pos = m.end()
             return st
-        if word in ("tensor", "vector") and text.startswith("<", m.end()):
+        # MLIR's lexer lets a blank stand between the keyword and `<` (`tensor <8xi32>`)
+        angle = m.end()
+        while angle < len(text) and text[angle] in " 	":
+            angle += 1
+        if word in ("tensor", "vector") and text.startswith("<", angle):
             if self.nesting:  # inside another type: no cache key per level (rescanning the text is quadratic)
-                cur.pos = m.end() + 1
+                cur.pos = angle + 1
                 return self._nested_shaped(word)
-            end = cur.balanced_end(m.end())
+            end = cur.balanced_end(angle)
             key = text[pos:end]
             cached = self.type_cache.get(key)
             if cached is None:
-                cur.pos = m.end() + 1
+                cur.pos = angle + 1
                 cached = self._nested_shaped(word)
                 self.type_cache[key] = cached
             cur.pos = end
@@ -421,6 +440,8 @@ class AttrParser:
                 else:
                     space = attr
             cur.expect(">", "to end memdesc type")
+            if alloc_shape is not None and tuple(alloc_shape) == tuple(dims):
+                alloc_shape = None  # MLIR's default: written or not, the same type (and printed without it)
             return MemDescType(tuple(dims), elem, encoding, space, mutable, alloc_shape)
         if name == "tt.tensordesc":
             cur.expect("<")
@@ -689,9 +710,29 @@ class AttrParser:
         body = ""
         if cur.text.startswith("<", cur.pos):
             end = cur.balanced_end(cur.pos)
-            body = cur.text[cur.pos : end]
+            body = self._aliases_written_out(cur.text[cur.pos : end], start)
             cur.pos = end
         return enc.OpaqueAttr(StringAttr(ident), StringAttr(body))
+
+    _ALIAS_USE = re.compile(r"#[A-Za-z_][\w$\-]*(?![\w$.\-<])")
+
+    def _aliases_written_out(self, body: str, use_pos: int) -> str:
+        """A verbatim body (`#ttg.partitioned_shared<{..., partitionLayout = #inner}>`) with the aliases it
+        names replaced by their definitions: the printer recomputes aliases, so `#inner` would print
+        undefined."""
+        if "#" not in body:
+            return body
+        table = self.aliases
+
+        def definition(m: re.Match) -> str:
+            key = m.group(0)
+            if key not in table.pending:
+                return key
+            table.resolve(key, self, use_pos)
+            text = self.cur.text[table.pending[key] : table.ends[key]].strip()
+            return self._aliases_written_out(text, use_pos)
+
+        return self._ALIAS_USE.sub(definition, body)
 
     def _struct_layout(self, cls: type[enc.StructLayoutAttr]) -> Attribute:
         cur = self.cur
@@ -909,9 +950,10 @@ def layout_problem(cls: type[enc.StructLayoutAttr], values: dict[str, object]) -
         return "sizePerThread, threadsPerWarp, warpsPerCTA, order and the CTA parameters must all have the same rank"
     if "dim" in values and values["dim"] < 0:
         return f"dim = {values['dim']} must not be negative"
-    if cls.name == "ttg.nvidia_mma" and values.get("versionMajor") not in (None, 2, 3):
-        return f"versionMajor must be 2 (Ampere) or 3 (Hopper), got {values['versionMajor']}"
-    for key, most in (("versionMajor", 3), ("version", 4)):  # amd_mfma: 3.1-3.8 and 3.9's key
+    if cls.name == "ttg.nvidia_mma" and values.get("versionMajor") not in (None, 1, 2, 3):
+        return f"versionMajor must be 1 (Volta), 2 (Ampere) or 3 (Hopper), got {values['versionMajor']}"
+    # amd_mfma: 3.1-3.8's key and 3.9's; 4 is CDNA4 (gfx950), written in both (Triton's gfx950 tests since 2025)
+    for key, most in (("versionMajor", 4), ("version", 4)):
         if cls.name == "ttg.amd_mfma" and isinstance(values.get(key), int) and not 0 <= values[key] <= most:
             return f"major version must be in the [0, {most}] range"
     if cls.name == "ttg.amd_mfma" and values.get("versionMinor") not in (None, 0):
@@ -923,7 +965,8 @@ def layout_problem(cls: type[enc.StructLayoutAttr], values: dict[str, object]) -
     if cls.name == "ttg.amd_mfma" and "versionMajor" in values and isinstance(shape, tuple) and len(shape) == 2 \
             and shape not in ((32, 32), (16, 16)):
         return "(M, N) cases other than (32, 32) or (16, 16) unimplemented"
-    if values.get("elementBitWidth") not in (None, 8, 16, 32, 64):  # Triton's nvmma_shared aborts on others
+    # Triton's nvmma_shared aborts on others; 0 appears in Triton's own warp-specialization tests (2025)
+    if values.get("elementBitWidth") not in (None, 0, 8, 16, 32, 64):
         return f"elementBitWidth = {values['elementBitWidth']} must be 8, 16, 32 or 64"
     if values.get("swizzlingByteWidth") not in (None, 0, 32, 64, 128):
         return "swizzlingByteWidth must be 0, 32, 64, or 128"

@@ -8,6 +8,7 @@ write everything after the op name.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from xdsl.dialects import scf
@@ -20,6 +21,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
+    UnitAttr,
 )
 from xdsl.ir import Attribute, Block, Region, TypeAttribute
 
@@ -244,7 +246,10 @@ syntax("tt.call")((_parse_call, _print_call))
 
 
 def _ensure_terminator(region: Region) -> None:
-    """MLIR elides a `scf.yield` without operands; put it back."""
+    """MLIR elides a `scf.yield` without operands; put it back (in a block of its own when the region
+    was written `{}`, as MLIR's ensureTerminator does)."""
+    if not region.blocks:
+        region.add_block(Block())
     for block in region.blocks:
         last = block.last_op
         if last is None or last.name not in ("scf.yield", "scf.condition"):
@@ -271,7 +276,8 @@ def _parse_for(p, cls, legacy, nres):
     types: list[Attribute] = []
     if cur.try_lit("iter_args"):
         cur.expect("(")
-        while True:
+        # `iter_args() -> ()` (Triton's tests write it): no values, and the loop prints without them
+        while not cur.try_lit(")"):
             apos = cur.skip()
             d = cur.try_value_def()
             if d is None:
@@ -302,8 +308,6 @@ def _parse_for(p, cls, legacy, nres):
     attrs = p.optional_attr_dict()
     props = {}
     if unsigned:
-        from xdsl.dialects.builtin import UnitAttr
-
         attrs["unsignedCmp"] = UnitAttr()
     return cls.create(operands=[lb, ub, step, *init_vals], result_types=types, regions=[body], attributes=attrs, properties=props)
 
@@ -339,11 +343,12 @@ def _parse_if(p, cls, legacy, nres):
         types = p.attrs.parse_result_types()
     then = p.parse_region()
     els = Region()
-    if cur.try_lit("else"):
+    has_else = cur.try_lit("else")
+    if has_else:
         els = p.parse_region()
     if not types:
         _ensure_terminator(then)
-        if els.blocks:
+        if has_else:
             _ensure_terminator(els)
     attrs = p.optional_attr_dict()
     return cls.create(operands=[cond], result_types=types, regions=[then, els], attributes=attrs)
@@ -419,18 +424,25 @@ syntax("scf.while")((_parse_while, _print_while))
 
 def _parse_execute_region(p, cls, legacy, nres):
     types = p.attrs.parse_result_types() if p.cur.try_lit("->") else []
+    # MLIR 21+: `no_inline` keeps the region from being inlined by canonicalization (Triton's warp pipeline)
+    no_inline = p.cur.try_lit("no_inline")
     region = p.parse_region()
     attrs = p.optional_attr_dict()
+    if no_inline:
+        attrs["no_inline"] = UnitAttr()
     return cls.create(result_types=types, regions=[region], attributes=attrs)
 
 
 def _print_execute_region(pr, op):
     if op.results:
         pr.w(" -> " + pr.result_types([r.type for r in op.results]))
+    if "no_inline" in op.attributes:
+        pr.w(" no_inline")
     pr.w(" ")
     pr.print_region(op.region)
-    if op.attributes:
-        pr.w(" " + pr.attr_dict_text(dict(op.attributes)))
+    attrs = {k: v for k, v in op.attributes.items() if k != "no_inline"}
+    if attrs:
+        pr.w(" " + pr.attr_dict_text(attrs))
 
 
 syntax("scf.execute_region")((_parse_execute_region, _print_execute_region))
@@ -563,11 +575,19 @@ __all__ = ["PARSERS", "PRINTERS"]
 # -- ttg.async_commit_group: `tokens` keyword since Triton 3.4 ------------------------------------------
 
 
+_DEFINES_NEXT = re.compile(r"(:\d+\s*)?=")
+
+
 def _parse_commit_group(p, cls, legacy, nres):
     from irkit.dialects.types import AsyncTokenType
 
     keyword = p.cur.try_lit("tokens")
+    start = p.cur.pos
     uses = p._use_list()
+    if uses and not keyword and _DEFINES_NEXT.match(p.cur.text, p.cur.skip()):
+        # `%1 = ttg.async_commit_group` then `%2 = ...`: the names belong to the next op's results
+        p.cur.pos = start
+        uses = []
     if uses:  # only a commit group with tokens shows which syntax the file has
         p.variants[cls.name] = "tokens" if keyword else "plain"
     vals = [p.lookup(n, i, pos) for n, i, pos in uses]
@@ -632,16 +652,18 @@ def _parse_barriers(p):
             p.cur.pos = save
             break
         bar = _use(p)
-        p.cur.expect("[")
-        pred = _use(p)
-        p.cur.expect("]")
+        pred = None  # Triton 3.3: a barrier without a predicate
+        if p.cur.try_lit("["):
+            pred = _use(p)
+            p.cur.expect("]")
         bars.append((bar, pred))
     return bars
 
 
 def _print_barriers(pr, op) -> None:
-    for bar, pred in zip(op.barriers, op.barrier_preds):
-        pr.w(f", {pr.value(bar)}[{pr.value(pred)}]")
+    preds = list(op.barrier_preds)
+    for i, bar in enumerate(op.barriers):
+        pr.w(f", {pr.value(bar)}" + (f"[{pr.value(preds[i])}]" if i < len(preds) else ""))
 
 
 def _type_list(p) -> list[Attribute]:
@@ -739,8 +761,16 @@ def _parse_gen5_mma(p, cls, legacy, nres):
     more, attrs = _split_inherent(cls, p.optional_attr_dict())
     props.update(more)
     p.cur.expect(":")
+    tpos = p.cur.skip()
     types = _type_list(p)
     fixed = 5 if scaled else 3
+    if len(types) == 1 and isinstance(types[0], FunctionType):
+        # Triton 3.3: `%a, %b, %d, %useD, %pred(, %barrier)? : (every operand's type) -> ()`
+        inputs = list(types[0].inputs.data)
+        if len(inputs) != fixed + 2 + len(bars):
+            raise ParseError(tpos, f"expected {fixed + 2 + len(bars)} operand types, found {len(inputs)}")
+        types = inputs[:fixed] + inputs[fixed + 2:]
+        p.variants[cls.name] = "functional"
     if len(types) != fixed + len(bars):
         raise p.cur.error(f"expected {fixed + len(bars)} types, found {len(types)}")
     ops = [_resolve(p, a, types[0]), _resolve(p, b, types[1]), _resolve(p, d, types[2])]
@@ -749,9 +779,10 @@ def _parse_gen5_mma(p, cls, legacy, nres):
     ops += [_resolve(p, s, t) for s, t in zip(scales, types[3:5])]
     ops += [_resolve(p, use_d, IntegerType(1)), _resolve(p, pred, IntegerType(1))]
     ops += [_resolve(p, bar, t) for (bar, _), t in zip(bars, types[fixed:])]
-    ops += [_resolve(p, bp, IntegerType(1)) for _, bp in bars]
+    bar_preds = [bp for _, bp in bars if bp is not None]
+    ops += [_resolve(p, bp, IntegerType(1)) for bp in bar_preds]
     head = [1, 1, 1, int(dep is not None)] + ([1, 1] if scaled else [])
-    props["operandSegmentSizes"] = _segments(*head, 1, 1, len(bars), len(bars))
+    props["operandSegmentSizes"] = _segments(*head, 1, 1, len(bars), len(bar_preds))
     return cls.create(operands=ops, result_types=[AsyncTokenType()] if has_token else [],
                       properties=props, attributes=attrs)
 
@@ -773,6 +804,10 @@ def _print_gen5_mma(pr, op):
     types = [op.a.type, op.b.type, op.d.type]
     if scaled:
         types += [op.a_scale.type, op.b_scale.type]
+    if pr.o.variants.get(op.name) == "functional":
+        types += [op.useD.type, op.pred.type, *(b.type for b in op.barriers)]
+        pr.w(" : (" + ", ".join(pr.type(t) for t in types) + ") -> ()")
+        return
     types += [b.type for b in op.barriers]
     pr.w(" : " + ", ".join(pr.type(t) for t in types))
 
@@ -910,6 +945,41 @@ def _print_warp_specialize(pr, op):
 syntax("ttg.warp_specialize")((_parse_warp_specialize, _print_warp_specialize))
 
 
+# -- nvws.warp_group: `nvws.warp_group attributes {...}` then `partitionN num_warps(K) { ... }` per region
+
+
+def _parse_warp_group(p, cls, legacy, nres):
+    from xdsl.dialects.builtin import DenseArrayBase
+
+    cur = p.cur
+    attrs = p.attrs.parse_attr_entries("{", "}") if cur.try_lit("attributes") else {}
+    regions: list[Region] = []
+    num_warps: list[int] = []
+    while cur.try_lit(f"partition{len(regions)}"):
+        cur.expect("num_warps")
+        cur.expect("(")
+        num_warps.append(cur.integer())
+        cur.expect(")")
+        regions.append(p.parse_region())
+    props, attrs = _split_inherent(cls, attrs)
+    props["numWarps"] = DenseArrayBase.from_list(IntegerType(32), num_warps)
+    return cls.create(regions=regions, properties=props, attributes=attrs)
+
+
+def _print_warp_group(pr, op):
+    extra = {k: v for k, v in op.properties.items() if k != "numWarps"}
+    extra.update(op.attributes)
+    if extra:
+        pr.w(" attributes " + pr.attr_dict_text(extra))
+    for i, (region, warps) in enumerate(zip(op.regions, op.properties["numWarps"].get_values())):
+        pr.newline()
+        pr.w(f"partition{i} num_warps({warps}) ")
+        pr.print_region(region, entry_args=False)
+
+
+syntax("nvws.warp_group")((_parse_warp_group, _print_warp_group))
+
+
 # -- llvm.intr.assume: `%c : i1`; the operand bundles (none in Triton's IR) are op_bundle_sizes = array<i32> ---
 
 
@@ -920,12 +990,20 @@ def _parse_assume(p, cls, legacy, nres):
     props, attrs = _split_inherent(cls, p.optional_attr_dict())
     p.cur.expect(":")
     t = p.attrs.parse_type()
+    if not attrs and not props:  # the format of Triton 3.9's MLIR: `$cond : type($cond) attr-dict`
+        props, attrs = _split_inherent(cls, p.optional_attr_dict())
+        if props or attrs:
+            p.variants[cls.name] = "attributes after the type"
     props.setdefault("op_bundle_sizes", DenseArrayBase.from_list(IntegerType(32), []))
     return cls.create(operands=[_resolve(p, cond, t)], properties=props, attributes=attrs)
 
 
 def _print_assume(pr, op):
     pr.w(" " + pr.value(op.cond))
+    if pr.o.variants.get(op.name) == "attributes after the type":
+        pr.w(" : " + pr.type(op.cond.type))
+        _print_inherent_dict(pr, op, {"op_bundle_sizes", "op_bundle_tags"})
+        return
     _print_inherent_dict(pr, op, {"op_bundle_sizes", "op_bundle_tags"})
     pr.w(" : " + pr.type(op.cond.type))
 

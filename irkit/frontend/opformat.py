@@ -318,6 +318,31 @@ class BareI32ListStyle(AttrStyle):
         return ", ".join(str(v) for v in value.get_values())
 
 
+class DenseArrayStyle(AttrStyle):
+    """A `DenseI64ArrayAttr` (or i32) in a format: written `[0, 16]`, stored as a dense array."""
+
+    def __init__(self, width: int = 64):
+        self.width = width
+
+    def parse(self, p: Any) -> Attribute:
+        from xdsl.dialects.builtin import DenseArrayBase
+
+        p.cur.expect("[")
+        vals: list[int] = []
+        if not p.cur.try_lit("]"):
+            vals.append(p.cur.integer())
+            while p.cur.try_lit(","):
+                vals.append(p.cur.integer())
+            p.cur.expect("]")
+        return DenseArrayBase.from_list(IntegerType(self.width), vals)
+
+    def print(self, pr: Any, value: Attribute) -> str:
+        return "[" + ", ".join(str(v) for v in value.get_values()) + "]"
+
+    def starts_here(self, p: Any) -> bool:
+        return p.cur.peek() == "["
+
+
 class UnitStyle(AttrStyle):
     """A unit attribute whose presence a keyword in an optional group shows."""
 

@@ -353,7 +353,23 @@ class Parser:
         fmt = compiled_format(cls, legacy)
         if fmt is None:
             raise ParseError(pos, f"'{raw}' has no custom assembly form; write it in generic form")
-        return self.parse_with_format(cls, fmt, num_results)
+        if legacy or getattr(cls, "FORMAT_LEGACY", None) is None:
+            return self.parse_with_format(cls, fmt, num_results)
+        start = self.cur.pos
+        try:
+            return self.parse_with_format(cls, fmt, num_results)
+        except ParseError:
+            # Some ops went back to their older format under the new spelling (the AMD buffer ops: 3.9 writes
+            # `: !tt.ptr<f16> -> tensor<..>`, 3.4-3.8 and main `cacheModifier = cg : tensor<..>`): read the
+            # other one, and print the module's ops the way it wrote them
+            self.cur.pos = start
+            try:
+                op = self.parse_with_format(cls, compiled_format(cls, True), num_results)
+            except ParseError:
+                self.cur.pos = start
+                return self.parse_with_format(cls, fmt, num_results)
+            self.variants["format." + cls.name] = "legacy"
+            return op
 
     # -- generic form --------------------------------------------------------------------------
     def _generic_operation(self) -> Operation:
@@ -601,7 +617,7 @@ class Parser:
 
     def _types_for(self, name: str, st: _FormatState, cls: type[Operation]) -> list[Attribute]:
         cur = self.cur
-        stripped = getattr(cls, "STRIPPED", {}).get(name)
+        stripped = getattr(cls, "STRIPPED", {}).get(name) or getattr(cls, "READ_STRIPPED", {}).get(name)
         if name in ("operands", "results"):
             count = sum(len(v) for v in st.operands.values()) if name == "operands" else None
         else:

@@ -284,7 +284,8 @@ class Printer:
 
     def _legacy_syntax(self, op: Operation) -> bool:
         """Ops print in their Triton 3.1 syntax in 3.1 modules (and where the name keeps its old spelling)."""
-        return self.o.spelling is Spelling.LEGACY or self.spell(op.name) != op.name
+        return (self.o.spelling is Spelling.LEGACY or self.spell(op.name) != op.name
+                or self.o.variants.get("format." + op.name) == "legacy")
 
     def _compiled_format(self, cls: type, op: Operation, legacy: bool) -> CompiledFormat | None:
         try:
