@@ -240,3 +240,9 @@ def lowering_hazards(root: Operation, locate: Callable[[Operation], str]) -> lis
             out.append(Hazard(locate(op), "an explicit async object on a synchronous gpu.launch_func: MLIR 22.1's "
                                           "gpu-to-llvm drops it and creates a stream per launch"))
     return out
+
+
+def is_gpu_host_text(text: str) -> bool:
+    """Whether a file is MLIR GPU host IR (a `gpu.container_module` that launches kernels), not Triton IR:
+    the tools pick their mode by it."""
+    return "gpu.container_module" in text and ("gpu.launch_func" in text or "\"gpu.launch_func\"" in text)

@@ -59,7 +59,7 @@ def _write(path: str | None, text: str) -> None:
 
 def _gpu_host_inputs(paths: list[str]) -> list[tuple[str, str]]:
     """MLIR GPU host files (gpu.launch_func in a gpu.container_module): checked by call counts, not Triton."""
-    from irkit.check.mlir_gpu import is_gpu_host_text
+    from irkit.analysis.launch_cost import is_gpu_host_text
 
     texts = []
     for path in paths:

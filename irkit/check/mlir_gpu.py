@@ -74,10 +74,6 @@ def count_calls(text: str, entry: str = "main") -> dict[str, int]:
         return {name: int(n) for name, n in pairs}
 
 
-def is_gpu_host_text(text: str) -> bool:
-    return "gpu.container_module" in text and ("gpu.launch_func" in text or "\"gpu.launch_func\"" in text)
-
-
 def check_gpu_host(inputs: list[tuple[str, str]], pipeline_spec: str) -> dict:
     """Before/after runtime call counts for each (name, text) module under the irkit pipeline."""
     from irkit.check.rewrite import rewrite_module

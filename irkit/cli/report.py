@@ -530,7 +530,7 @@ def check_options(args) -> None:
 
 def _gpu_host_inputs(args) -> bool:
     """MLIR GPU host files (seed 001) get the launch-cost report instead of the Triton one."""
-    from irkit.check.mlir_gpu import is_gpu_host_text
+    from irkit.analysis.launch_cost import is_gpu_host_text
 
     try:
         return all(is_gpu_host_text(Path(p).read_text()) for p in args.inputs)

@@ -1010,9 +1010,8 @@ def _print_assume(pr, op):
 
 syntax("llvm.intr.assume")((_parse_assume, _print_assume))
 
-# MLIR's GPU host ops (func.func, gpu.module, gpu.launch_func, ...) have their syntax in their own module
+# MLIR's GPU host ops (gpu.module, gpu.launch_func, ...) have their syntax in irkit.frontend.gpu_syntax
 syntax("func.func")((_parse_func, _print_func))
 syntax("func.call")((_parse_call, _print_call))
 syntax("llvm.func")((_parse_func, _print_func))
 syntax("llvm.call")((_parse_call, _print_call))
-from irkit.frontend import gpu_syntax  # noqa: E402,F401  (registers the gpu.* parsers and printers)

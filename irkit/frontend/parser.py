@@ -30,7 +30,10 @@ from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.utils.exceptions import VerifyException
 
 from irkit.dialects.registry import OPS
-from irkit.frontend import custom_syntax
+from irkit.frontend import (
+    custom_syntax,
+    gpu_syntax,  # noqa: F401  (registers the gpu.* parsers and printers)
+)
 from irkit.frontend.attributes import LOCATION_TYPES, AliasTable, AttrParser
 from irkit.frontend.construct import gc_paused, new_op
 from irkit.frontend.fastformat import fast_format, value_uses
