@@ -12,6 +12,7 @@ import pytest
 
 from irkit.cli.report import run
 from irkit.frontend.parser import Parser
+from irkit.frontend.printer import print_module
 from irkit.report.model import build_module_report
 
 DATA = Path(__file__).parent / "data" / "verdicts"
@@ -36,6 +37,13 @@ def test_irkit_gives_tritons_verdict_with_no_limit(entry):
         assert report.fits and report.verdict.startswith("fits")
     else:
         assert report.fits is False and report.verdict == expected
+
+
+@pytest.mark.parametrize("entry", MANIFEST, ids=lambda e: e["path"])
+def test_the_fresh_corpus_prints_back_as_the_compiler_wrote_it(entry):
+    """Byte for byte (the files were saved as Triton 3.5.1/3.8.0 print without locations)."""
+    text = (DATA / entry["path"]).read_text()
+    assert print_module(Parser(text, entry["path"]).parse()) == text
 
 
 def test_the_corpus_covers_targets_versions_and_both_verdicts():
