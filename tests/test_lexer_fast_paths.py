@@ -46,11 +46,18 @@ def test_balanced_end_on_corpus_text(corpus):
             assert _end(cur.balanced_end, i) == _end(cur._balanced_end_by_char, i), (path.name, i)
 
 
-@pytest.mark.parametrize("blank", [" ", "  ", "\t", "\n", " \n ", "\u00a0", "\u2003", "\x85", " // c\n", "// c\n  "])
+@pytest.mark.parametrize("blank", [" ", "  ", "\t", "\n", "\r\n", " \n ", " // c\n", "// c\n  "])
 def test_skip_steps_over_every_kind_of_blank(blank):
     cur = Cursor(blank + "x")
     assert cur.skip() == len(blank)
     assert cur.try_lit("x")
+
+
+@pytest.mark.parametrize("other", ["\u00a0", "\u2003", "\x85"])
+def test_skip_stops_at_what_mlir_does_not_call_a_blank(other):
+    """MLIR's lexer skips only space, tab, newline and carriage return; a no-break space is an error there."""
+    cur = Cursor(" " + other + "x")
+    assert cur.skip() == 1
 
 
 def test_skip_stops_at_a_slash_that_is_not_a_comment():

@@ -51,7 +51,7 @@ COST_US: dict[str, dict[str, float]] = {
 COST_SOURCES = {
     "rocm": "seed 001 ltrace -c, ROCm (usecs/call)",
     "cuda": "seed 001 ltrace -c, CUDA (usecs/call)",
-    "cuda-h100": "H100, in-process, shared docs/seed-notes.md §4 (Module* from the seed's CUDA row)",
+    "cuda-h100": "H100, in-process, the team's seed notes §4, tabled in docs/gpu-host.md (Module* from the seed's CUDA row)",
 }
 
 
