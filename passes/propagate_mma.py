@@ -76,7 +76,7 @@ class PropagateMmaPass(ModulePass):
         except ValueError as e:
             raise PassFailure(op, f"propagate-mma: {e}") from None
         original, alone = self._original_for_the_compiler(op)
-        facts = [ModuleFacts(op)]  # replaced after each rewrite: shared memory and AxisInfo change
+        facts = [ModuleFacts(op)]  # refreshed per rewritten function: shared memory and AxisInfo change
         kept: dict[Operation, PlanJudgement] = {}
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             kept_here = self._run_on_function(func, kinds, facts)
@@ -93,20 +93,21 @@ class PropagateMmaPass(ModulePass):
         settled: set[Operation] = set()  # conversions already reported or covered by a plan
         kept: dict[Operation, PlanJudgement] = {}  # judged a loss alone
         taken_gain = 0.0  # the model's gain of the plans applied to this function
+        acc = mma_slice.accumulator_layouts(func)  # tmem_load never changes layout: once per function
         progress = True
         while progress:
             progress = False
             for cvt in [o for o in func.walk() if isinstance(o, ConvertLayoutOp) or mma_slice.is_dot_operand_round_trip(o)]:
                 if cvt in settled:
                     continue
-                plan = self._plan(cvt, kinds)
+                plan = self._plan(cvt, kinds, acc)
                 settled.add(cvt)
                 if plan is None:
                     continue
                 if not plan.accepted:
                     emit_remark(cvt, f"propagate-mma: conversion left alone: {plan.reason}")
                     continue
-                plan, judgement = self._choose(cvt, plan, facts[0])
+                plan, judgement = self._choose(cvt, plan, facts[0], acc)
                 if plan is None:
                     kept[cvt] = judgement
                     continue
@@ -118,12 +119,12 @@ class PropagateMmaPass(ModulePass):
                     continue
                 emit_remark(cvt, f"propagate-mma: moved to {mma_slice.layout_name(plan.target)}: {what}")
                 settled.update(apply_plan(plan, func))  # the conversions it adds were counted: not seeds
-                facts[0] = ModuleFacts(facts[0].module)
+                facts[0].refresh(func)
                 progress = True
                 break  # the IR changed: look at the remaining conversions again
         still_kept = {}
         for cvt, judgement in kept.items():
-            gain = self._complete(cvt, judgement, facts, func, taken_gain)
+            gain = self._complete(cvt, judgement, facts, func, taken_gain, acc)
             if gain is None:
                 still_kept[cvt] = judgement
             else:
@@ -199,14 +200,14 @@ class PropagateMmaPass(ModulePass):
         raise PassFailure(module, f"propagate-mma: profit=compiled needs the real Triton: {unavailable}")
 
     def _complete(self, cvt: Operation, judgement: PlanJudgement, facts: list[ModuleFacts], func: Operation,
-                  taken_gain: float) -> float | None:
+                  taken_gain: float, acc: frozenset[Attribute]) -> float | None:
         """Take a conversion the model judged a loss alone when, with the rewrites already taken in the
         function, the whole is still a gain (`mma_profit.completes_rewrite`); its gain, or None when kept.
         Re-planned on the rewritten IR (a dry run keeps the first plan: nothing was rewritten)."""
         if cvt.parent is None:
             return None
         if not self.dry_run:
-            candidate, _ = mma_slice.classify_conversion(cvt, self.dot_operands)
+            candidate, _ = mma_slice.classify_conversion(cvt, self.dot_operands, acc)
             plan = mma_slice.plan_mma_propagation(cvt, candidate, loads_only=self.loads_only) if candidate else None
             if plan is None or not plan.accepted:
                 return None
@@ -221,11 +222,11 @@ class PropagateMmaPass(ModulePass):
         what = _outcome(plan, judgement, word="remove with the rest")
         emit_remark(cvt, f"propagate-mma: moved to {mma_slice.layout_name(plan.target)}: {what}; {together}")
         apply_plan(plan, func)
-        facts[0] = ModuleFacts(facts[0].module)
+        facts[0].refresh(func)
         return gain
 
     def _choose(
-        self, cvt: Operation, plan: mma_slice.MmaSlicePlan, facts: ModuleFacts
+        self, cvt: Operation, plan: mma_slice.MmaSlicePlan, facts: ModuleFacts, acc: frozenset[Attribute]
     ) -> tuple[mma_slice.MmaSlicePlan | None, PlanJudgement]:
         """The plan to apply (None: keep the conversion) and the model's judgement of it.  With
         `profit=model`, a plan the model calls a loss is replaced by its loads-only variant (the store
@@ -234,7 +235,7 @@ class PropagateMmaPass(ModulePass):
         if self.profit == "always" or judgement.verdict.take:
             return plan, judgement
         if not self.loads_only:
-            candidate, _ = mma_slice.classify_conversion(cvt, self.dot_operands)
+            candidate, _ = mma_slice.classify_conversion(cvt, self.dot_operands, acc)
             partial = mma_slice.plan_mma_propagation(cvt, candidate, loads_only=True)
             if partial.accepted:
                 partial_judgement = judge_plan(partial, facts)
@@ -242,8 +243,8 @@ class PropagateMmaPass(ModulePass):
                     return partial, partial_judgement
         return None, judgement
 
-    def _plan(self, cvt: Operation, kinds: frozenset[str]) -> mma_slice.MmaSlicePlan | None:
-        candidate, why_not = mma_slice.classify_conversion(cvt, self.dot_operands)
+    def _plan(self, cvt: Operation, kinds: frozenset[str], acc: frozenset[Attribute]) -> mma_slice.MmaSlicePlan | None:
+        candidate, why_not = mma_slice.classify_conversion(cvt, self.dot_operands, acc)
         if candidate is None:
             if why_not:
                 emit_remark(cvt, f"propagate-mma: conversion left alone: {why_not}")
@@ -391,7 +392,8 @@ class _PlanRewriter:
                 cvt = ConvertLayoutOp(new_src, wanted)
                 cvt.location = op.location
                 Rewriter.insert_op(cvt, InsertPoint.before(op))
-                self.created.append(cvt)
+                if op not in p.retargeted:
+                    self.created.append(cvt)  # a retargeted one may be a seed again (a bias row into a #slice)
                 self.new[res] = cvt.results[0]
             return  # the old conversion stays while users outside the slice need it
         if new_src.type == res.type:
