@@ -20,7 +20,7 @@ rule that makes a large load an anchor (docs/passes/propagate-mma.md).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from xdsl.context import Context
 from xdsl.dialects import scf
@@ -29,7 +29,8 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from irkit.analysis import mma_slice, occupancy
+from irkit.analysis import mma_slice, occupancy, real_compiler
+from irkit.analysis.real_compiler import CompileUnavailable, RealCompiler
 from irkit.analysis.mma_profit import ModuleFacts, PlanJudgement, completes_rewrite, judge_plan
 from irkit.diagnostics import PassFailure, emit_remark, silenced
 from irkit.dialects.arith import ConstantOp
@@ -41,8 +42,6 @@ from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.layout import algebra
 from irkit.names import clone_keeping_names, exact_name, set_exact_name
 
-if TYPE_CHECKING:
-    from irkit.check.compiled_stats import CompileUnavailable
 
 
 @dataclass(frozen=True)
@@ -133,38 +132,31 @@ class PropagateMmaPass(ModulePass):
 
     def _original_for_the_compiler(self, module: ModuleOp) -> tuple[ModuleOp | None, str | None]:
         """A copy of the module as it came, for the compiler to compare with (None where none is asked), and
-        for `auto` without a Triton, the note that the model decides alone.  `compiled` always asks; `auto`
+        for `auto` without a compiler, the note that the model decides alone.  `compiled` always asks; `auto`
         where occupancy figures exist (CUDA: for AMD and Intel modules it is exactly `model`), and only after
-        a cheap look for a Triton, so that without one it costs nothing over `model`."""
+        a cheap look for the compiler the tool provides, so that without one it costs nothing over `model`."""
         if self.profit == "compiled":
             return clone_keeping_names(module), None
         if self.profit != "auto" or occupancy.sm_limits(module_target(module)) is None:
             return None, None
-        from irkit.check import compiled_stats  # finds the Triton that compiles: not the pass's business
-
         try:
-            compiled_stats.triton_python()
-        except compiled_stats.CompileUnavailable as e:
+            _compiler().look()
+        except CompileUnavailable as e:
             return None, self._without_compiler(module, e)
         return clone_keeping_names(module), None
 
     def _ask_the_compiler(self, ctx: Context, module: ModuleOp, original: ModuleOp,
                           kept: dict[Operation, PlanJudgement]) -> str | None:
         """`profit=compiled` (and `auto`): compile the model's module and the one with every conversion
-        removed (`profit=always`) with the real Triton, and take the second when it lets more CTAs share an SM
-        where few did, or spills far less, and is worse in neither (`occupancy.removal_pays`).  Returns the
-        note for the kept conversions' remarks, or None when they were removed (and reported) here.  Without
-        a Triton that can compile the module, `compiled` fails and `auto` leaves the model's decision."""
-        from irkit.check import compiled_stats  # prints and compiles: not the pass
-
+        removed (`profit=always`) with the real compiler the tool provides, and take the second when it lets
+        more CTAs share an SM where few did, or spills far less, and is worse in neither
+        (`occupancy.removal_pays`).  Returns the note for the kept conversions' remarks, or None when they
+        were removed (and reported) here.  Without a compiler that can compile the module, `compiled` fails
+        and `auto` leaves the model's decision."""
         label = f"profit={self.profit}"
         sm = occupancy.sm_limits(module_target(module))
         if sm is None:
             return f"{label}: no occupancy figures for target {module_target(module)}, the model decides"
-        try:
-            python = compiled_stats.find_compiler([original])
-        except compiled_stats.CompileUnavailable as e:
-            return self._without_compiler(module, e)
         with silenced():
             everything = clone_keeping_names(original)
             replace(self, profit="always", dry_run=False).apply(ctx, everything)
@@ -175,8 +167,8 @@ class PropagateMmaPass(ModulePass):
         if everything.is_structurally_equivalent(chosen):
             return f"{label}: removing every conversion gives the same module"
         try:
-            stats = compiled_stats.compile_modules([chosen, everything], python)
-        except compiled_stats.CompileUnavailable as e:
+            stats = _compiler().compile([chosen, everything])
+        except CompileUnavailable as e:
             return self._without_compiler(module, e)
         failed = [s for s in stats if isinstance(s, str)]
         if failed:
@@ -264,6 +256,16 @@ class PropagateMmaPass(ModulePass):
             emit_remark(cvt, f"propagate-mma: conversion left alone: {size} B < min-bytes={self.min_bytes}")
             return None
         return mma_slice.plan_mma_propagation(cvt, candidate, loads_only=self.loads_only)
+
+
+def _compiler() -> RealCompiler:
+    """The real compiler the tool provides (`irkit.analysis.real_compiler`); raises CompileUnavailable when
+    it provides none."""
+    compiler = real_compiler.provided()
+    if compiler is None:
+        raise CompileUnavailable("no real compiler: irkit-opt, irkit-check and irkit-sweep provide Triton's",
+                                 "no real compiler provided to the pass")
+    return compiler
 
 
 def _report_kept(kept: dict[Operation, PlanJudgement], note: str | None = None) -> None:
