@@ -30,8 +30,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from irkit.analysis import mma_slice, occupancy, real_compiler
+from irkit.analysis.mma_profit import ModuleFacts, PlanJudgement, completes_rewrite, decide, judge_plan
 from irkit.analysis.real_compiler import CompileUnavailable, RealCompiler
-from irkit.analysis.mma_profit import ModuleFacts, PlanJudgement, completes_rewrite, judge_plan
 from irkit.diagnostics import PassFailure, emit_remark, silenced
 from irkit.dialects.arith import ConstantOp
 from irkit.dialects.builtin_extras import DenseElementsAttr
@@ -41,7 +41,6 @@ from irkit.dialects.tt import FuncOp
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.layout import algebra
 from irkit.names import clone_keeping_names, exact_name, set_exact_name
-
 
 
 @dataclass(frozen=True)
@@ -93,20 +92,23 @@ class PropagateMmaPass(ModulePass):
         kept: dict[Operation, PlanJudgement] = {}  # judged a loss alone
         taken_gain = 0.0  # the model's gain of the plans applied to this function
         acc = mma_slice.accumulator_layouts(func)  # tmem_load never changes layout: once per function
+        # not candidates (yet): said at the end, for those still there (a rewrite may retarget one into a
+        # candidate, e.g. a bias row converted to a #slice of the store layout, then of the accumulator's)
+        not_candidates: dict[Operation, str] = {}
         progress = True
         while progress:
             progress = False
             for cvt in [o for o in func.walk() if isinstance(o, ConvertLayoutOp) or mma_slice.is_dot_operand_round_trip(o)]:
                 if cvt in settled:
                     continue
-                plan = self._plan(cvt, kinds, acc)
+                plan = self._plan(cvt, kinds, acc, not_candidates)
                 settled.add(cvt)
                 if plan is None:
                     continue
                 if not plan.accepted:
                     emit_remark(cvt, f"propagate-mma: conversion left alone: {plan.reason}")
                     continue
-                plan, judgement = self._choose(cvt, plan, facts[0], acc)
+                plan, judgement = self._choose(plan, facts[0])
                 if plan is None:
                     kept[cvt] = judgement
                     continue
@@ -121,6 +123,9 @@ class PropagateMmaPass(ModulePass):
                 facts[0].refresh(func)
                 progress = True
                 break  # the IR changed: look at the remaining conversions again
+        for cvt, why_not in not_candidates.items():
+            if cvt.parent is not None:
+                emit_remark(cvt, f"propagate-mma: conversion left alone: {why_not}")
         still_kept = {}
         for cvt, judgement in kept.items():
             gain = self._complete(cvt, judgement, facts, func, taken_gain, acc)
@@ -217,29 +222,18 @@ class PropagateMmaPass(ModulePass):
         facts[0].refresh(func)
         return gain
 
-    def _choose(
-        self, cvt: Operation, plan: mma_slice.MmaSlicePlan, facts: ModuleFacts, acc: frozenset[Attribute]
-    ) -> tuple[mma_slice.MmaSlicePlan | None, PlanJudgement]:
-        """The plan to apply (None: keep the conversion) and the model's judgement of it.  With
-        `profit=model`, a plan the model calls a loss is replaced by its loads-only variant (the store
-        stays wide) when that one is judged a gain."""
-        judgement = judge_plan(plan, facts)
-        if self.profit == "always" or judgement.verdict.take:
-            return plan, judgement
-        if not self.loads_only:
-            candidate, _ = mma_slice.classify_conversion(cvt, self.dot_operands, acc)
-            partial = mma_slice.plan_mma_propagation(cvt, candidate, loads_only=True)
-            if partial.accepted:
-                partial_judgement = judge_plan(partial, facts)
-                if partial_judgement.verdict.take:
-                    return partial, partial_judgement
-        return None, judgement
+    def _choose(self, plan: mma_slice.MmaSlicePlan, facts: ModuleFacts) -> tuple[mma_slice.MmaSlicePlan | None, PlanJudgement]:
+        """The plan to apply (None: keep the conversion) and the model's judgement of it
+        (`mma_profit.decide`, the procedure irkit-report shows)."""
+        decision = decide(plan, facts, always=self.profit == "always")
+        return decision.plan, decision.judgement
 
-    def _plan(self, cvt: Operation, kinds: frozenset[str], acc: frozenset[Attribute]) -> mma_slice.MmaSlicePlan | None:
+    def _plan(self, cvt: Operation, kinds: frozenset[str], acc: frozenset[Attribute],
+              not_candidates: dict[Operation, str]) -> mma_slice.MmaSlicePlan | None:
         candidate, why_not = mma_slice.classify_conversion(cvt, self.dot_operands, acc)
         if candidate is None:
             if why_not:
-                emit_remark(cvt, f"propagate-mma: conversion left alone: {why_not}")
+                not_candidates[cvt] = why_not
             return None
         if candidate.kind not in kinds:
             wanted = ",".join(self.targets)

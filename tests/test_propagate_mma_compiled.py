@@ -18,10 +18,10 @@ from test_check_static import triton_python
 from xdsl.context import Context
 
 from irkit import diagnostics
-from irkit.analysis.occupancy import CompiledKernel
-from irkit.check import compiled_stats
 from irkit.analysis import real_compiler
+from irkit.analysis.occupancy import CompiledKernel
 from irkit.analysis.real_compiler import CompileUnavailable
+from irkit.check import compiled_stats
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.frontend.parser import Parser, parse_file
 from irkit.frontend.printer import print_module

@@ -188,6 +188,33 @@ def judge_plan(plan: mma_slice.MmaSlicePlan, facts: ModuleFacts, weights: cost_m
     return PlanJudgement(verdict, shared_before, shared_after)
 
 
+@dataclass
+class Decision:
+    """What propagate-mma does with one conversion's plan: `plan` is what it applies (the plan itself, its
+    loads-only variant, or None: the conversion is kept), `judgement` the model's view of it."""
+
+    plan: mma_slice.MmaSlicePlan | None
+    judgement: PlanJudgement
+    loads_only_fallback: bool = False  # the plan was a loss, its loads-only variant a gain
+
+
+def decide(plan: mma_slice.MmaSlicePlan, facts: ModuleFacts, always: bool = False) -> Decision:
+    """The one decision procedure, for `propagate-mma` and for `irkit-report`'s verdicts: an accepted plan is
+    applied when the model calls it a gain (or `always`); a plan the model calls a loss is replaced by its
+    loads-only variant (the store keeps its layout) when that one is judged a gain; otherwise the conversion
+    is kept (and may still go with its function's other rewrites: `completes_rewrite`)."""
+    judgement = judge_plan(plan, facts)
+    if always or judgement.verdict.take:
+        return Decision(plan, judgement)
+    if not plan.loads_only and plan.candidate is not None:
+        partial = mma_slice.plan_mma_propagation(plan.seed, plan.candidate, loads_only=True)
+        if partial.accepted:
+            partial_judgement = judge_plan(partial, facts)
+            if partial_judgement.verdict.take:
+                return Decision(partial, partial_judgement, loads_only_fallback=True)
+    return Decision(None, judgement)
+
+
 def completes_rewrite(taken_gain: float, verdict: cost_model.Verdict) -> bool:
     """Is a conversion the model calls a loss alone worth removing along with the rewrites already taken
     in its function (their model gains summed in `taken_gain`)?  Yes when the whole is still a gain.
@@ -230,10 +257,14 @@ def assess_module(module: Operation, version: str | None = None) -> list[Convers
     """The model's verdict on every candidate conversion, each judged alone on the unchanged module."""
     facts = ModuleFacts(module, version)
     out = []
+    accumulators: dict[Operation | None, frozenset] = {}  # per function, as the pass computes them
     for op in module.walk():
         if not isinstance(op, ConvertLayoutOp) and not mma_slice.is_dot_operand_round_trip(op):
             continue
-        candidate, why_not = mma_slice.classify_conversion(op, dot_operands=None)
+        func = enclosing(op, FuncOp)
+        if func not in accumulators:
+            accumulators[func] = mma_slice.accumulator_layouts(func) if func is not None else frozenset()
+        candidate, why_not = mma_slice.classify_conversion(op, dot_operands=None, accumulators=accumulators[func])
         if candidate is None and not isinstance(op, ConvertLayoutOp):
             continue  # a shared-memory round trip of a dot operand that is not a seed here
         if candidate is None:
@@ -243,8 +274,13 @@ def assess_module(module: Operation, version: str | None = None) -> list[Convers
         if not plan.accepted:
             out.append(ConversionAssessment(op, "keep", f"cannot be removed: {plan.reason}"))
             continue
-        j = judge_plan(plan, facts)
-        out.append(ConversionAssessment(op, j.verdict.word, j.verdict.summary(), j.verdict.gain))
+        decision = decide(plan, facts)
+        j = decision.judgement
+        if decision.loads_only_fallback:
+            out.append(ConversionAssessment(op, "remove", f"loads only (the store keeps its layout): {j.verdict.summary()}",
+                                            j.verdict.gain))
+            continue
+        out.append(ConversionAssessment(op, "remove" if decision.plan else "keep", j.verdict.summary(), j.verdict.gain))
     _complete_rewrites(out)
     return out
 

@@ -319,6 +319,8 @@ class MmaSlicePlan:
 
     seed: Operation
     target: Attribute
+    candidate: Candidate | None = None  # what the seed was classified as (to plan a variant)
+    loads_only: bool = False
     layouts: dict[SSAValue, Attribute] = field(default_factory=dict)  # value -> its new layout
     roles: dict[Operation, str] = field(default_factory=dict)  # op -> NODE | SINK | YIELD | REGION | CONVERSION
     region_indices: dict[Operation, set[int]] = field(default_factory=dict)  # scf.for/if -> retyped results
@@ -380,7 +382,7 @@ class MmaSlicePlan:
 
 def plan_mma_propagation(cvt: Operation, candidate: Candidate, loads_only: bool = False) -> MmaSlicePlan:
     """The plan that makes `cvt` (a candidate conversion) disappear; see MmaSlicePlan.accepted."""
-    planner = _Planner(MmaSlicePlan(cvt, candidate.target), loads_only)
+    planner = _Planner(MmaSlicePlan(cvt, candidate.target, candidate, loads_only), loads_only)
     planner.run(candidate)
     return planner.plan
 
