@@ -95,6 +95,7 @@ class PropagateMmaPass(ModulePass):
         # not candidates (yet): said at the end, for those still there (a rewrite may retarget one into a
         # candidate, e.g. a bias row converted to a #slice of the store layout, then of the accumulator's)
         not_candidates: dict[Operation, str] = {}
+        copies: list[tuple[SSAValue, str | None, SSAValue]] = []  # rebuilt values, named once their originals go
         progress = True
         while progress:
             progress = False
@@ -119,7 +120,7 @@ class PropagateMmaPass(ModulePass):
                     settled.update(plan.removed)
                     continue
                 emit_remark(cvt, f"propagate-mma: moved to {mma_slice.layout_name(plan.target)}: {what}")
-                settled.update(apply_plan(plan, func))  # the conversions it adds were counted: not seeds
+                settled.update(apply_plan(plan, func, copies))  # the conversions it adds were counted: not seeds
                 facts[0].refresh(func)
                 progress = True
                 break  # the IR changed: look at the remaining conversions again
@@ -128,11 +129,12 @@ class PropagateMmaPass(ModulePass):
                 emit_remark(cvt, f"propagate-mma: conversion left alone: {why_not}")
         still_kept = {}
         for cvt, judgement in kept.items():
-            gain = self._complete(cvt, judgement, facts, func, taken_gain, acc)
+            gain = self._complete(cvt, judgement, facts, func, taken_gain, acc, copies)
             if gain is None:
                 still_kept[cvt] = judgement
             else:
                 taken_gain += gain
+        name_copies(copies)
         return still_kept
 
     def _original_for_the_compiler(self, module: ModuleOp) -> tuple[ModuleOp | None, str | None]:
@@ -197,7 +199,7 @@ class PropagateMmaPass(ModulePass):
         raise PassFailure(module, f"propagate-mma: profit=compiled needs the real Triton: {unavailable}")
 
     def _complete(self, cvt: Operation, judgement: PlanJudgement, facts: list[ModuleFacts], func: Operation,
-                  taken_gain: float, acc: frozenset[Attribute]) -> float | None:
+                  taken_gain: float, acc: frozenset[Attribute], copies: list) -> float | None:
         """Take a conversion the model judged a loss alone when, with the rewrites already taken in the
         function, the whole is still a gain (`mma_profit.completes_rewrite`); its gain, or None when kept.
         Re-planned on the rewritten IR (a dry run keeps the first plan: nothing was rewritten)."""
@@ -218,7 +220,7 @@ class PropagateMmaPass(ModulePass):
             return gain
         what = _outcome(plan, judgement, word="remove with the rest")
         emit_remark(cvt, f"propagate-mma: moved to {mma_slice.layout_name(plan.target)}: {what}; {together}")
-        apply_plan(plan, func)
+        apply_plan(plan, func, copies)
         facts[0].refresh(func)
         return gain
 
@@ -284,19 +286,37 @@ def _outcome(plan: mma_slice.MmaSlicePlan, judgement: PlanJudgement, word: str |
 # -------------------------------------------------------------------------------------------------
 
 
-def apply_plan(plan: mma_slice.MmaSlicePlan, func: Operation) -> list[Operation]:
+def apply_plan(plan: mma_slice.MmaSlicePlan, func: Operation, copies: list | None = None) -> list[Operation]:
     """Rewrite `func` as `plan` says (ops visited in program order, so operands are ready first);
-    returns the conversions the rewrite created."""
+    returns the conversions the rewrite created.  `copies` gets (old value, its name, its rebuilt copy) for
+    `name_copies`."""
     rewriter = _PlanRewriter(plan)
     rewriter.run(list(func.walk()))
+    if copies is not None:
+        copies.extend(rewriter.copies)
     return rewriter.created
 
+
+def name_copies(copies: list[tuple[SSAValue, str | None, SSAValue]]) -> None:
+    """A rebuilt copy takes its original's name once the original is gone (a later plan may erase it).  Where
+    both stay, the input's value keeps its name and the copy is numbered: naming both alike would rename the
+    input's value when printed."""
+    origin: dict[SSAValue, tuple[SSAValue, str]] = {}  # a copy (or a retyped copy) -> the named value it stands for
+    for old, name, new in copies:
+        first = origin.get(old) or ((old, name) if name else None)
+        if first is not None:
+            origin[new] = first
+    for new, (first, name) in origin.items():
+        alive = new.owner.parent is not None and new in new.owner.results if not isinstance(new, BlockArgument) else True
+        if alive and first.owner.parent is None:
+            set_exact_name(new, name)
 
 class _PlanRewriter:
     def __init__(self, plan: mma_slice.MmaSlicePlan):
         self.plan = plan
         self.new: dict[SSAValue, SSAValue] = {}  # old value -> its value in the new layout
         self.created: list[Operation] = []  # conversions the plan counted as added or retargeted
+        self.copies: list[tuple[SSAValue, str | None, SSAValue]] = []  # (old value, its name, its rebuilt copy)
 
     def get(self, v: SSAValue) -> SSAValue:
         return self.new.get(v, v)
@@ -362,9 +382,7 @@ class _PlanRewriter:
             )
             existing.location = op.location
             Rewriter.insert_op(existing, InsertPoint.before(op))
-            for old, new in zip(op.results, existing.results):
-                if exact_name(old):
-                    set_exact_name(new, exact_name(old))  # keep the kernel's names on the rebuilt values
+            self.copies.extend((old, exact_name(old), new) for old, new in zip(op.results, existing.results))
         for old, new in zip(op.results, existing.results):
             if old in p.layouts:
                 self.new[old] = new
@@ -409,6 +427,8 @@ class _PlanRewriter:
         nv = Rewriter.replace_value_with_new_type(v, mma_slice.with_layout(old_type, p.layouts[v]))
         if name:
             set_exact_name(nv, name)
+        else:
+            self.copies.append((v, None, nv))  # an unnamed copy retyped: it may still inherit a name
         self.new[v] = nv
         outside = {user for user, _ in p.conversions_out.get(v, ())}
         if not outside:
