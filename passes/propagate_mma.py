@@ -20,7 +20,7 @@ rule that makes a large load an anchor (docs/passes/propagate-mma.md).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from xdsl.context import Context
 from xdsl.dialects import scf
@@ -29,8 +29,9 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from irkit.analysis import mma_slice, occupancy
-from irkit.analysis.mma_profit import ModuleFacts, PlanJudgement, completes_rewrite, judge_plan
+from irkit.analysis import mma_slice, occupancy, real_compiler
+from irkit.analysis.mma_profit import ModuleFacts, PlanJudgement, completes_rewrite, decide, judge_plan
+from irkit.analysis.real_compiler import CompileUnavailable, RealCompiler
 from irkit.diagnostics import PassFailure, emit_remark, silenced
 from irkit.dialects.arith import ConstantOp
 from irkit.dialects.builtin_extras import DenseElementsAttr
@@ -40,9 +41,6 @@ from irkit.dialects.tt import FuncOp
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.layout import algebra
 from irkit.names import clone_keeping_names, exact_name, replace_uses, set_exact_name
-
-if TYPE_CHECKING:
-    from irkit.check.compiled_stats import CompileUnavailable
 
 
 @dataclass(frozen=True)
@@ -76,7 +74,7 @@ class PropagateMmaPass(ModulePass):
         except ValueError as e:
             raise PassFailure(op, f"propagate-mma: {e}") from None
         original, alone = self._original_for_the_compiler(op)
-        facts = [ModuleFacts(op)]  # replaced after each rewrite: shared memory and AxisInfo change
+        facts = [ModuleFacts(op)]  # refreshed per rewritten function: shared memory and AxisInfo change
         kept: dict[Operation, PlanJudgement] = {}
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             kept_here = self._run_on_function(func, kinds, facts)
@@ -93,20 +91,25 @@ class PropagateMmaPass(ModulePass):
         settled: set[Operation] = set()  # conversions already reported or covered by a plan
         kept: dict[Operation, PlanJudgement] = {}  # judged a loss alone
         taken_gain = 0.0  # the model's gain of the plans applied to this function
+        acc = mma_slice.accumulator_layouts(func)  # tmem_load never changes layout: once per function
+        # not candidates (yet): said at the end, for those still there (a rewrite may retarget one into a
+        # candidate, e.g. a bias row converted to a #slice of the store layout, then of the accumulator's)
+        not_candidates: dict[Operation, str] = {}
+        copies: list[tuple[SSAValue, str | None, SSAValue]] = []  # rebuilt values, named once their originals go
         progress = True
         while progress:
             progress = False
             for cvt in [o for o in func.walk() if isinstance(o, ConvertLayoutOp) or mma_slice.is_dot_operand_round_trip(o)]:
                 if cvt in settled:
                     continue
-                plan = self._plan(cvt, kinds)
+                plan = self._plan(cvt, kinds, acc, not_candidates)
                 settled.add(cvt)
                 if plan is None:
                     continue
                 if not plan.accepted:
                     emit_remark(cvt, f"propagate-mma: conversion left alone: {plan.reason}")
                     continue
-                plan, judgement = self._choose(cvt, plan, facts[0])
+                plan, judgement = self._choose(plan, facts[0])
                 if plan is None:
                     kept[cvt] = judgement
                     continue
@@ -117,53 +120,50 @@ class PropagateMmaPass(ModulePass):
                     settled.update(plan.removed)
                     continue
                 emit_remark(cvt, f"propagate-mma: moved to {mma_slice.layout_name(plan.target)}: {what}")
-                settled.update(apply_plan(plan, func))  # the conversions it adds were counted: not seeds
-                facts[0] = ModuleFacts(facts[0].module)
+                settled.update(apply_plan(plan, func, copies))  # the conversions it adds were counted: not seeds
+                facts[0].refresh(func)
                 progress = True
                 break  # the IR changed: look at the remaining conversions again
+        for cvt, why_not in not_candidates.items():
+            if cvt.parent is not None:
+                emit_remark(cvt, f"propagate-mma: conversion left alone: {why_not}")
         still_kept = {}
         for cvt, judgement in kept.items():
-            gain = self._complete(cvt, judgement, facts, func, taken_gain)
+            gain = self._complete(cvt, judgement, facts, func, taken_gain, acc, copies)
             if gain is None:
                 still_kept[cvt] = judgement
             else:
                 taken_gain += gain
+        name_copies(copies)
         return still_kept
 
     def _original_for_the_compiler(self, module: ModuleOp) -> tuple[ModuleOp | None, str | None]:
         """A copy of the module as it came, for the compiler to compare with (None where none is asked), and
-        for `auto` without a Triton, the note that the model decides alone.  `compiled` always asks; `auto`
+        for `auto` without a compiler, the note that the model decides alone.  `compiled` always asks; `auto`
         where occupancy figures exist (CUDA: for AMD and Intel modules it is exactly `model`), and only after
-        a cheap look for a Triton, so that without one it costs nothing over `model`."""
+        a cheap look for the compiler the tool provides, so that without one it costs nothing over `model`."""
         if self.profit == "compiled":
             return clone_keeping_names(module), None
         if self.profit != "auto" or occupancy.limits_of(module_target(module)) is None:
             return None, None
-        from irkit.check import compiled_stats  # finds the Triton that compiles: not the pass's business
-
         try:
-            compiled_stats.triton_python()
-        except compiled_stats.CompileUnavailable as e:
+            _compiler().look()
+        except CompileUnavailable as e:
             return None, self._without_compiler(module, e)
         return clone_keeping_names(module), None
 
     def _ask_the_compiler(self, ctx: Context, module: ModuleOp, original: ModuleOp,
                           kept: dict[Operation, PlanJudgement]) -> str | None:
         """`profit=compiled` (and `auto`): compile the model's module and the one with every conversion
-        removed (`profit=always`) with the real Triton, and take the second when it lets more CTAs share an SM
-        where few did, or spills far less, and is worse in neither (`occupancy.removal_pays`).  Returns the
-        note for the kept conversions' remarks, or None when they were removed (and reported) here.  Without
-        a Triton that can compile the module, `compiled` fails and `auto` leaves the model's decision."""
-        from irkit.check import compiled_stats  # prints and compiles: not the pass
-
+        removed (`profit=always`) with the real compiler the tool provides, and take the second when it lets
+        more CTAs share an SM where few did, or spills far less, and is worse in neither
+        (`occupancy.removal_pays`).  Returns the note for the kept conversions' remarks, or None when they
+        were removed (and reported) here.  Without a compiler that can compile the module, `compiled` fails
+        and `auto` leaves the model's decision."""
         label = f"profit={self.profit}"
         sm = occupancy.limits_of(module_target(module))  # an SM (CUDA) or a CDNA CU (hip:gfx90a/942/950)
         if sm is None:
             return f"{label}: no occupancy figures for target {module_target(module)}, the model decides"
-        try:
-            python = compiled_stats.find_compiler([original])
-        except compiled_stats.CompileUnavailable as e:
-            return self._without_compiler(module, e)
         with silenced():
             everything = clone_keeping_names(original)
             replace(self, profit="always", dry_run=False).apply(ctx, everything)
@@ -174,8 +174,8 @@ class PropagateMmaPass(ModulePass):
         if everything.is_structurally_equivalent(chosen):
             return f"{label}: removing every conversion gives the same module"
         try:
-            stats = compiled_stats.compile_modules([chosen, everything], python)
-        except compiled_stats.CompileUnavailable as e:
+            stats = _compiler().compile([chosen, everything])
+        except CompileUnavailable as e:
             return self._without_compiler(module, e)
         failed = [s for s in stats if isinstance(s, str)]
         if failed:
@@ -199,14 +199,14 @@ class PropagateMmaPass(ModulePass):
         raise PassFailure(module, f"propagate-mma: profit=compiled needs the real Triton: {unavailable}")
 
     def _complete(self, cvt: Operation, judgement: PlanJudgement, facts: list[ModuleFacts], func: Operation,
-                  taken_gain: float) -> float | None:
+                  taken_gain: float, acc: frozenset[Attribute], copies: list) -> float | None:
         """Take a conversion the model judged a loss alone when, with the rewrites already taken in the
         function, the whole is still a gain (`mma_profit.completes_rewrite`); its gain, or None when kept.
         Re-planned on the rewritten IR (a dry run keeps the first plan: nothing was rewritten)."""
         if cvt.parent is None:
             return None
         if not self.dry_run:
-            candidate, _ = mma_slice.classify_conversion(cvt, self.dot_operands)
+            candidate, _ = mma_slice.classify_conversion(cvt, self.dot_operands, acc)
             plan = mma_slice.plan_mma_propagation(cvt, candidate, loads_only=self.loads_only) if candidate else None
             if plan is None or not plan.accepted:
                 return None
@@ -220,33 +220,22 @@ class PropagateMmaPass(ModulePass):
             return gain
         what = _outcome(plan, judgement, word="remove with the rest")
         emit_remark(cvt, f"propagate-mma: moved to {mma_slice.layout_name(plan.target)}: {what}; {together}")
-        apply_plan(plan, func)
-        facts[0] = ModuleFacts(facts[0].module)
+        apply_plan(plan, func, copies)
+        facts[0].refresh(func)
         return gain
 
-    def _choose(
-        self, cvt: Operation, plan: mma_slice.MmaSlicePlan, facts: ModuleFacts
-    ) -> tuple[mma_slice.MmaSlicePlan | None, PlanJudgement]:
-        """The plan to apply (None: keep the conversion) and the model's judgement of it.  With
-        `profit=model`, a plan the model calls a loss is replaced by its loads-only variant (the store
-        stays wide) when that one is judged a gain."""
-        judgement = judge_plan(plan, facts)
-        if self.profit == "always" or judgement.verdict.take:
-            return plan, judgement
-        if not self.loads_only:
-            candidate, _ = mma_slice.classify_conversion(cvt, self.dot_operands)
-            partial = mma_slice.plan_mma_propagation(cvt, candidate, loads_only=True)
-            if partial.accepted:
-                partial_judgement = judge_plan(partial, facts)
-                if partial_judgement.verdict.take:
-                    return partial, partial_judgement
-        return None, judgement
+    def _choose(self, plan: mma_slice.MmaSlicePlan, facts: ModuleFacts) -> tuple[mma_slice.MmaSlicePlan | None, PlanJudgement]:
+        """The plan to apply (None: keep the conversion) and the model's judgement of it
+        (`mma_profit.decide`, the procedure irkit-report shows)."""
+        decision = decide(plan, facts, always=self.profit == "always")
+        return decision.plan, decision.judgement
 
-    def _plan(self, cvt: Operation, kinds: frozenset[str]) -> mma_slice.MmaSlicePlan | None:
-        candidate, why_not = mma_slice.classify_conversion(cvt, self.dot_operands)
+    def _plan(self, cvt: Operation, kinds: frozenset[str], acc: frozenset[Attribute],
+              not_candidates: dict[Operation, str]) -> mma_slice.MmaSlicePlan | None:
+        candidate, why_not = mma_slice.classify_conversion(cvt, self.dot_operands, acc)
         if candidate is None:
             if why_not:
-                emit_remark(cvt, f"propagate-mma: conversion left alone: {why_not}")
+                not_candidates[cvt] = why_not
             return None
         if candidate.kind not in kinds:
             wanted = ",".join(self.targets)
@@ -263,6 +252,16 @@ class PropagateMmaPass(ModulePass):
             emit_remark(cvt, f"propagate-mma: conversion left alone: {size} B < min-bytes={self.min_bytes}")
             return None
         return mma_slice.plan_mma_propagation(cvt, candidate, loads_only=self.loads_only)
+
+
+def _compiler() -> RealCompiler:
+    """The real compiler the tool provides (`irkit.analysis.real_compiler`); raises CompileUnavailable when
+    it provides none."""
+    compiler = real_compiler.provided()
+    if compiler is None:
+        raise CompileUnavailable("no real compiler: irkit-opt, irkit-check and irkit-sweep provide Triton's",
+                                 "no real compiler provided to the pass")
+    return compiler
 
 
 def _report_kept(kept: dict[Operation, PlanJudgement], note: str | None = None) -> None:
@@ -287,19 +286,37 @@ def _outcome(plan: mma_slice.MmaSlicePlan, judgement: PlanJudgement, word: str |
 # -------------------------------------------------------------------------------------------------
 
 
-def apply_plan(plan: mma_slice.MmaSlicePlan, func: Operation) -> list[Operation]:
+def apply_plan(plan: mma_slice.MmaSlicePlan, func: Operation, copies: list | None = None) -> list[Operation]:
     """Rewrite `func` as `plan` says (ops visited in program order, so operands are ready first);
-    returns the conversions the rewrite created."""
+    returns the conversions the rewrite created.  `copies` gets (old value, its name, its rebuilt copy) for
+    `name_copies`."""
     rewriter = _PlanRewriter(plan)
     rewriter.run(list(func.walk()))
+    if copies is not None:
+        copies.extend(rewriter.copies)
     return rewriter.created
 
+
+def name_copies(copies: list[tuple[SSAValue, str | None, SSAValue]]) -> None:
+    """A rebuilt copy takes its original's name once the original is gone (a later plan may erase it).  Where
+    both stay, the input's value keeps its name and the copy is numbered: naming both alike would rename the
+    input's value when printed."""
+    origin: dict[SSAValue, tuple[SSAValue, str]] = {}  # a copy (or a retyped copy) -> the named value it stands for
+    for old, name, new in copies:
+        first = origin.get(old) or ((old, name) if name else None)
+        if first is not None:
+            origin[new] = first
+    for new, (first, name) in origin.items():
+        alive = new.owner.parent is not None and new in new.owner.results if not isinstance(new, BlockArgument) else True
+        if alive and first.owner.parent is None:
+            set_exact_name(new, name)
 
 class _PlanRewriter:
     def __init__(self, plan: mma_slice.MmaSlicePlan):
         self.plan = plan
         self.new: dict[SSAValue, SSAValue] = {}  # old value -> its value in the new layout
         self.created: list[Operation] = []  # conversions the plan counted as added or retargeted
+        self.copies: list[tuple[SSAValue, str | None, SSAValue]] = []  # (old value, its name, its rebuilt copy)
 
     def get(self, v: SSAValue) -> SSAValue:
         return self.new.get(v, v)
@@ -365,9 +382,7 @@ class _PlanRewriter:
             )
             existing.location = op.location
             Rewriter.insert_op(existing, InsertPoint.before(op))
-            for old, new in zip(op.results, existing.results):
-                if exact_name(old):
-                    set_exact_name(new, exact_name(old))  # keep the kernel's names on the rebuilt values
+            self.copies.extend((old, exact_name(old), new) for old, new in zip(op.results, existing.results))
         for old, new in zip(op.results, existing.results):
             if old in p.layouts:
                 self.new[old] = new
@@ -391,7 +406,8 @@ class _PlanRewriter:
                 cvt = ConvertLayoutOp(new_src, wanted)
                 cvt.location = op.location
                 Rewriter.insert_op(cvt, InsertPoint.before(op))
-                self.created.append(cvt)
+                if op not in p.retargeted:
+                    self.created.append(cvt)  # a retargeted one may be a seed again (a bias row into a #slice)
                 self.new[res] = cvt.results[0]
             return  # the old conversion stays while users outside the slice need it
         if new_src.type == res.type:
@@ -411,6 +427,8 @@ class _PlanRewriter:
         nv = Rewriter.replace_value_with_new_type(v, mma_slice.with_layout(old_type, p.layouts[v]))
         if name:
             set_exact_name(nv, name)
+        else:
+            self.copies.append((v, None, nv))  # an unnamed copy retyped: it may still inherit a name
         self.new[v] = nv
         outside = {user for user, _ in p.conversions_out.get(v, ())}
         if not outside:

@@ -275,3 +275,34 @@ def test_time_alone_leaves_the_programs_tensors_untouched():
     x, y = FakeTensor(bytearray([1, 2]), 0, 2), FakeTensor(bytearray([3, 3]), 0, 2)
     out = time_alone(FakeBackend(), add_in_place, [x, y], TimingOptions(min_pairs=5, max_pairs=20))
     assert out["reps"] >= 10 and x.storage == bytearray([1, 2])
+
+
+def test_run_table_has_a_size_one_name_per_kernel_and_why_unchanged():
+    """The same config at two sizes is two rows told apart by the size column; checked and unchanged kernels go
+    by the same (launch_metadata) name; an unchanged kernel says why, from the pass's remarks."""
+    big = dict(record({"BLOCK_M": 128}, 0.30, 0.20), sizes={"M": 4096, "N": 4096, "K": 4096, "sam": 4096})
+    small = dict(record({"BLOCK_M": 128}, 0.03, 0.02), sizes={"M": 3000, "N": 5000, "K": 2000, "sam": 2000})
+    kept = {"name": "addmm_kernel", "status": "unchanged", "config": {"BLOCK_M": 64, "num_warps": 4},
+            "triton": "3.6.0", "launch_metadata": {"name": "addmm_kernel ADD=True"}, "sizes": {"M": 64, "N": 64, "K": 64},
+            "remarks": ["k.ttgir:12:5: remark: propagate-mma: conversion kept: narrows 64 store(s)/thread to v2 "
+                        "(model: -1,254 cycles/CTA); profit=auto: compiled with it 110 registers/thread"]}
+    report = build_report(["python", "p.py"], "propagate-mma", [big, small, kept])
+    text = run_text(report)
+    assert "4096x4096x4096" in text and "3000x5000x2000" in text
+    line = next(x for x in text.splitlines() if x.startswith("unchanged by the pipeline"))
+    assert line.startswith("unchanged by the pipeline (not compared): addmm_kernel ADD=True 64x64x64 64 w4")
+    assert line.endswith("why: conversion kept: narrows 64 store(s)/thread to v2 (model: -1,254 cycles/CTA); "
+                         "profit=auto: compiled with it 110 registers/thread")
+    from irkit.check.render import unchanged_reason
+
+    assert unchanged_reason({"remarks": []}) == "no conversion the pipeline acts on"
+
+
+def test_without_a_terminal_each_kernel_is_one_progress_line(monkeypatch, capsys):
+    from irkit.check import hook
+
+    monkeypatch.delenv(hook.ENV_PROGRESS_FD, raising=False)
+    progress = hook.Progress()
+    progress.count = 3
+    progress.done(dict(record({"BLOCK_M": 128}, 0.3, 0.2), sizes={"M": 4096, "N": 4096, "K": 4096}), 6.25)
+    assert capsys.readouterr().err == "irkit-check [3] addmm_kernel ADD=True 4096x4096x4096 128 w8 s3: checked in 6.2 s\n"

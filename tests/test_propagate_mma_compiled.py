@@ -18,9 +18,10 @@ from test_check_static import triton_python
 from xdsl.context import Context
 
 from irkit import diagnostics
+from irkit.analysis import real_compiler
 from irkit.analysis.occupancy import CompiledKernel
+from irkit.analysis.real_compiler import CompileUnavailable
 from irkit.check import compiled_stats
-from irkit.check.compiled_stats import CompileUnavailable
 from irkit.dialects.ttg import ConvertLayoutOp
 from irkit.frontend.parser import Parser, parse_file
 from irkit.frontend.printer import print_module
@@ -29,6 +30,13 @@ INPUTS = Path(__file__).resolve().parents[1] / "lit_tests" / "passes" / "Inputs"
 GEMM_128 = INPUTS / "h100-gemm-128x128x32-w4s3.ttgir"  # ptxas: 176 registers; 168 without the conversion
 GEMM_64 = INPUTS / "h100-gemm-64x128x32-w4s3.ttgir"  # 110; 96 without it
 MASKED_256 = INPUTS / "h100-addmm-masked-256x128x64-w8s3.ttgir"  # spill stores 2,434 B; 1,302 without them
+
+
+@pytest.fixture(autouse=True)
+def the_tools_provide_triton():
+    """As irkit-opt, irkit-check and irkit-sweep do when they build a pipeline."""
+    with real_compiler.providing(compiled_stats.TritonCompiler()):
+        yield
 
 
 def give_answers(monkeypatch, answers) -> None:
@@ -244,3 +252,31 @@ def test_irkit_check_lends_its_triton_to_the_pass(triton36, monkeypatch, tmp_pat
     module = json.loads(out.read_text())["modules"][0]
     assert module["changed"] and "(profit=auto: compiled with it 176 registers/thread, 2 CTA(s)/SM" in module["remarks"][0]
     assert (module["before"]["real"]["registers"], module["after"]["real"]["registers"]) == (176, 168)
+
+
+def test_without_a_provided_compiler_the_default_is_the_model_and_says_so():
+    """A program running the pass itself, with no compiler provided: the model decides, and the remark says why."""
+    with real_compiler.providing(None):
+        parsed, remarks = run(GEMM_128, profit=None)
+        assert conversions(parsed.module) == 1
+        assert remarks[0].endswith("; profit=auto: no real compiler provided to the pass, the model decides")
+        with pytest.raises(Exception, match="profit=compiled needs the real Triton"):
+            run(GEMM_128, profit="compiled")
+
+
+def test_passes_import_nothing_from_the_tools():
+    """passes/ sits below the tools: it reaches the real compiler only through irkit.analysis.real_compiler."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1]
+    offenders = []
+    for path in sorted((root / "passes").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            offenders += [f"{path.name}: {n}" for n in names if n.startswith(("irkit.cli", "irkit.check"))]
+    assert offenders == []
+    code = ("import sys, irkit.passes as p; p.all_passes(); "
+            "print(sorted(m for m in sys.modules if m.startswith(('irkit.cli', 'irkit.check'))))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == "[]"

@@ -3,7 +3,7 @@
 # PIPES) with profit=model or profit=compiled, same machine, same run.
 # Usage, from a checkout on a machine with an NVIDIA GPU, torch and Triton >= 3.4 (the xDSL, ordered_set and
 # immutabledict wheels in $WHEELS when that Python cannot pip-install them), results in $OUT:
-#   OUT=results WHAT="addmm attention shapes" SECS=2 bash tools/propagate_mma_gpu_run.sh
+#   OUT=results WHAT="addmm attention shapes bias" SECS=2 bash tools/propagate_mma_gpu_run.sh
 #   OUT=results WHAT=addmm PIPES="default model always" SECS=2 bash tools/propagate_mma_gpu_run.sh
 set -o pipefail
 REPO=$(pwd)
@@ -24,7 +24,8 @@ SECS=${SECS:-2}
 # always, compiled.  (Before profit=auto, the default was profit=model: runs named *_model.json up to e08564a.)
 declare -A PIPELINE=([default]=propagate-mma [model]='propagate-mma{profit=model}' [always]='propagate-mma{profit=always}'
                      [compiled]='propagate-mma{profit=compiled}')
-declare -A PROGRAM=([addmm]=examples/gpu/addmm.py [attention]=examples/gpu/attention.py [shapes]=bench/propagate_mma_shapes.py)
+declare -A PROGRAM=([addmm]=examples/gpu/addmm.py [attention]=examples/gpu/attention.py [shapes]=bench/propagate_mma_shapes.py
+                     [bias]=examples/gpu/gemm_bias.py)
 for what in ${WHAT:-addmm}; do
   for pipe in ${PIPES:-default always}; do
     run ${what}_$pipe "${PIPELINE[$pipe]}" python3 $REPO/${PROGRAM[$what]}

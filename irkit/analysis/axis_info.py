@@ -1119,6 +1119,12 @@ class AxisInfoAnalysis:
                 if callee is not None:
                     self._update_callee(callee, [lattice.get(v) for v in call.operands])
 
+    def refresh(self, func: Operation) -> None:
+        """Recompute one function after a pass rewrote it (its arguments' hints from its callers are kept;
+        what it passes to its callees is not re-propagated: layout rewrites change no call)."""
+        lattice = _FunctionSolver(func, self.callee_arg_hints.get(func, {}), self.visitors).run()
+        self._values.update(lattice)
+
     def _update_callee(self, callee: Operation, args: list[AxisInfo | None]) -> None:
         hints = self.callee_arg_hints.setdefault(callee, {})
         for index, info in enumerate(args):

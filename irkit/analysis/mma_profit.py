@@ -18,9 +18,13 @@ from xdsl.ir import Operation
 from irkit.analysis import cost_model, mma_slice
 from irkit.analysis.axis_info import AxisInfoAnalysis
 from irkit.analysis.shared_memory import (
+    Buffer,
     SharedMemoryReport,
     analyze_shared_memory,
     compute_offsets,
+    func_name,
+    function_allocation,
+    function_callees,
     module_int,
     module_target,
     resolve_target,
@@ -36,7 +40,9 @@ from irkit.walk import walk_ops
 
 @dataclass
 class ModuleFacts:
-    """What the model needs to know about the module around a plan (computed lazily, once)."""
+    """What the model needs to know about the module around a plan: computed once for the whole module, then
+    kept current one function at a time (`refresh`), so that a pass judging plans in every function of a large
+    module stays linear in its size."""
 
     module: Operation
     version: str | None = None
@@ -55,19 +61,81 @@ class ModuleFacts:
 
     @cached_property
     def shared(self) -> SharedMemoryReport:
+        """The module's allocation as first analysed (`shared_total` and `shared_without` stay current)."""
         return analyze_shared_memory(self.module, version=self.version)
 
+    @cached_property
+    def _allocation(self) -> _Allocation:
+        return _Allocation.of(self.shared, self.module, self.version != V31)
+
+    @property
+    def shared_total(self) -> int:
+        return self._allocation.total()
+
+    def refresh(self, func: Operation) -> None:
+        """`func` was rewritten: recompute its facts only (the whole allocation when another function calls
+        it, as its callers' allocations include it)."""
+        if "_allocation" in self.__dict__ and not self._allocation.refresh(func, self.module, self.version):
+            for cached in ("shared", "_allocation"):
+                self.__dict__.pop(cached, None)
+        if "axis_info" in self.__dict__:
+            self.axis_info.refresh(func)
+
     def shared_without(self, removed: list[Operation]) -> int:
-        """The predicted total if the scratch of `removed` conversions were not allocated."""
-        gone = set(map(id, removed))
-        by_function: dict[str, list] = {}
-        for b in self.shared.buffers:
-            if b.op is not None and id(b.op) in gone:
-                continue
-            by_function.setdefault(b.function, []).append(replace(b))
-        if not by_function:
-            return 0
-        return max(compute_offsets(bs, sort_by_size=self.version != V31) for bs in by_function.values())
+        """The predicted total if the scratch of `removed` conversions were not allocated (only the functions
+        holding them are re-allocated)."""
+        return self._allocation.without(removed)
+
+
+@dataclass
+class _Allocation:
+    """The shared-memory allocation per function, kept current one function at a time."""
+
+    sizes: dict[str, int]  # with callees, as SharedMemoryReport.functions
+    buffers: dict[str, list[Buffer]]
+    own: dict[str, int]  # each function's own buffers only (what `without` compares)
+    owner: dict[int, str]  # id(op) -> function, for the buffers of ops
+    roots: set[str]  # functions nobody calls
+    called: set[str]
+    sort_by_size: bool
+
+    @classmethod
+    def of(cls, report: SharedMemoryReport, module: Operation, sort_by_size: bool) -> _Allocation:
+        buffers: dict[str, list[Buffer]] = {name: [] for name in report.functions}
+        for b in report.buffers:
+            buffers.setdefault(b.function, []).append(b)
+        called = {c for f in module.walk() if isinstance(f, FuncOp) for c in function_callees(f)}
+        a = cls(dict(report.functions), buffers, {}, {}, set(report.functions) - called or set(report.functions),
+                called, sort_by_size)
+        for name, bs in buffers.items():
+            a._own(name, bs)
+        return a
+
+    def _own(self, name: str, buffers: list[Buffer]) -> None:
+        self.buffers[name] = buffers
+        self.own[name] = compute_offsets([replace(b) for b in buffers], self.sort_by_size)
+        self.owner.update((id(b.op), name) for b in buffers if b.op is not None)
+
+    def total(self) -> int:
+        return max((self.sizes.get(n, 0) for n in self.roots), default=0)
+
+    def refresh(self, func: Operation, module: Operation, version: str) -> bool:
+        """Re-allocate `func`; False when another function calls it (the caller must start over)."""
+        name = func_name(func)
+        if name in self.called:
+            return False
+        size, buffers = function_allocation(module, func, version, {c: self.sizes.get(c, 0) for c in function_callees(func)})
+        self.sizes[name] = size
+        self._own(name, buffers)
+        return True
+
+    def without(self, removed: list[Operation]) -> int:
+        gone = {id(op) for op in removed}
+        sizes = dict(self.own)
+        for name in {self.owner[i] for i in gone if i in self.owner}:
+            kept = [replace(b) for b in self.buffers[name] if b.op is None or id(b.op) not in gone]
+            sizes[name] = compute_offsets(kept, self.sort_by_size)
+        return max(sizes.values(), default=0)
 
 
 def conversion_cost_of(op: Operation, facts: ModuleFacts) -> cost_model.ConversionCost:
@@ -112,13 +180,40 @@ def judge_plan(plan: mma_slice.MmaSlicePlan, facts: ModuleFacts, weights: cost_m
             continue
         accesses.append(("load" if isinstance(op, LoadOp) else "store", before, after))
     peak_before, peak_after = _register_peaks(plan, removed)
-    shared_before = facts.shared.total_bytes
+    shared_before = facts.shared_total
     shared_after = facts.shared_without(plan.removed) if not plan.added else shared_before
     unlocks = facts.limit is not None and shared_before > facts.limit >= shared_after
     ctas = facts.limit // shared_before if facts.limit and shared_before else None
     verdict = cost_model.judge(removed, added, accesses, peak_before, peak_after, unlocks=unlocks, num_warps=facts.num_warps,
                       ctas_per_sm=ctas, weights=weights)
     return PlanJudgement(verdict, shared_before, shared_after)
+
+
+@dataclass
+class Decision:
+    """What propagate-mma does with one conversion's plan: `plan` is what it applies (the plan itself, its
+    loads-only variant, or None: the conversion is kept), `judgement` the model's view of it."""
+
+    plan: mma_slice.MmaSlicePlan | None
+    judgement: PlanJudgement
+    loads_only_fallback: bool = False  # the plan was a loss, its loads-only variant a gain
+
+
+def decide(plan: mma_slice.MmaSlicePlan, facts: ModuleFacts, always: bool = False) -> Decision:
+    """The one decision procedure, for `propagate-mma` and for `irkit-report`'s verdicts: an accepted plan is
+    applied when the model calls it a gain (or `always`); a plan the model calls a loss is replaced by its
+    loads-only variant (the store keeps its layout) when that one is judged a gain; otherwise the conversion
+    is kept (and may still go with its function's other rewrites: `completes_rewrite`)."""
+    judgement = judge_plan(plan, facts)
+    if always or judgement.verdict.take:
+        return Decision(plan, judgement)
+    if not plan.loads_only and plan.candidate is not None:
+        partial = mma_slice.plan_mma_propagation(plan.seed, plan.candidate, loads_only=True)
+        if partial.accepted:
+            partial_judgement = judge_plan(partial, facts)
+            if partial_judgement.verdict.take:
+                return Decision(partial, partial_judgement, loads_only_fallback=True)
+    return Decision(None, judgement)
 
 
 def completes_rewrite(taken_gain: float, verdict: cost_model.Verdict) -> bool:
@@ -163,10 +258,14 @@ def assess_module(module: Operation, version: str | None = None) -> list[Convers
     """The model's verdict on every candidate conversion, each judged alone on the unchanged module."""
     facts = ModuleFacts(module, version)
     out = []
+    accumulators: dict[Operation | None, frozenset] = {}  # per function, as the pass computes them
     for op in walk_ops(module):
         if not isinstance(op, ConvertLayoutOp) and not mma_slice.is_dot_operand_round_trip(op):
             continue
-        candidate, why_not = mma_slice.classify_conversion(op, dot_operands=None)
+        func = enclosing(op, FuncOp)
+        if func not in accumulators:
+            accumulators[func] = mma_slice.accumulator_layouts(func) if func is not None else frozenset()
+        candidate, why_not = mma_slice.classify_conversion(op, dot_operands=None, accumulators=accumulators[func])
         if candidate is None and not isinstance(op, ConvertLayoutOp):
             continue  # a shared-memory round trip of a dot operand that is not a seed here
         if candidate is None:
@@ -176,8 +275,13 @@ def assess_module(module: Operation, version: str | None = None) -> list[Convers
         if not plan.accepted:
             out.append(ConversionAssessment(op, "keep", f"cannot be removed: {plan.reason}"))
             continue
-        j = judge_plan(plan, facts)
-        out.append(ConversionAssessment(op, j.verdict.word, j.verdict.summary(), j.verdict.gain))
+        decision = decide(plan, facts)
+        j = decision.judgement
+        if decision.loads_only_fallback:
+            out.append(ConversionAssessment(op, "remove", f"loads only (the store keeps its layout): {j.verdict.summary()}",
+                                            j.verdict.gain))
+            continue
+        out.append(ConversionAssessment(op, "remove" if decision.plan else "keep", j.verdict.summary(), j.verdict.gain))
     _complete_rewrites(out)
     return out
 

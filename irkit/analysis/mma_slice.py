@@ -73,6 +73,7 @@ from irkit.dialects.tt import (
     StoreOp,
 )
 from irkit.dialects.ttg import ConvertLayoutOp, LocalAllocOp, LocalLoadOp
+from irkit.dialects.ttng import TMEMLoadOp, TMEMStoreOp
 from irkit.dialects.types import PointerType, is_block_pointer
 from irkit.layout import algebra
 from irkit.layout.kinds import layout_name
@@ -95,10 +96,12 @@ _SAME_LAYOUT = (*PURE_SAME_LAYOUT, *OPAQUE_SAME_LAYOUT, LoadOp)
 # Ops whose copy in another layout is cheap when their operands' copies are.
 _REBUILDABLE = (*PURE_SAME_LAYOUT, *LEAVES, ExpandDimsOp)
 
-MMA_KINDS = ("mma_v2", "mma_v3", "amd_mfma", "amd_wmma", "dpas")
+# "tmem": Blackwell's tensor-memory accumulator, read into registers by ttng.tmem_load in a blocked or linear
+# layout (`accumulator_layouts`); that layout plays the part of the mma layout in the epilogue.
+MMA_KINDS = ("mma_v2", "mma_v3", "tmem", "amd_mfma", "amd_wmma", "dpas")
 _KIND_ALIASES = {
     "all": MMA_KINDS,
-    "nvidia_mma": ("mma_v2", "mma_v3"),
+    "nvidia_mma": ("mma_v2", "mma_v3", "tmem"),
     "mma": ("mma_v2", "mma_v3"),
     "mfma": ("amd_mfma",),
     "wmma": ("amd_wmma",),
@@ -224,18 +227,55 @@ def is_dot_operand_round_trip(op: Operation) -> bool:
     )
 
 
-def classify_conversion(cvt: Operation, dot_operands: bool | None = False) -> tuple[Candidate | None, str | None]:
-    """(candidate, None), or (None, why not) for a conversion worth a remark, or (None, None).
+def accumulator_layouts(func: Operation) -> frozenset[Attribute]:
+    """The register layouts a Blackwell accumulator is read in (`ttng.tmem_load` results) or written from
+    (`ttng.tmem_store` sources: the zero init, or a D load feeding the accumulator) in `func`.  The
+    tensor-memory layout itself never reaches an epilogue: these blocked/linear layouts are the epilogue's
+    accumulator layout there, as `#nvidia_mma` is on Hopper."""
+    found: set[Attribute] = set()
+    for op in func.walk():
+        if isinstance(op, TMEMLoadOp):
+            layout = layout_of(op.results[0].type)
+        elif isinstance(op, TMEMStoreOp):
+            layout = layout_of(op.operands[-2].type)
+        else:
+            continue
+        if layout is not None:
+            found.add(layout)
+    return frozenset(found)
+
+
+def classify_conversion(
+    cvt: Operation, dot_operands: bool | None = False, accumulators: frozenset[Attribute] = frozenset()
+) -> tuple[Candidate | None, str | None]:
+    """(candidate, None), or (None, why not): every conversion that is not a candidate gets a reason,
+    except a shared-memory round trip that is not a dot operand's (not a conversion the user wrote).
 
     `dot_operands`: False: conversions to `#dot_op` are left to RLC; True: they are candidates; None:
-    candidates when the dot operand's parent is `#dpas` (Intel's RLC moves them into block loads)."""
+    candidates when the dot operand's parent is `#dpas` (Intel's RLC moves them into block loads).
+    `accumulators`: the function's tensor-memory accumulator layouts (`accumulator_layouts`), which count
+    as accumulator layouts here.  A 1-D operand converted to (or from) a `#slice` of an accumulator layout
+    (a bias row or column, a row reduction) is a candidate too: its loads move to the slice layout."""
     if isinstance(cvt, LocalLoadOp) and not is_dot_operand_round_trip(cvt):
         return None, None
     src_l = layout_of(seed_source(cvt).type)
     dst_l = layout_of(cvt.results[0].type)
-    if src_l is None or dst_l is None or src_l == dst_l:
-        return None, None
-    plain = (algebra.is_blocked, algebra.is_linear)
+    if src_l is None or dst_l is None:
+        return None, "not a conversion of a distributed tensor"
+    if src_l == dst_l:
+        return None, "it converts to the layout it already has (left to the canonicalizer)"
+
+    def is_acc(layout: Attribute) -> bool:
+        return algebra.is_mma(layout) or layout in accumulators
+
+    def plain(layout: Attribute) -> bool:
+        if algebra.is_slice(layout):
+            return plain(algebra.slice_parent(layout))
+        return (algebra.is_blocked(layout) or algebra.is_linear(layout)) and layout not in accumulators
+
+    def kind_of(layout: Attribute) -> str:
+        return "tmem" if layout in accumulators and not algebra.is_mma(layout) else _accumulator_kind(layout)
+
     if algebra.is_dot_operand(dst_l) and algebra.is_mma(dst_l.parent):
         parent = dst_l.parent
         wanted = dot_operands if dot_operands is not None else algebra.is_dpas(parent)
@@ -243,16 +283,41 @@ def classify_conversion(cvt: Operation, dot_operands: bool | None = False) -> tu
             if isinstance(cvt, LocalLoadOp):
                 return None, None
             return None, "it converts to a dot operand (#dot_op), not to an accumulator layout (dot-operands=false)"
-        if any(p(src_l) for p in plain):
+        if plain(src_l):
             return Candidate(dst_l, _accumulator_kind(parent), False, dot_operand=True), None
-        return None, None
+        return None, f"it converts to a dot operand from {layout_name(src_l)}, not from a blocked or linear layout"
     if isinstance(cvt, LocalLoadOp):
         return None, None
-    if algebra.is_mma(dst_l) and any(p(src_l) for p in plain):
-        return Candidate(dst_l, _accumulator_kind(dst_l), False), None
-    if algebra.is_mma(src_l) and any(p(dst_l) for p in plain):
-        return Candidate(src_l, _accumulator_kind(src_l), True), None
-    return None, None
+    if algebra.is_slice(src_l) and algebra.is_slice(dst_l) and algebra.slice_dim(src_l) == algebra.slice_dim(dst_l):
+        src_p, dst_p = algebra.slice_parent(src_l), algebra.slice_parent(dst_l)
+        if is_acc(dst_p) and plain(src_p):
+            return Candidate(dst_l, kind_of(dst_p), False), None
+        if is_acc(src_p) and plain(dst_p):
+            return Candidate(src_l, kind_of(src_p), True), None
+    rank_one = isinstance(cvt.results[0].type, TensorType) and len(cvt.results[0].type.get_shape()) == 1
+    if rank_one and algebra.is_slice(dst_l) and is_acc(algebra.slice_parent(dst_l)) and plain(src_l):
+        return Candidate(dst_l, kind_of(algebra.slice_parent(dst_l)), False), None
+    if rank_one and algebra.is_slice(src_l) and is_acc(algebra.slice_parent(src_l)) and plain(dst_l):
+        return Candidate(src_l, kind_of(algebra.slice_parent(src_l)), True), None
+    if is_acc(dst_l) and plain(src_l):
+        return Candidate(dst_l, kind_of(dst_l), False), None
+    if is_acc(src_l) and plain(dst_l):
+        return Candidate(src_l, kind_of(src_l), True), None
+    return None, _why_not_a_candidate(src_l, dst_l, is_acc)
+
+
+def _why_not_a_candidate(src_l: Attribute, dst_l: Attribute, is_acc) -> str:
+    """Why a conversion between two layouts is not propagate-mma's to remove."""
+    if is_acc(src_l) and is_acc(dst_l):
+        return f"both sides are accumulator layouts ({layout_name(src_l)} -> {layout_name(dst_l)})"
+    if algebra.is_dot_operand(src_l) or algebra.is_dot_operand(dst_l):
+        return "a dot operand (#dot_op) whose parent is not an accumulator layout"
+    if not is_acc(src_l) and not is_acc(dst_l):
+        touches = [x for x in (src_l, dst_l) if algebra.is_slice(x) and is_acc(algebra.slice_parent(x))]
+        if not touches:
+            return (f"neither side is an accumulator layout ({layout_name(src_l)} -> {layout_name(dst_l)}): "
+                    "a conversion between blocked/linear layouts is remove-layout-conversions' business")
+    return f"{layout_name(src_l)} -> {layout_name(dst_l)} has no propagation rule here"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -269,6 +334,8 @@ class MmaSlicePlan:
 
     seed: Operation
     target: Attribute
+    candidate: Candidate | None = None  # what the seed was classified as (to plan a variant)
+    loads_only: bool = False
     layouts: dict[SSAValue, Attribute] = field(default_factory=dict)  # value -> its new layout
     roles: dict[Operation, str] = field(default_factory=dict)  # op -> NODE | SINK | YIELD | REGION | CONVERSION
     region_indices: dict[Operation, set[int]] = field(default_factory=dict)  # scf.for/if -> retyped results
@@ -330,7 +397,7 @@ class MmaSlicePlan:
 
 def plan_mma_propagation(cvt: Operation, candidate: Candidate, loads_only: bool = False) -> MmaSlicePlan:
     """The plan that makes `cvt` (a candidate conversion) disappear; see MmaSlicePlan.accepted."""
-    planner = _Planner(MmaSlicePlan(cvt, candidate.target), loads_only)
+    planner = _Planner(MmaSlicePlan(cvt, candidate.target, candidate, loads_only), loads_only)
     planner.run(candidate)
     return planner.plan
 
@@ -352,6 +419,7 @@ class _Planner:
         self.forward_roots: set[SSAValue] = set()
         self.forwarded: set[SSAValue] = set()
         self._remat_memo: dict[SSAValue, bool] = {}
+        self._scalar_memo: dict[SSAValue, bool] = {}
 
     # -- growth ---------------------------------------------------------------------------------
 
@@ -428,6 +496,10 @@ class _Planner:
             return  # its operands were asked for when it joined
         if isinstance(op, ConvertLayoutOp):
             p.roles[op] = CONVERSION
+            if self._from_scalars(op.operands[0]):
+                # index arithmetic converted on its way here: rebuild it in the new layout instead (as RLC
+                # rematerialises through conversions); the old conversion then serves only its other users
+                self.want(op.operands[0], layout)
         elif isinstance(op, LEAVES):
             p.roles[op] = NODE
         elif isinstance(op, ExpandDimsOp):
@@ -523,6 +595,24 @@ class _Planner:
             self.fail(f"{describe(v)} is also used by {user.name} ({why}); a block pointer cannot be converted")
             return
         self.plan.conversions_out.setdefault(v, []).append((user, why))
+
+    def _from_scalars(self, v: SSAValue, depth: int = 0) -> bool:
+        """Is `v` computed from scalars only (splat/make_range/constant, pure elementwise ops, expand_dims,
+        conversions), with no load and no loop-carried value: cheap to rebuild in any layout?"""
+        memo = self._scalar_memo
+        if v in memo:
+            return memo[v]
+        if depth > 64 or isinstance(v, BlockArgument):
+            return False
+        op = v.owner
+        if isinstance(op, (SplatOp, MakeRangeOp, ConstantOp)):
+            result = True
+        elif isinstance(op, (*PURE_SAME_LAYOUT, ExpandDimsOp, ConvertLayoutOp)):
+            result = all(self._from_scalars(o, depth + 1) for o in op.operands if layout_of(o.type) is not None)
+        else:
+            result = False
+        memo[v] = result
+        return result
 
     # -- classification ------------------------------------------------------------------------------
 

@@ -475,6 +475,26 @@ def _callee(op: Operation) -> str | None:
     return None
 
 
+def function_allocation(module: Operation, func: Operation, version: str, callee_sizes: dict[str, int]) -> tuple[int, list[Buffer]]:
+    """One function's allocation (its size and buffers) exactly as `analyze_shared_memory` computes it, given its
+    callees' sizes: what a pass that changed only `func` needs to refresh, in time linear in the function."""
+    tgt = resolve_target(module_target(module))
+    tpw = module_int(module, "threads-per-warp") or (tgt.warp_size if tgt else 32)
+    ctx = _Context(version, module_target(module) or (tgt.triple if tgt else None), module_int(module, "num-warps") or 4, tpw)
+    fa = _FunctionAllocation(func, ctx, callee_sizes)
+    return fa.size, fa.buffers
+
+
+def func_name(func: Operation) -> str:
+    """A function's symbol, as the allocation's `functions` and `Buffer.function` name it."""
+    return _func_name(func)
+
+
+def function_callees(func: Operation) -> list[str]:
+    """The symbols `func` calls (tt.call and its kin)."""
+    return [c for op in _pre_order(func) if isinstance(op, CALL_OPS) and (c := _callee(op))]
+
+
 # LocalAllocOp default alignment from Triton 3.2 on (measured with the 3.3.1 and 3.9.0 passes)
 _DEFAULT_ALLOC_ALIGN = 16
 

@@ -15,7 +15,9 @@ from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 
+from irkit.analysis import real_compiler
 from irkit.analysis.occupancy import CompiledKernel
+from irkit.analysis.real_compiler import CompileUnavailable
 from irkit.analysis.triton_versions import V31, infer_version
 from irkit.check import static
 from irkit.frontend.printer import print_module
@@ -24,15 +26,6 @@ from irkit.frontend.spelling import Spelling
 # The two candidates of a GEMM compile in about a second; a compile that takes minutes is stuck, and the
 # pass (by default, under profit=auto) must not hang on it: the model decides instead.
 COMPILE_TIMEOUT_S = 300
-
-
-class CompileUnavailable(Exception):
-    """No real Triton to compile with, or one that cannot read this IR.  The message says which and how to
-    name one; `reason` says it in a few words, without paths (for a remark)."""
-
-    def __init__(self, message: str, reason: str):
-        super().__init__(message)
-        self.reason = reason
 
 
 def triton_python() -> str:
@@ -99,3 +92,22 @@ def compile_modules(modules: list[ModuleOp], python: str | None = None) -> list[
             out.append(CompiledKernel(int(row["registers"]), spill_bytes(row), int(row["shared"] or 0),
                                       int(row.get("occupancy_sgprs") or row.get("sgpr_count") or 0)))
     return out
+
+
+class TritonCompiler:
+    """The real Triton, as `irkit.analysis.real_compiler.RealCompiler`: what the tools provide to passes."""
+
+    def look(self) -> None:
+        triton_python()
+
+    def compile(self, modules: list[ModuleOp]) -> list[CompiledKernel | str]:
+        return compile_modules(modules, find_compiler(modules))
+
+
+def provide_triton() -> None:
+    """What a tool calls before it runs a pipeline: passes that ask for the real compiler get Triton."""
+    real_compiler.provide(TritonCompiler())
+
+
+__all__ = ["COMPILE_TIMEOUT_S", "CompileUnavailable", "TritonCompiler", "compile_modules", "find_compiler",
+           "provide_triton", "triton_python"]

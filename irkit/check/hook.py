@@ -22,8 +22,10 @@ import io
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import threading
+import time
 import traceback
 
 ENV_PIPELINE = "IRKIT_CHECK_PIPELINE"
@@ -85,6 +87,15 @@ class Progress:
         done = min(width, int(width * pairs / max(1, limit)))
         self.show(f"irkit-check [{self.count}] {name}: timing [{'#' * done}{'.' * (width - done)}] {pairs} pairs")
 
+    def done(self, record: dict, seconds: float) -> None:
+        """Without a terminal (a log, a pipe), one line per kernel on stderr, so a long run shows how far it is."""
+        if self.enabled:
+            return
+        from irkit.check.render import config_text, kernel_name, size_text
+
+        print(f"irkit-check [{self.count}] {kernel_name(record)} {size_text(record)} {config_text(record.get('config'))}: "
+              f"{record.get('status', '?')} in {seconds:.1f} s", file=sys.stderr, flush=True)
+
     def clear(self) -> None:
         if self.enabled:
             self.out.write("\r\x1b[2K")
@@ -129,6 +140,15 @@ def _problem(kernel, args) -> list:
     """The runtime scalar arguments (sizes, strides): with the launch name they make a kernel family."""
     declared = _declared_constexprs(kernel)
     return [a for i, a in enumerate(args) if i not in declared and isinstance(a, (int, float)) and not isinstance(a, bool)]
+
+
+def _sizes(kernel, args) -> dict:
+    """The runtime integer arguments by name (M, N, K, strides...): the table's size column."""
+    fn = getattr(kernel.src, "fn", None)
+    names = getattr(fn, "arg_names", None) or []
+    declared = _declared_constexprs(kernel)
+    return {names[i]: a for i, a in enumerate(args)
+            if i < len(names) and i not in declared and isinstance(a, int) and not isinstance(a, bool)}
 
 
 def _static(kernel) -> dict:
@@ -204,6 +224,7 @@ class Checker:
     def first_launch(self, kernel, launcher, gx, gy, gz, stream, function, packed, launch_md, enter, exit_, *args):
         self.seen.add(kernel.hash)
         self.busy.on = True
+        started = time.monotonic()
         try:
             record = self.check(kernel, launcher, (gx, gy, gz), stream, list(args))
         except Exception as e:  # noqa: BLE001 - the program must go on; the report says what broke
@@ -214,6 +235,7 @@ class Checker:
             self.progress.clear()
         if record is not None:
             self.record(record)
+            self.progress.done(record, time.monotonic() - started)
         return launcher(gx, gy, gz, stream, function, packed, launch_md, enter, exit_, *args)
 
     def check(self, kernel, launcher, grid, stream, args) -> dict | None:
@@ -229,7 +251,7 @@ class Checker:
         record = {"name": name, "hash": kernel.hash, "config": _config(kernel), "grid": list(grid),
                   "target": str(kernel.metadata.target.backend) + ":" + str(kernel.metadata.target.arch),
                   "triton": triton.__version__, "launch_metadata": info, "device": torch.cuda.get_device_name(),
-                  "family": [info.get("name", name), _problem(kernel, args)]}
+                  "family": [info.get("name", name), _problem(kernel, args)], "sizes": _sizes(kernel, args)}
         if torch.cuda.is_current_stream_capturing():
             record.update(status="skipped", error="launched while a CUDA graph is captured")
             return record

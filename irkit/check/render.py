@@ -137,6 +137,41 @@ def config_text(config: dict | None) -> str:
     return " ".join(filter(None, ["x".join(blocks), *rest, f"w{warps}" if warps else "", f"s{stages}" if stages else ""]))
 
 
+def kernel_name(r: dict) -> str:
+    """One name per kernel, checked or not: its `launch_metadata` name where it gives one, else Triton's."""
+    return (r.get("launch_metadata") or {}).get("name") or r.get("name", "?")
+
+
+_SIZE_ARGS = ("m", "n", "k")
+
+
+def size_text(r: dict) -> str:
+    """The problem size a kernel ran at: `MxNxK` from arguments so named, else its first integer arguments."""
+    sizes = r.get("sizes")
+    if not sizes:
+        problem = (r.get("family") or [None, []])[1] or []
+        return "x".join(str(v) for v in problem[:3]) or "-"
+    lower = {k.lower(): v for k, v in sizes.items()}
+    named = [lower[k] for k in _SIZE_ARGS if k in lower]
+    if named:
+        return "x".join(str(v) for v in named)
+    return " ".join(f"{k}={v}" for k, v in list(sizes.items())[:3])
+
+
+def unchanged_reason(r: dict) -> str:
+    """Why the pipeline left a kernel alone, from its remarks (the pass's decision on each conversion)."""
+    reasons = []
+    for remark in r.get("remarks") or []:
+        text = remark.split(" remark: ", 1)[-1].split(" warning: ", 1)[-1]
+        text = text.split(": ", 1)[1] if text.startswith("propagate-mma: ") else text
+        if text not in reasons:
+            reasons.append(text)
+    if not reasons:
+        return "no conversion the pipeline acts on"
+    first = reasons[0] if len(reasons[0]) <= 220 else reasons[0][:217] + "..."
+    return first + (f" (+{len(reasons) - 1} more)" if len(reasons) > 1 else "")
+
+
 def _arrow(before, after) -> str:
     if before is None and after is None:
         return "-"
@@ -156,7 +191,7 @@ def run_rows(report: dict) -> list[list[str]]:
         sb, sa = st.get("before", {}), st.get("after", {})
         tf = (f"{t['before_tflops']:.0f} / {t['after_tflops']:.0f}" if t.get("before_tflops") else "-")
         rows.append([
-            r.get("launch_metadata", {}).get("name", r["name"]), config_text(r.get("config")),
+            kernel_name(r), size_text(r), config_text(r.get("config")),
             tf, f"{t.get('before_median_ms', 0):.4f} / {t.get('after_median_ms', 0):.4f}",
             f"{t.get('ratio', 0):.3f} [{t.get('ratio_lo', 0):.3f},{t.get('ratio_hi', 0):.3f}]", t.get("verdict", "-"),
             "yes" if r.get("bit_identical") else _difference(r),
@@ -169,7 +204,7 @@ def run_rows(report: dict) -> list[list[str]]:
     return rows
 
 
-RUN_HEADER = ["kernel", "config", "TFLOP/s before/after", "ms before/after", "after/before [95%]", "verdict",
+RUN_HEADER = ["kernel", "size", "config", "TFLOP/s before/after", "ms before/after", "after/before [95%]", "verdict",
               "bit-identical", "converts", "shared B", "global loads", "regs", "spills", "pairs"]
 
 
@@ -193,9 +228,10 @@ def run_text(report: dict) -> str:
             alone = r.get("timing_alone") or {}
             timed = f": {alone['median_ms']:.4f} ms" if alone else ""
             timed += f", {alone['tflops']:.0f} TFLOP/s" if alone.get("tflops") else ""
-            out.append(f"unchanged by the pipeline (not compared): {r['name']} {config_text(r.get('config'))}{timed}\n")
+            out.append(f"unchanged by the pipeline (not compared): {kernel_name(r)} {size_text(r)} "
+                       f"{config_text(r.get('config'))}{timed}; why: {unchanged_reason(r)}\n")
         elif r.get("status") not in ("checked", "unchanged"):
-            out.append(f"{r.get('status', 'error').upper()}: {r.get('name', '?')} {config_text(r.get('config'))}: "
+            out.append(f"{r.get('status', 'error').upper()}: {kernel_name(r)} {size_text(r)} {config_text(r.get('config'))}: "
                        f"{r.get('error')}\n")
     for b in report["best"]:
         bb, ba = b["best_before"], b["best_after"]
@@ -220,7 +256,7 @@ def _svg_chart(report: dict) -> str:
             continue
         b = t.get("before_tflops") or 1 / t["before_median_ms"]
         a = t.get("after_tflops") or 1 / t["after_median_ms"]
-        items.append((f"{r.get('launch_metadata', {}).get('name', r['name'])} {config_text(r.get('config'))}", b, a))
+        items.append((f"{kernel_name(r)} {size_text(r)} {config_text(r.get('config'))}", b, a))
     if not items:
         return ""
     top = max(max(b, a) for _, b, a in items)
@@ -241,13 +277,14 @@ def _svg_chart(report: dict) -> str:
 
 def run_html(report: dict) -> str:
     rows = run_rows(report)
-    classes = ["" if row[6] == "yes" else "bad" for row in rows]
+    classes = ["" if row[RUN_HEADER.index("bit-identical")] == "yes" else "bad" for row in rows]
     parts = [f"<html><head><meta charset='utf-8'><title>irkit-check</title><style>{_CSS}</style></head><body>",
              f"<h1>irkit-check (run): {html.escape(report['pipeline'])}</h1>",
              (f"<p>{html.escape(' '.join(report['command']))} &mdash; Triton {html.escape(', '.join(report['triton']))}, "
               f"{html.escape(str(report.get('device')))}</p>"), _svg_chart(report),
              _html_table(RUN_HEADER, rows, classes)]
-    unchanged = [f"{r['name']} {config_text(r.get('config'))}" for r in report["kernels"] if r.get("status") == "unchanged"]
+    unchanged = [f"{kernel_name(r)} {size_text(r)} {config_text(r.get('config'))}: {unchanged_reason(r)}"
+                 for r in report["kernels"] if r.get("status") == "unchanged"]
     if unchanged:
         parts.append("<h2>Unchanged by the pipeline (not compared)</h2><ul>" +
                      "".join(f"<li>{html.escape(u)}</li>" for u in unchanged) + "</ul>")

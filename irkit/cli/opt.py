@@ -280,6 +280,7 @@ def build_pipeline(args) -> Pipeline | None:
     specs = pipeline_specs(args)
     if not specs:
         return None
+    _provide_the_real_compiler()
     names = pass_names()
     available = all_passes()
     scheduled = []
@@ -324,6 +325,15 @@ def with_run_defaults(pipeline: Pipeline | None, version: str | None, remarks: b
             s = ScheduledPass(dataclasses.replace(s.instance, **changes), s.written)
         scheduled.append(s)
     return Pipeline(tuple(scheduled))
+
+
+def _provide_the_real_compiler() -> None:
+    """Every tool builds its pipeline here (irkit-opt, irkit-report, irkit-check, irkit-sweep's workers), and
+    here the tools link the real Triton for the passes that ask for it (`irkit.analysis.real_compiler`):
+    passes never find or start a compiler themselves."""
+    from irkit.check.compiled_stats import provide_triton
+
+    provide_triton()
 
 
 def _written(spec: PassSpec) -> str:
