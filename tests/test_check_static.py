@@ -121,7 +121,7 @@ def test_intel_xpu_reports_what_triton_xpu_gives():
     if not python:
         pytest.skip("no Intel XPU Triton (IRKIT_XPU_PYTHON=/path/python)")
     report_path = DATA.parent / "intel" / "addmm_bp_bf16_256x256x32_w32_s2.ttgir"
-    from irkit.check.static import check_static, read_module_input
+    from irkit.check.static_mode import check_static, read_module_input
 
     report = check_static([read_module_input(str(report_path))], "propagate-mma{profit=always}", python)
     module = report["modules"][0]
@@ -145,7 +145,7 @@ def test_a_cache_entry_says_its_version(triton31, tmp_path):
 def test_cache_dir_and_dump_log_inputs(triton31, tmp_path):
     """A Triton cache folder and an MLIR_ENABLE_DUMP log, in one call; from the log, irkit-check takes the
     last section still in TTGIR form (the log ends inside the LLVM lowering)."""
-    from irkit.check.static import final_ttgir_section
+    from irkit.check.static_mode import final_ttgir_section
 
     dumps = Path(__file__).parent / "data" / "corpus" / "dumps"
     kernel = "matmul_addmm_bp__bf16__BM256_BN256_BK32_G8__w8_s3"

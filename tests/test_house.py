@@ -5,7 +5,6 @@ import ast
 from pathlib import Path
 
 import networkx as nx
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = {"irkit": ROOT / "irkit", "irkit.passes": ROOT / "passes"}
@@ -69,8 +68,6 @@ def test_no_import_circle():
     assert not circles
 
 
-@pytest.mark.xfail(strict=True, reason="propagate-mma's compiled profit reaches irkit.check (issue 24 item 2, "
-                   "the issue-22 branch removes it: then drop this mark)")
 def test_passes_import_nothing_from_the_tools():
     """In MLIR the tool links the passes, never the reverse: nothing in passes/ reaches irkit.cli or
     irkit.check, directly or through another module."""

@@ -31,6 +31,7 @@ without its anchor rule: an expensive load is not a wall here, it is rewritten i
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import prod
 
@@ -306,7 +307,7 @@ def classify_conversion(
     return None, _why_not_a_candidate(src_l, dst_l, is_acc)
 
 
-def _why_not_a_candidate(src_l: Attribute, dst_l: Attribute, is_acc) -> str:
+def _why_not_a_candidate(src_l: Attribute, dst_l: Attribute, is_acc: Callable[[Attribute], bool]) -> str:
     """Why a conversion between two layouts is not propagate-mma's to remove."""
     if is_acc(src_l) and is_acc(dst_l):
         return f"both sides are accumulator layouts ({layout_name(src_l)} -> {layout_name(dst_l)})"
@@ -602,9 +603,9 @@ class _Planner:
         memo = self._scalar_memo
         if v in memo:
             return memo[v]
-        if depth > 64 or isinstance(v, BlockArgument):
+        if depth > 64 or not isinstance(v, OpResult):
             return False
-        op = v.owner
+        op = v.op
         if isinstance(op, (SplatOp, MakeRangeOp, ConstantOp)):
             result = True
         elif isinstance(op, (*PURE_SAME_LAYOUT, ExpandDimsOp, ConvertLayoutOp)):

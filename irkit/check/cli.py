@@ -96,7 +96,7 @@ def run(argv: list[str]) -> int:
         _write(args.json_out, render.to_json(report))
         _write(args.html_out, render_html(report))
         return FINDING if any(m.get("error") for m in report["modules"]) else 0
-    from irkit.check.static import check_static, read_module_input
+    from irkit.check.static_mode import check_static, read_module_input
 
     inputs = []
     for path in args.inputs:
