@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from test_amd_occupancy import _triton36
-from test_propagate_mma_compiled import conversions, run
+from test_propagate_mma_compiled import conversions, run, the_tools_provide_triton  # noqa: F401 (autouse)
 
 from irkit.analysis.occupancy import CompiledKernel
 from irkit.sweep.screen import grid, parse_axis
