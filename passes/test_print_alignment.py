@@ -1,8 +1,8 @@
 """Print the AxisInfo of every op result: contiguity, divisibility, constancy, constant (Triton's -test-print-alignment).
 
 The report of Triton's `TestAxisInfoPass` (test/lib/Analysis/TestAxisInfo.cpp), computed by irkit's AxisInfo
-analysis (`irkit.analysis.axis_info`) under the rules of the `version` option (3.1's up to 3.6, the newest from
-3.7; unset: 3.1's for a `triton_gpu.*` module, else the newest).  For each `tt.func`, in walk order: `@name`,
+analysis (`irkit.analysis.axis_info`) under the rules of the `version` option (3.1's up to 3.6, 3.7-3.9's, or
+upstream main's for `main`; unset: 3.1's for a `triton_gpu.*` module, else main's).  For each `tt.func`, in walk order: `@name`,
 then for every result of every op in post-order a line `<the op> => contiguity = [...], divisibility = [...],
 constancy = [...], constant_value = N|<none>`.  With `remarks=true` each line is a remark at the op instead
 (`loc: remark: <the op> => ...`), as Triton prints it from 2025 on (tests checked with -verify-diagnostics).
@@ -18,6 +18,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from irkit.analysis.axis_info import AxisInfo, AxisInfoAnalysis
+from irkit.analysis.axis_info_main import axis_rules
+from irkit.analysis.triton_versions import MAIN
 from irkit.analysis.walk import modules_with_functions, post_order
 from irkit.diagnostics import emit_output, emit_remark
 from irkit.dialects.tt import FuncOp
@@ -51,16 +53,16 @@ class TestPrintAlignmentPass(ModulePass):
     # emit each line as a remark at its op (Triton 2025+ test style) instead of printing it; unset, irkit-opt
     # turns it on under --verify-diagnostics
     remarks: bool | None = None
-    # the AxisInfo rules: up to 3.6 Triton 3.1's; 3.7 on adds tt.reshape and #9297's add/sub divisibility;
-    # empty: 3.1's for a triton_gpu.* module, else the newest
+    # the AxisInfo rules: up to 3.6 Triton 3.1's; 3.7-3.9 add tt.reshape and #9297's add/sub divisibility;
+    # main (or after 3.9): upstream main's (axis_info_main); empty: 3.1's for a triton_gpu.* module, else main's
     version: str = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for module in modules_with_functions(op, FuncOp):
             spelling = module_spelling(module)
-            # unset: the newest rules irkit has, but Triton 3.1's for a module in 3.1's spelling
-            version = str(self.version) if self.version else ("3.1" if spelling == Spelling.LEGACY else "3.9")
-            analysis = AxisInfoAnalysis(module, version)
+            # unset: the newest rules irkit has (upstream main's), but Triton 3.1's for a module in 3.1's spelling
+            version = str(self.version) if self.version else ("3.1" if spelling == Spelling.LEGACY else MAIN)
+            analysis = AxisInfoAnalysis(module, axis_rules(version))
             for func in module.ops:
                 if not isinstance(func, FuncOp):
                     continue

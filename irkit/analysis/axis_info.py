@@ -85,7 +85,7 @@ from irkit.dialects.tt import (
     ReshapeOp,
     SplatOp,
 )
-from irkit.dialects.ttg import ConvertLayoutOp
+from irkit.dialects.ttg import ConvertLayoutOp, WarpSpecializePartitionsOp
 from irkit.dialects.types import PointerType
 from irkit.layout.algebra import elem_bits
 from irkit.walk import walk_ops
@@ -794,17 +794,22 @@ def _suffix_products(shape: Sequence[int]) -> list[int]:
 
 
 def _visit_reshape(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
-    """ReshapeOpAxisInfoVisitor (Triton #9670, in 3.9): each destination dim inherits from the source dim
-    whose row-major stride range holds its stride; contiguity survives only on that dim's low boundary,
-    constancy as far as the constant block reaches (merging whole constant dims above it)."""
-    src = ins[0]
-    src_shape = _shape_of(op.operands[0])
-    dst_shape = _shape_of(op.results[0])
+    """ReshapeOpAxisInfoVisitor (Triton #9670, in 3.9)."""
+    return reshape_axis_info(ins[0], _shape_of(op.operands[0]), _shape_of(op.results[0]))
+
+
+def reshape_axis_info(
+    src: AxisInfo, src_shape: Sequence[int], dst_shape: Sequence[int], seed: int | None = None
+) -> AxisInfo:
+    """Each destination dim inherits from the source dim whose row-major stride range holds its stride;
+    contiguity survives only on that dim's low boundary, constancy as far as the constant block reaches
+    (merging whole constant dims above it).  `seed` (upstream main, #10575): the source's global
+    divisibility, which every destination dim starts from instead of its source dim's divisibility."""
     rank = len(dst_shape)
     if src.constant is not None:
         return AxisInfo((1,) * rank, (highest_pow2_divisor(src.constant),) * rank, tuple(dst_shape), src.constant)
     src_sp, dst_sp = _suffix_products(src_shape), _suffix_products(dst_shape)
-    contiguity, divisibility, constancy = [1] * rank, [1] * rank, [1] * rank
+    contiguity, divisibility, constancy = [1] * rank, [seed or 1] * rank, [1] * rank
     for dd in range(rank):
         dst_stride = dst_sp[dd + 1]
         sd = next((i for i in range(len(src_shape)) if src_sp[i + 1] <= dst_stride < src_sp[i]), 0)
@@ -813,7 +818,8 @@ def _visit_reshape(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
         if src_contig > 1:
             if dst_stride == src_stride:
                 contiguity[dd] = min(src_contig, dst_shape[dd])
-                divisibility[dd] = src_div if contiguity[dd] == src_contig else min(src_div, contiguity[dd])
+                kept = src_div if contiguity[dd] == src_contig else min(src_div, contiguity[dd])
+                divisibility[dd] = kept if seed is None else max(seed, kept)
             continue
         constancy_end = src_stride * src_const
         if dst_stride <= constancy_end:
@@ -829,7 +835,8 @@ def _visit_reshape(op: Operation, ins: Sequence[AxisInfo]) -> AxisInfo:
                 remaining //= piece
                 dim -= 1
             constancy[dd] = dst_const
-        divisibility[dd] = src_div
+        if seed is None:
+            divisibility[dd] = src_div
     return AxisInfo(tuple(contiguity), tuple(divisibility), tuple(constancy), src.constant)
 
 
@@ -840,6 +847,23 @@ VISITORS_39: dict[type[Operation], Visitor] = {
 """Triton 3.7-3.9's rules: 3.1's, `tt.reshape` (#9670) and the add/sub divisibility of #9297 (the other
 changes to AxisInfo are not modelled).  Both came in 2026: 3.5.1 and 3.6.0 have neither (measured with
 their coalesce), 3.8.0 and 3.9.0 both."""
+
+
+@dataclass(frozen=True)
+class AxisRules:
+    """One release's AxisInfo: its rule per op kind and how its lattice behaves.  Triton 3.1-3.9's lattice
+    joins by plain gcd and leaves unreached ops unknown; upstream main's (`axis_info_main`) also bounds a
+    joined divisibility by differing contiguities (#7781), raises every dimension's divisibility to that of
+    its unit-contiguity dimensions (#10575), gives ops it never reached the pessimistic state (#8758) and
+    forwards only rank-1 facts to callees."""
+
+    visitors: dict[type[Operation], Visitor]
+    normalize: Callable[[AxisInfo], AxisInfo] | None = None
+    join: Callable[[AxisInfo, AxisInfo], AxisInfo] = AxisInfo.join
+    pessimistic_unreached: bool = False
+    rank1_callee_hints: bool = False
+    # the partitions of ttg.warp_specialize see what their captures are (#8799, #9023)
+    partition_captures: bool = False
 
 
 def visitors_for(version: str | None) -> dict[type[Operation], Visitor]:
@@ -883,9 +907,11 @@ class _FunctionSolver:
         self,
         func: Operation,
         arg_overrides: dict[int, dict[str, int]],
-        visitors: dict[type[Operation], Visitor] | None = None,
+        visitors: dict[type[Operation], Visitor] | AxisRules | None = None,
     ):
-        self.visitors = VISITORS if visitors is None else visitors
+        self.rules = visitors if isinstance(visitors, AxisRules) else AxisRules(
+            VISITORS if visitors is None else visitors)
+        self.visitors = self.rules.visitors
         self.func = func
         self.arg_overrides = arg_overrides
         self.lattice: dict[SSAValue, AxisInfo] = {}
@@ -922,16 +948,20 @@ class _FunctionSolver:
                 fields[name] = (v,) * rank
         return AxisInfo(fields["tt.contiguity"], fields["tt.divisibility"], fields["tt.constancy"])
 
+    def normalized(self, info: AxisInfo) -> AxisInfo:
+        """What the release's AxisInfo constructor makes of `info`."""
+        return self.rules.normalize(info) if self.rules.normalize is not None and info.rank else info
+
     def get(self, value: SSAValue) -> AxisInfo:
         info = self.lattice.get(value)
         if info is None:
-            info = self.entry_state(value)
+            info = self.normalized(self.entry_state(value))
             self.lattice[value] = info
         return info
 
     def join(self, value: SSAValue, info: AxisInfo) -> bool:
         old = self.lattice.get(value)
-        new = info if old is None else old.join(info)
+        new = self.normalized(info if old is None else self.rules.join(old, info))
         self.lattice[value] = new
         return new != old
 
@@ -945,6 +975,11 @@ class _FunctionSolver:
                 self.join(arg, self.entry_state(arg))
             for block in region.blocks:
                 self.block(block)
+        if self.rules.pessimistic_unreached:  # ops in dead code: unknown, not absent
+            for op in walk_ops(self.func):
+                values = [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
+                for value in values:
+                    self.get(value)
         return self.lattice
 
     def block(self, block: Block) -> None:
@@ -972,14 +1007,16 @@ class _FunctionSolver:
                 for r in op.results:
                     self.join(r, self.entry_state(r))
             else:
-                info = _op_hints(op, info)
+                info = _op_hints(op, self.normalized(info))
                 for r in op.results:
                     self.join(r, info)
         # regions of ops that are not control flow (tt.reduce combiners, ...): arguments unknown
+        captures = isinstance(op, WarpSpecializePartitionsOp) and self.rules.partition_captures
         for region in op.regions:
             for block in region.blocks:
-                for arg in block.args:
-                    self.join(arg, self.entry_state(arg))
+                for i, arg in enumerate(block.args):
+                    entry = captures and block is region.first_block and i < len(op.operands)
+                    self.join(arg, self.get(op.operands[i]) if entry else self.entry_state(arg))
                 self.block(block)
 
     def _terminator_operands(self, block: Block) -> list[SSAValue]:
@@ -1105,14 +1142,16 @@ class AxisInfoAnalysis:
     function called with `tt.call`, the tt.contiguity / tt.divisibility / tt.constancy values that the
     C++ analysis would write onto its arguments (gcd over all call sites)."""
 
-    def __init__(self, module: ModuleOp, version: str | None = None):
+    def __init__(self, module: ModuleOp, version: str | AxisRules | None = None):
         self.module = module
-        self.visitors = visitors_for(version)  # None: Triton 3.1's rules
+        # a version string picks 3.1's or 3.7-3.9's rules (None: 3.1's); main's come as an AxisRules
+        self.rules = version if isinstance(version, AxisRules) else AxisRules(visitors_for(version))
+        self.visitors = self.rules.visitors
         self._values: dict[SSAValue, AxisInfo] = {}
         self.callee_arg_hints: dict[Operation, dict[int, dict[str, int]]] = {}
         by_name = {_symbol_name(f): f for f in _functions(module)}
         for func in _callers_first(module):
-            lattice = _FunctionSolver(func, self.callee_arg_hints.get(func, {}), self.visitors).run()
+            lattice = _FunctionSolver(func, self.callee_arg_hints.get(func, {}), self.rules).run()
             self._values.update(lattice)
             for call in _calls(func):
                 callee = by_name.get(_callee_name(call) or "")
@@ -1122,13 +1161,13 @@ class AxisInfoAnalysis:
     def refresh(self, func: Operation) -> None:
         """Recompute one function after a pass rewrote it (its arguments' hints from its callers are kept;
         what it passes to its callees is not re-propagated: layout rewrites change no call)."""
-        lattice = _FunctionSolver(func, self.callee_arg_hints.get(func, {}), self.visitors).run()
+        lattice = _FunctionSolver(func, self.callee_arg_hints.get(func, {}), self.rules).run()
         self._values.update(lattice)
 
     def _update_callee(self, callee: Operation, args: list[AxisInfo | None]) -> None:
         hints = self.callee_arg_hints.setdefault(callee, {})
         for index, info in enumerate(args):
-            if info is None or info.rank == 0:
+            if info is None or info.rank == 0 or (self.rules.rank1_callee_hints and info.rank != 1):
                 continue
             current = hints.setdefault(index, {})
             for name, value in zip(HINT_ATTRS, (info.contiguity[0], info.divisibility[0], info.constancy[0])):

@@ -20,14 +20,33 @@ V31, V33, V39 = "3.1", "3.3", "3.9"
 APPROX = "approximate: "  # notes with this prefix also go to SharedMemoryReport.notes
 
 
+MAIN = "main"
+"""The version of upstream Triton's main branch after the newest release irkit knows (a tree of Triton's
+tests at such a commit, `irkit-opt --triton-version=main`)."""
+
+
+def is_main(version: str) -> bool:
+    """`main`, or a release after 3.9 (whose rules irkit takes to be main's)."""
+    text = str(version).strip()
+    if text == MAIN:
+        return True
+    parts = text.split(".")
+    try:
+        return (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0) > (3, 9)
+    except ValueError:
+        return False
+
+
 @overload
 def normalize_version(version: str) -> str: ...
 @overload
 def normalize_version(version: None) -> None: ...
 def normalize_version(version: str | None) -> str | None:
-    """'3.1.0' -> '3.1'; 3.2/3.3 -> '3.3' rules; 3.4 and newer -> '3.9' rules."""
+    """'3.1.0' -> '3.1'; 3.2/3.3 -> '3.3' rules; 3.4 and newer (and `main`) -> '3.9' rules."""
     if version is None:
         return None
+    if str(version).strip() == MAIN:
+        return V39
     parts = str(version).split(".")
     try:
         mm = (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0)

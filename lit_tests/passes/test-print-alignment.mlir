@@ -83,3 +83,27 @@ tt.func @loop_carried(%n: i32, %flag: i1) -> i32 {
   }
   tt.return %r : i32
 }
+
+// -----
+
+// A module in the ttg.* spelling gets upstream main's rules (axis_info_main): a pointer bitcast to another
+// element width ends the runs, a run subtracted from a constant is no run, constants are sign-extended.
+// CHECK-LABEL: @main_rules
+tt.func @main_rules(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1], constant_value = <none>}}
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [64], constant_value = <none>}}
+  %base = tt.splat %p : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  // expected-remark @below {{contiguity = [64], divisibility = [16], constancy = [1], constant_value = <none>}}
+  %ptrs = tt.addptr %base, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  // CHECK: tt.bitcast {{.*}} => contiguity = [1], divisibility = [4], constancy = [1], constant_value = <none>
+  // expected-remark @below {{contiguity = [1], divisibility = [4], constancy = [1], constant_value = <none>}}
+  %halves = tt.bitcast %ptrs : tensor<64x!tt.ptr<f32>> -> tensor<64x!tt.ptr<f16>>
+  // CHECK: arith.constant dense<-8> {{.*}} => contiguity = [1], divisibility = [8], constancy = [64], constant_value = -8
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [64], constant_value = -8}}
+  %neg8 = arith.constant dense<-8> : tensor<64xi32>
+  // CHECK: arith.subi %neg8, %r {{.*}} => contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %down = arith.subi %neg8, %r : tensor<64xi32>
+  tt.return
+}
