@@ -49,6 +49,7 @@ from irkit.analysis.axis_info import (
     pointee_bit_width,
 )
 from irkit.analysis.slice import multi_root_slice
+from irkit.analysis.triton_versions import is_main
 from irkit.diagnostics import PassFailure
 from irkit.dialects.encodings import BlockedEncodingAttr, CTALayout
 from irkit.dialects.module_attrs import module_int, module_target
@@ -123,6 +124,8 @@ def coalesce_rules(module: ModuleOp, version: str | None = None) -> str:
     """Which rule set applies: from `version` ("3.1", "3.5.1", "3.8.0", ...), else from the module's
     spelling (`triton_gpu.*` attributes: 3.1; `ttg.*`: the newest, 3.9; the spelling cannot tell 3.3 or
     3.5 from 3.9, so give the version for those)."""
+    if version not in (None, "") and is_main(str(version)):
+        return RULES_39  # upstream main after 3.9: the newest rules
     if version not in (None, ""):
         parts = str(version).split(".")
         try:

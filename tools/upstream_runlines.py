@@ -7,6 +7,12 @@ tools/run_upstream_lit.py (whose RUN-line handling it reuses), and copies nothin
 It picks every RUN line outside Conversion, LLVMIR, Proton and Gluon that calls `triton-opt` with one of
 the passes below and nothing but those passes and driver flags, runs it with `irkit-opt` in place of
 `triton-opt` (`%s` the file, FileCheck with upstream's --enable-var-scope), and reports which pass.
+
+The RUN lines do not say which Triton release their tree targets, and the `ttg.*` spelling cannot tell 3.3
+from 3.9, so the runs get it the way a user's shell would give it: `IRKIT_TRITON_VERSION`, which irkit-opt
+reads as the default of `--triton-version`.  It is `--triton-version` when given (`main` for a commit of
+upstream main past the newest release), else the `__version__` of the tree's python/triton/__init__.py
+when the export has it, else unset.
 """
 
 from __future__ import annotations
@@ -39,16 +45,32 @@ def selected(command: str) -> bool:
     return any(f in PASSES for f in flags) and all(f in PASSES or f in DRIVER_FLAGS for f in flags)
 
 
+def tree_version(root: Path) -> str | None:
+    """`__version__` of the tree's python/triton/__init__.py, if the export has it."""
+    init = root / "python" / "triton" / "__init__.py"
+    if not init.is_file():
+        return None
+    found = re.search(r"^__version__\s*=\s*['\"]([^'\"]+)['\"]", init.read_text(), re.MULTILINE)
+    return found.group(1) if found else None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("triton")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--triton-version", default=None,
+                    help="the release the tree targets (X.Y or main); default: the tree's python/triton/__init__.py")
     args = ap.parse_args(argv)
     root = Path(args.triton)
+    version = args.triton_version or tree_version(root)
     bin_dir = os.path.dirname(sys.executable)
     filecheck = llvm_filecheck() or shutil.which("filecheck", path=bin_dir) or "filecheck"
     env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""),
                FILECHECK_OPTS="--enable-var-scope")
+    env.pop("IRKIT_TRITON_VERSION", None)
+    if version:
+        env["IRKIT_TRITON_VERSION"] = version
+    print(f"Triton version of the tree: {version or '(unknown: irkit-opt reads it from the spelling)'}")
     rows = []
     with tempfile.TemporaryDirectory(prefix="upstream-runlines-") as tmp:
         for path in sorted(root.glob("test/**/*.mlir")):
@@ -70,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     n = sum(r["passed"] for r in rows)
     print(f"{n} of {len(rows)} RUN lines pass with irkit-opt (FileCheck: {filecheck})")
     if args.json:
-        Path(args.json).write_text(json.dumps({"triton": str(root), "filecheck": filecheck, "run_lines": rows},
+        Path(args.json).write_text(json.dumps({"triton": str(root), "triton_version": version,
+                                               "filecheck": filecheck, "run_lines": rows},
                                               indent=1) + "\n")
     return 0 if n == len(rows) else 1
 

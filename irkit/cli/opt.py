@@ -117,9 +117,11 @@ def build_arg_parser(with_passes: bool = True) -> argparse.ArgumentParser:
                     help="check emitted diagnostics against '// expected-error@+N {{...}}' comments; "
                     "--verify-diagnostics=only-expected ignores diagnostics nobody expected")
     ap.add_argument("--verify-diagnostics-mode", choices=("all", "only-expected"), default="all", help=argparse.SUPPRESS)
-    ap.add_argument("--triton-version", default=None, metavar="X.Y[.Z]",
+    ap.add_argument("--triton-version", default=os.environ.get("IRKIT_TRITON_VERSION") or None,
+                    metavar="X.Y[.Z]|main",
                     help="the Triton that made the input, for passes whose rules follow the release (coalesce, "
-                         "the test-print-* analyses); default: the kernel's Triton cache JSON, else the spelling")
+                         "the test-print-* analyses); `main`: upstream main after the newest release; default: "
+                         "$IRKIT_TRITON_VERSION, else the kernel's Triton cache JSON, else the spelling")
     ap.add_argument("--allow-unregistered-dialect", action="store_true", help="accept unknown ops written in generic form")
     ap.add_argument("--no-verify", action="store_true", help="skip the IR verifier")
     ap.add_argument("--debug", action="store_true", help="on an internal error, print the Python traceback")
