@@ -27,16 +27,18 @@ from irkit.dialects.tt import FuncOp
 def allocation_lines(func: FuncOp, buffers: list[Buffer], size: int) -> list[tuple[Operation, str]]:
     """TestAllocationPass's lines for one function, each with the op it speaks of."""
     scratch = {id(b.op): b for b in buffers if b.kind != "explicit"}
-    explicit = {id(b.op): b for b in buffers if b.kind == "explicit"}
+    explicit: dict[int, list[Buffer]] = {}
+    for buffer in buffers:
+        if buffer.kind == "explicit":  # a partitioned_shared tensor has one buffer per partition
+            explicit.setdefault(id(buffer.op), []).append(buffer)
     lines: list[tuple[Operation, str]] = [(func, func.sym_name.data)]
     for op in post_order(func):
         b = scratch.get(id(op))
         if b is not None:
             kind = "virtual" if b.kind == "virtual" else "scratch"
             lines.append((op, f"{kind} offset = {b.offset}, size = {b.bytes}"))
-        b = explicit.get(id(op))
-        if b is not None:  # a local_alloc: its one result is the buffer
-            lines.append((op, f"offset = {b.offset}, size = {b.bytes}"))
+        for buffer in explicit.get(id(op), ()):  # a local_alloc: its result's buffers
+            lines.append((op, f"offset = {buffer.offset}, size = {buffer.bytes}"))
     lines.append((func, f"size = {size}"))
     return lines
 
@@ -62,6 +64,8 @@ class TestPrintAllocationPass(ModulePass):
                                  --verify-diagnostics unless given.
       get-scratch-size-function: unset or None (the model's sizes), or ValidConstant (128 bytes for every op,
                                  as Triton's test scratch-size function).
+      partition-size:            bytes of one physical partition of shared memory (0: none); the buffers
+                                 of the partitions of a partitioned_shared tensor never share one.
     """
 
     name = "test-print-allocation"
@@ -74,6 +78,9 @@ class TestPrintAllocationPass(ModulePass):
     target: str = ""
     remarks: bool | None = None
     get_scratch_size_function: Literal["", "None", "ValidConstant"] = ""
+    # bytes of one physical partition of shared memory (64 KiB on AMD gfx1250): the partitions of a
+    # partitioned_shared tensor go to different ones; 0: no partitions
+    partition_size: int = 0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
@@ -83,7 +90,7 @@ class TestPrintAllocationPass(ModulePass):
         scratch_size = SCRATCH_SIZE_FUNCTIONS[self.get_scratch_size_function]
         for module in modules_with_functions(op, FuncOp):
             report = analyze_shared_memory(module, version=version, target=self.target or None,
-                                           scratch_size=scratch_size)
+                                           scratch_size=scratch_size, partition_size=int(self.partition_size))
             by_func: dict[str, list[Buffer]] = {}
             for b in report.buffers:
                 by_func.setdefault(b.function, []).append(b)

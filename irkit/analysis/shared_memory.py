@@ -59,10 +59,10 @@ from irkit.analysis.scratch import (
     reduce_scratch_bytes,
     scan_scratch_bytes,
 )
-from irkit.analysis.triton_versions import APPROX, V31, attr_int, infer_version, normalize_version
+from irkit.analysis.triton_versions import APPROX, V31, V39, attr_int, infer_version, normalize_version
 from irkit.analysis.walk import post_order as _post_order
 from irkit.analysis.walk import pre_order as _pre_order
-from irkit.dialects.encodings import memory_space_name
+from irkit.dialects.encodings import memory_space_name, partitioned_shared
 from irkit.dialects.families import CALL_OPS, FUNCTION_OPS
 from irkit.dialects.module_attrs import module_int, module_target
 from irkit.dialects.tt import (
@@ -120,6 +120,13 @@ TARGETS: dict[str, Target] = {
 _BY_TRIPLE = {t.triple: t for t in TARGETS.values()}
 
 
+def shared_memory_partition_size(triple: str | None) -> int:
+    """Bytes of one physical partition of a target's shared memory, which the partitions of one
+    partitioned_shared tensor must not share (AMD TargetFeatures::getSharedMemoryPartitionSize: 64 KiB on
+    gfx1250, none elsewhere; real 3.9.0 measured: a 2-partition 64x32xf16 tensor takes 67,584 B there)."""
+    return 64 * 1024 if triple == "hip:gfx1250" else 0
+
+
 def resolve_target(spec: str | Target | None) -> Target | None:
     """A target from a name ("H100"), a triple ("cuda:90", "hip:gfx942", "xpu", "gfx942") or None."""
     if spec is None or isinstance(spec, Target):
@@ -160,6 +167,9 @@ class Buffer:
     function: str = ""
     note: str = ""
     op: Operation | None = field(default=None, repr=False, compare=False)
+    # the ids of the other partitions of one partitioned_shared tensor, to be put in other physical
+    # partitions of shared memory (AMD gfx1250; Triton's BufferT::neighbors)
+    neighbors: tuple[int, ...] = ()
 
     @property
     def live_range(self) -> tuple[int, int]:
@@ -380,12 +390,36 @@ def _async_place(op: Operation | None) -> tuple[Operation, object] | None:
     return None if ws is None else (ws, op.parent_region())
 
 
-def compute_offsets(buffers: list[Buffer], sort_by_size: bool) -> int:
-    """calculateStarts + the interference-graph colouring loop; returns the allocation size."""
+def _partitions(offset: int, nbytes: int, partition_size: int) -> tuple[int, int]:
+    """The physical partitions (first, last) a buffer at `offset` covers."""
+    return offset // partition_size, (offset + nbytes - 1) // partition_size
+
+
+def compute_offsets(buffers: list[Buffer], sort_by_size: bool, partition_size: int = 0) -> int:
+    """calculateStarts + the interference-graph colouring loop; returns the allocation size.  With a
+    `partition_size` (TestAllocation's partition-size, the physical partitions of gfx1250's LDS) the
+    partitions of one tensor (`Buffer.neighbors`) never share a physical partition."""
     if not buffers:
         return 0
     order = sorted(buffers, key=lambda b: -b.bytes) if sort_by_size else list(buffers)
     rng = {b.id: (b.start, b.end) for b in order}
+    by_id = {b.id: b for b in order}
+    placed: set[int] = set()
+
+    def clear_of_neighbors(x: Buffer, offset: int) -> bool:
+        if not partition_size or not x.neighbors:
+            return True
+        lo, hi = _partitions(offset, x.bytes, partition_size)
+        for n in x.neighbors:
+            if n in placed:
+                n_lo, n_hi = _partitions(by_id[n].offset, by_id[n].bytes, partition_size)
+                if lo <= n_hi and n_lo <= hi:
+                    return False
+        return True
+
+    def past_partitions_of(y: Buffer) -> int:
+        return (_partitions(y.offset, y.bytes, partition_size)[1] + 1) * partition_size
+
     # calculateStarts: triple map {offset -> live interval}; a multimap iterated by offset, then insertion
     triples: list[tuple[int, int, tuple[int, int]]] = [(0, 0, _UNBOUNDED)]
     seq = 1
@@ -393,17 +427,20 @@ def compute_offsets(buffers: list[Buffer], sort_by_size: bool) -> int:
     while pending and triples:
         triples.sort(key=lambda t: (t[0], t[1]))
         off, _, r = triples.pop(0)
-        found = None
-        for x in pending:
-            xr = rng[x.id]
-            if _intersects(xr, r) and not any(_intersects(t[2], xr) for t in triples):
-                found = x
-                break
+        eligible = [x for x in pending
+                    if _intersects(rng[x.id], r) and not any(_intersects(t[2], rng[x.id]) for t in triples)]
+        found = next((x for x in eligible if clear_of_neighbors(x, _align(off, x.alignment))), None)
         if found is None:
+            if eligible:  # every candidate shares a partition with a placed neighbour: reopen the slot above
+                reopen = min(max([0, *(past_partitions_of(by_id[n]) for n in x.neighbors if n in placed)])
+                             for x in eligible)
+                triples.append((reopen, seq, r))
+                seq += 1
             continue
         x = found
         xr = rng[x.id]
         x.offset = _align(off, x.alignment)
+        placed.add(x.id)
         triples.append((x.offset + x.bytes, seq, (max(r[0], xr[0]), min(r[1], xr[1]))))
         seq += 1
         if r[0] < xr[0]:
@@ -427,6 +464,13 @@ def compute_offsets(buffers: list[Buffer], sort_by_size: bool) -> int:
                 if _intersects(rng[x.id], rng[y.id]) or (
                         cx is not None and cy is not None and cx[0] is cy[0] and cx[1] is not cy[1]):
                     g.setdefault(x.id, []).append(y)
+            if partition_size:  # partitions of one tensor in one physical partition
+                lo, hi = _partitions(x.offset, x.bytes, partition_size)
+                for n in x.neighbors:
+                    y = by_id[n]
+                    n_lo, n_hi = _partitions(y.offset, y.bytes, partition_size)
+                    if lo <= n_hi and n_lo <= hi and y not in g.get(x.id, []):
+                        g.setdefault(x.id, []).append(y)
         return g
 
     size = 0
@@ -446,7 +490,8 @@ def compute_offsets(buffers: list[Buffer], sort_by_size: bool) -> int:
         for x in order:
             new_off = 0
             for y in graph.get(x.id, []):
-                new_off = max(new_off, y.offset + y.bytes)
+                neighbor = partition_size and y.id in x.neighbors
+                new_off = max(new_off, past_partitions_of(y) if neighbor else y.offset + y.bytes)
             if colors[x.id] != 0:
                 x.offset = _align(new_off, x.alignment)
             size = max(size, x.offset + x.bytes)
@@ -481,6 +526,7 @@ def function_allocation(module: Operation, func: Operation, version: str, callee
     tgt = resolve_target(module_target(module))
     tpw = module_int(module, "threads-per-warp") or (tgt.warp_size if tgt else 32)
     ctx = _Context(version, module_target(module) or (tgt.triple if tgt else None), module_int(module, "num-warps") or 4, tpw)
+    ctx.partition_size = shared_memory_partition_size(ctx.target_triple)
     fa = _FunctionAllocation(func, ctx, callee_sizes)
     return fa.size, fa.buffers
 
@@ -511,9 +557,7 @@ class _FunctionAllocation:
         scratch: list[Buffer] = []
         virtual: list[Buffer] = []
         for op in _pre_order(func):
-            b = self._explicit(op)
-            if b is not None:
-                explicit.append((b, op.results[0]))
+            explicit.extend((b, op.results[0]) for b in self._explicit(op))
             b = self._scratch(op, callee_sizes)
             if b is not None:
                 (virtual if b.kind == "virtual" else scratch).append(b)
@@ -532,10 +576,10 @@ class _FunctionAllocation:
                 return (i, i + 1)
             return (min(ids), max(ids) + 1)
 
-        by_alloc = {}
+        by_alloc: dict[SSAValue, list[Buffer]] = {}
         for b, v in explicit:
             b.start, b.end = live_range(v)
-            by_alloc[v] = b
+            by_alloc.setdefault(v, []).append(b)
         # values aliasing allocations: every operand and result that carries an alias set
         seen: set = set()
         for op in _pre_order(func):
@@ -548,10 +592,8 @@ class _FunctionAllocation:
                     continue
                 s, e = live_range(v)
                 for a in allocs:
-                    b = by_alloc.get(a)
-                    if b is None:
-                        continue
-                    b.start, b.end = min(b.start, s), max(b.end, e)
+                    for b in by_alloc.get(a, ()):
+                        b.start, b.end = min(b.start, s), max(b.end, e)
         for b in scratch + virtual:
             if b.op is func:  # the function's own buffer (warp specialization) lives throughout
                 b.start, b.end = _UNBOUNDED
@@ -560,7 +602,7 @@ class _FunctionAllocation:
             i = op_id[b.op]
             b.start, b.end = i, i + 1
         self.buffers = [b for b, _ in explicit] + scratch + virtual
-        self.size = compute_offsets(self.buffers, sort_by_size=ctx.version != V31)
+        self.size = compute_offsets(self.buffers, sort_by_size=ctx.version != V31, partition_size=ctx.partition_size)
 
     def _new_buffer(self, kind: str, op: Operation, nbytes: int, align: int, value: str = "", note: str = "") -> Buffer:
         line, loc = _location(op)
@@ -580,28 +622,40 @@ class _FunctionAllocation:
         self._next_id += 1
         return b
 
-    def _explicit(self, op: Operation) -> Buffer | None:
+    def _explicit(self, op: Operation) -> list[Buffer]:
+        """The buffers of a local_alloc: one, or one per partition of a partitioned_shared tensor (each
+        holding its numGroups pieces), which the packing keeps in separate physical partitions."""
         if not isinstance(op, LocalAllocOp) or not op.results:
-            return None
+            return []
         t = op.results[0].type
         if not _is_memdesc(t) or not _in_shared_memory(t):
-            return None
+            return []
         shape = t.get_shape()
         alloc_shape = t.alloc_shape
         if alloc_shape is not None and hasattr(alloc_shape, "data"):
             shape = tuple(d.data for d in alloc_shape.data)
         shape_cta = algebra.shape_per_cta(t.encoding, shape)
         bits = algebra.elem_bits(t)
-        nbytes = algebra.allocated_elements(t.encoding, prod(shape_cta)) * bits // 8
+        version = self.ctx.version
+        elements = algebra.allocation_elements(t.encoding, shape_cta, linear=version == V39)
         align = attr_int(op.properties.get("alignment") or op.attributes.get("alignment"))
         if align is None:
-            if self.ctx.version == V31:
+            if version == V31:
                 # LocalAllocOp::getAlignmentOrDefault @3.1: 1024 for anything over 256 bytes (swizzling)
                 approx = prod(shape_cta) * (bits // 8)
                 align = 1024 if approx > 256 else 8
             else:
-                align = _DEFAULT_ALLOC_ALIGN
-        return self._new_buffer("explicit", op, nbytes, align)
+                align = algebra.shared_alignment(t.encoding, version == V39) or _DEFAULT_ALLOC_ALIGN
+        parts = partitioned_shared(t.encoding)
+        if parts is None:
+            return [self._new_buffer("explicit", op, elements * bits // 8, align)]
+        piece = elements * bits // 8 // (parts.num_partitions * parts.num_groups)
+        buffers = [self._new_buffer("explicit", op, piece * parts.num_groups, align)
+                   for _ in range(parts.num_partitions)]
+        ids = [b.id for b in buffers]
+        for b in buffers:
+            b.neighbors = tuple(i for i in ids if i != b.id)
+        return buffers
 
     def _scratch(self, op: Operation, callee_sizes: dict[str, int]) -> Buffer | None:
         ctx = self.ctx
@@ -689,6 +743,8 @@ class _Context:
     # replaces the scratch size of every op but calls and functions (TestAllocation's
     # get-scratch-size-function); None: the model's sizes
     scratch_size: Callable[[Operation], int] | None = None
+    # bytes of one physical partition of shared memory (TestAllocation's partition-size); 0: one
+    partition_size: int = 0
 
 
 def analyze_shared_memory(
@@ -697,13 +753,16 @@ def analyze_shared_memory(
     target: str | Target | None = None,
     limit: int | None = None,
     scratch_size: Callable[[Operation], int] | None = None,
+    partition_size: int | None = None,
 ) -> SharedMemoryReport:
     """Predict Triton's shared-memory allocation for a TTGIR module.
 
     `version`: "3.1", "3.3", "3.9" (or a full "3.1.0"); inferred from the module attribute spelling when
     None.  `target`: a `TARGETS` name or a triple; defaults to the module's `ttg.target`.  `limit`:
     overrides the target's shared-memory limit.  `scratch_size`: the scratch bytes of every op but calls and
-    functions, in place of the model's (Triton's AllocationAnalysisScratchSizeFn)."""
+    functions, in place of the model's (Triton's AllocationAnalysisScratchSizeFn).  `partition_size`: the
+    bytes of one physical partition of shared memory, which the partitions of a partitioned_shared tensor
+    must not share (0: no partitions; None: the target's, as its compiler has it)."""
     module = getattr(module, "module", module)  # a ParsedModule from irkit.frontend.parser
     ver = normalize_version(version) if version is not None else infer_version(module)
     triple = module_target(module)
@@ -716,6 +775,7 @@ def analyze_shared_memory(
     tpw = module_int(module, "threads-per-warp") or (tgt.warp_size if tgt else 32)
     ctx = _Context(ver, triple or (tgt.triple if tgt else None), module_int(module, "num-warps") or 4, tpw,
                    scratch_size=scratch_size)
+    ctx.partition_size = partition_size if partition_size is not None else shared_memory_partition_size(ctx.target_triple)
 
     funcs = [op for op in _pre_order(module) if isinstance(op, FUNCTION_OPS)]
     by_name = {_func_name(f): f for f in funcs}

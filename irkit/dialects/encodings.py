@@ -17,6 +17,7 @@ spelling.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, TypeVar, overload
 
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, NoneAttr, StringAttr
@@ -439,11 +440,62 @@ def padded_shared_paddings(enc: Attribute | None) -> tuple[tuple[int, int], ...]
     an OpaqueAttr); None for any other layout."""
     if not isinstance(enc, OpaqueAttr) or enc.dialect_name.data != "ttg.padded_shared":
         return None
-    body = enc.body.data
+    return _paddings(enc.body.data)
+
+
+def _paddings(body: str) -> tuple[tuple[int, int], ...] | None:
     start, end = body.find("["), body.find("]")
     if start < 0 or end < start:
         return None
     return tuple((int(interval), int(pad)) for interval, pad in _PADDING.findall(body[start:end]))
+
+
+@dataclass(frozen=True)
+class PartitionedShared:
+    """`#ttg.partitioned_shared<{numPartitions, numGroups, partitionDim, partitionLayout}>` (AMD, 2026): the
+    tensor cut into numPartitions * numGroups pieces along partitionDim, each partition's groups in one
+    buffer; `paddings` are those of a padded partitionLayout (None for any other)."""
+
+    num_partitions: int
+    num_groups: int
+    paddings: tuple[tuple[int, int], ...] | None
+
+
+_KEY_INT = re.compile(r"(\w+)\s*=\s*(\d+)")
+
+
+def partitioned_shared(enc: Attribute | None) -> PartitionedShared | None:
+    if not isinstance(enc, OpaqueAttr) or enc.dialect_name.data != "ttg.partitioned_shared":
+        return None
+    body = enc.body.data
+    ints = dict((k, int(v)) for k, v in _KEY_INT.findall(body))
+    inner = body[body.find("partitionLayout"):]
+    paddings = _paddings(inner) if "#ttg.padded_shared" in inner else None
+    return PartitionedShared(ints.get("numPartitions", 1), ints.get("numGroups", 1), paddings)
+
+
+def shared_linear_offsets(enc: Attribute | None) -> tuple[int, int] | None:
+    """(number of `offset` bases, alignment) of a `#ttg.shared_linear<{offset = [...], block = [...]},
+    alignment = N>`: the allocation holds 2^bases elements (a zero basis leaves holes); None for any
+    other layout."""
+    if not isinstance(enc, OpaqueAttr) or enc.dialect_name.data != "ttg.shared_linear":
+        return None
+    body = enc.body.data
+    at = body.find("offset")
+    start = body.find("[", at)
+    if at < 0 or start < 0:
+        return None
+    depth, bases, i = 0, 0, start
+    for i in range(start, len(body)):  # count the bases: the lists one level inside the outer one
+        if body[i] == "[":
+            depth += 1
+            bases += depth == 2
+        elif body[i] == "]":
+            depth -= 1
+            if depth == 0:
+                break
+    align = re.search(r"alignment\s*=\s*(\d+)", body[i:])
+    return bases, int(align.group(1)) if align else 16
 
 
 def memory_space_name(attr: Attribute | None) -> str:

@@ -48,6 +48,8 @@ from irkit.dialects.encodings import (
     NvidiaMmaEncodingAttr,
     NvmmaSharedEncodingAttr,
     padded_shared_paddings,
+    partitioned_shared,
+    shared_linear_offsets,
 )
 from irkit.layout.kinds import (  # noqa: F401  (re-exported: callers ask algebra about kinds too)
     UnsupportedLayout,
@@ -126,8 +128,41 @@ def allocated_elements(enc: Attribute | None, elements: int) -> int:
     last (over the whole allocation, pipeline copies included).  Checked against Triton 3.9.0 for gfx1250:
     two 2x128x64 f16 buffers at [128:+8] and [128:+16] take 34,800 + 36,832 = 71,632 B, its
     `metadata.shared`."""
-    paddings = padded_shared_paddings(enc) or ()
-    return elements + sum((elements - 1) // interval * pad for interval, pad in paddings if interval > 0)
+    return _padded(elements, padded_shared_paddings(enc))
+
+
+def _padded(elements: int, paddings: tuple[tuple[int, int], ...] | None) -> int:
+    return elements + sum((elements - 1) // interval * pad for interval, pad in paddings or () if interval > 0)
+
+
+def allocation_elements(enc: Attribute | None, shape: Sequence[int], linear: bool = True) -> int:
+    """Elements a shared-memory allocation of `shape` (per CTA) takes in layout `enc`, padding included
+    (`allocated_elements`).  An fp4Padded nvmma_shared holds two bytes per packed i8 (real 3.3.1, 3.8.0 and
+    3.9.0 measured).  `linear` (Triton 3.9 on: getAllocationElems from the layout's linear layout, #11024): a
+    `#ttg.shared_linear` holds 2^(its offset bases) elements, holes included (3.8.0 still counts its shape)."""
+    elements = prod(shape)
+    holey = shared_linear_offsets(enc)
+    if linear and holey is not None:
+        elements = 1 << holey[0]
+    elif isinstance(enc, NvmmaSharedEncodingAttr) and enc.fp4_padded:
+        elements *= 2
+    parts = partitioned_shared(enc)
+    if parts is not None:  # the padding is that of the layout of each partition, over the whole tensor
+        return _padded(elements, parts.paddings)
+    return allocated_elements(enc, elements)
+
+
+def shared_alignment(enc: Attribute | None, after_33: bool) -> int | None:
+    """SharedEncodingTrait::getAlignment where a layout has its own (None: the default, 16 bytes): an
+    nvmma_shared buffer starts on its swizzle pattern, 1024 bytes in Triton 3.3, 128 * maxPhase from 3.4
+    (#6725); a shared_linear on its `alignment`."""
+    if isinstance(enc, NvmmaSharedEncodingAttr):
+        if not after_33:
+            return 1024
+        swizzle = enc.swizzling_byte_width or 0
+        return 128 * (swizzle // 16 if swizzle else 1)
+    holey = shared_linear_offsets(enc)
+    return holey[1] if holey is not None else None
 
 
 def shape_per_cta(enc: Attribute | None, shape: Sequence[int]) -> Shape:

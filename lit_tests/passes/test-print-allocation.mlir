@@ -3,6 +3,8 @@
 // RUN: irkit-opt %S/Inputs/test-print-allocation-remarks.mlir --allow-unregistered-dialect --test-print-allocation --verify-diagnostics -o /dev/null
 // RUN: irkit-opt %S/Inputs/test-print-allocation-remarks.mlir --allow-unregistered-dialect --test-print-allocation=get-scratch-size-function=ValidConstant -o /dev/null 2>&1 | FileCheck %s --check-prefix=C128
 // RUN: irkit-opt %S/Inputs/test-print-allocation-remarks.mlir --allow-unregistered-dialect --test-print-allocation -o /dev/null 2>&1 | FileCheck %s --check-prefix=TEXT
+// RUN: irkit-opt %S/Inputs/test-print-allocation-partitions.mlir --test-print-allocation=partition-size=65536 -o /dev/null 2>&1 | FileCheck %S/Inputs/test-print-allocation-partitions.mlir --check-prefix=PART
+// RUN: irkit-opt %S/Inputs/test-print-allocation-partitions.mlir --test-print-allocation -o /dev/null 2>&1 | FileCheck %S/Inputs/test-print-allocation-partitions.mlir --check-prefix=ONE
 
 // test-print-allocation: Triton's TestAllocation report (offsets, sizes, totals) from irkit's allocation
 // model, under the rules of the module's Triton version.  Every offset and total below is what the real
@@ -152,3 +154,76 @@ module attributes {"triton_gpu.num-ctas" = 1 : i32, "triton_gpu.num-warps" = 8 :
 // C128: scratch offset = 528, size = 6
 // C128-NEXT: size = 534
 // C128-LABEL: yielded_buffer
+
+// -----
+
+// nvmma_shared buffers start on their swizzle pattern: 1024 bytes in 3.3, 128 * (swizzle / 16) from 3.4
+// (128 unswizzled); an fp4Padded one holds two bytes per i8.  The real 3.3.1 and 3.9.0 passes assign these
+// offsets (tools/refgen/real_shared.py --offsets).
+// CHECK-LABEL: nvmma_alignment
+// CHECK-NEXT: offset = 2048, size = 640
+// CHECK-NEXT: offset = 3840, size = 128
+// CHECK-NEXT: offset = 3584, size = 256
+// CHECK-NEXT: offset = 3072, size = 512
+// CHECK-NEXT: offset = 0, size = 1024
+// CHECK-NEXT: offset = 1024, size = 1024
+// CHECK-NEXT: size = 3968
+// V33-LABEL: nvmma_alignment
+// V33-NEXT: offset = 2048, size = 640
+// V33-NEXT: offset = 5120, size = 128
+// V33-NEXT: offset = 4096, size = 256
+// V33-NEXT: offset = 3072, size = 512
+// V33-NEXT: offset = 0, size = 1024
+// V33-NEXT: offset = 1024, size = 1024
+// V33-NEXT: size = 5248
+
+#S = #ttg.swizzled_shared<{vec = 2, perPhase = 2, maxPhase = 4, order = [0]}>
+#N0 = #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 8}>
+#N32 = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 8}>
+#N64 = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8}>
+#N128 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8}>
+#F4 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8, fp4Padded = true}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @nvmma_alignment() {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<5x64xf16, #S, #smem, mutable>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<8x16xi8, #N0, #smem, mutable>
+    %c = ttg.local_alloc : () -> !ttg.memdesc<8x32xi8, #N32, #smem, mutable>
+    %d = ttg.local_alloc : () -> !ttg.memdesc<8x64xi8, #N64, #smem, mutable>
+    %e = ttg.local_alloc : () -> !ttg.memdesc<8x128xi8, #N128, #smem, mutable>
+    %f = ttg.local_alloc : () -> !ttg.memdesc<8x64xi8, #F4, #smem, mutable>
+    ttg.local_dealloc %a : !ttg.memdesc<5x64xf16, #S, #smem, mutable>
+    ttg.local_dealloc %b : !ttg.memdesc<8x16xi8, #N0, #smem, mutable>
+    ttg.local_dealloc %c : !ttg.memdesc<8x32xi8, #N32, #smem, mutable>
+    ttg.local_dealloc %d : !ttg.memdesc<8x64xi8, #N64, #smem, mutable>
+    ttg.local_dealloc %e : !ttg.memdesc<8x128xi8, #N128, #smem, mutable>
+    ttg.local_dealloc %f : !ttg.memdesc<8x64xi8, #F4, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+// A shared_linear layout with a zero basis leaves holes: from 3.9 the buffer is the 2^4 offsets its bases
+// span (64 bytes of i32), not its 4x2 shape (32 bytes, as 3.8.0 and the 3.3 rules count it); real 3.9.0:
+// 128 bytes in all.
+// CHECK-LABEL: holey_shared_linear
+// CHECK-NEXT: offset = 0, size = 64
+// CHECK-NEXT: offset = 64, size = 64
+// CHECK-NEXT: size = 128
+// V33-LABEL: holey_shared_linear
+// V33-NEXT: size = 32
+// V33: size = 96
+
+#H = #ttg.shared_linear<{offset = [[0, 1], [0, 0], [1, 0], [2, 0]], block = []}, alignment = 16>
+#S = #ttg.swizzled_shared<{vec = 2, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @holey_shared_linear() {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<4x2xi32, #H, #smem, mutable>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<4x4xi32, #S, #smem, mutable>
+    ttg.local_dealloc %a : !ttg.memdesc<4x2xi32, #H, #smem, mutable>
+    ttg.local_dealloc %b : !ttg.memdesc<4x4xi32, #S, #smem, mutable>
+    tt.return
+  }
+}
