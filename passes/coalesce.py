@@ -48,6 +48,7 @@ from irkit.analysis.axis_info import (
     info_rank,
     pointee_bit_width,
 )
+from irkit.analysis.axis_info_main import axis_rules
 from irkit.analysis.slice import multi_root_slice
 from irkit.analysis.triton_versions import is_main
 from irkit.diagnostics import PassFailure
@@ -113,7 +114,8 @@ def module_threads_per_warp(module: ModuleOp) -> int:
 # -- the rules of each Triton version -----------------------------------------------------------------
 #
 # "3.1": Coalesce.cpp as in Triton 3.1 (docs/triton-passes.md §4), which 3.2-3.5 keep.  "3.6": 3.1's and
-# tensor-descriptor loads/stores get a layout too (#8208).  "3.9": the pass of 3.7 on, which also breaks
+# tensor-descriptor loads/stores get a layout too (#8208).  "3.9": the pass of 3.7 on (its AxisInfo: 3.7-3.8's
+# table, upstream main's from 3.9.0, `axis_info_main.axis_rules`), which also breaks
 # contiguity-order ties row-major, caps atomics to the width their lowering writes (#10059), and whose
 # AxisInfo knows tt.reshape and the 2026 add/sub divisibility.  Measured against the real 3.5.1, 3.6.0,
 # 3.8.0 and 3.9.0 passes (docs/passes/coalesce.md); 3.7 is not on PyPI and is given 3.8's rules.
@@ -435,7 +437,7 @@ class CoalescePass(ModulePass):
         num_warps = module_num_warps(op)
         threads_per_warp = module_threads_per_warp(op)
         try:
-            axis = AxisInfoAnalysis(op, rules)
+            axis = AxisInfoAnalysis(op, axis_rules(self.version or rules))
         except ValueError as e:  # a pointee type without a bit width
             raise PassFailure(op, f"coalesce: {e}") from e
         _write_callee_hints(axis)

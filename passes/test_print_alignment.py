@@ -1,11 +1,12 @@
 """Print the AxisInfo of every op result: contiguity, divisibility, constancy, constant (Triton's -test-print-alignment).
 
 The report of Triton's `TestAxisInfoPass` (test/lib/Analysis/TestAxisInfo.cpp), computed by irkit's AxisInfo
-analysis (`irkit.analysis.axis_info`) under the rules of the `version` option (3.1's up to 3.6, 3.7-3.9's, or
-upstream main's for `main`; unset: 3.1's for a `triton_gpu.*` module, else main's).  For each `tt.func`, in walk order: `@name`,
-then for every result of every op in post-order a line `<the op> => contiguity = [...], divisibility = [...],
-constancy = [...], constant_value = N|<none>`.  With `remarks=true` each line is a remark at the op instead
-(`loc: remark: <the op> => ...`), as Triton prints it from 2025 on (tests checked with -verify-diagnostics).
+analysis (`irkit.analysis.axis_info`) under the rules of the `version` option (3.1's up to 3.6, 3.7-3.8's, or
+upstream main's from 3.9 and for `main`; unset: 3.1's for a `triton_gpu.*` module, else main's).  For each
+`tt.func`, in walk order: `@name`, then for every result of every op in post-order a line
+`<the op> => contiguity = [...], divisibility = [...], constancy = [...], constant_value = N|<none>`.  With
+`remarks=true` each line is a remark at the op instead (`loc: remark: <the op> => ...`), as Triton prints it
+from 2025 on (tests checked with -verify-diagnostics).
 The IR is unchanged.
 """
 
@@ -53,8 +54,8 @@ class TestPrintAlignmentPass(ModulePass):
     # emit each line as a remark at its op (Triton 2025+ test style) instead of printing it; unset, irkit-opt
     # turns it on under --verify-diagnostics
     remarks: bool | None = None
-    # the AxisInfo rules: up to 3.6 Triton 3.1's; 3.7-3.9 add tt.reshape and #9297's add/sub divisibility;
-    # main (or after 3.9): upstream main's (axis_info_main); empty: 3.1's for a triton_gpu.* module, else main's
+    # the AxisInfo rules: up to 3.6 Triton 3.1's; 3.7-3.8 add tt.reshape and #9297's add/sub divisibility;
+    # 3.9 and main: upstream main's (axis_info_main); empty: 3.1's for a triton_gpu.* module, else main's
     version: str = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

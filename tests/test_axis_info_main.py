@@ -1,8 +1,9 @@
 """irkit.analysis.axis_info_main: upstream Triton main's AxisInfo rules (63068fcc), on hand-written IR.
 
 Each expectation is worked out by hand from the rule it names; the same IR under the 3.9 table shows
-what changed.  One fact was measured on the real compilers: a pointer bitcast to another element width
-ends the runs in the real 3.9.0 coalesce (4-wide loads become 1-wide) and not in 3.8.0's.
+what changed (the 3.7-3.8 table).  One fact is measured on the real compilers (live below): a pointer
+bitcast to another element width ends the runs in the real 3.9.0 coalesce (a 4-wide load becomes 1-wide)
+and not in 3.8.0's, so 3.9.0 gets main's rules.
 """
 
 from __future__ import annotations
@@ -37,7 +38,9 @@ def test_which_versions_get_mains_rules():
     assert is_main("main") and is_main("3.10") and is_main("4.0.1")
     assert not is_main("3.9.0") and not is_main("3.1") and not is_main("nightly")
     assert axis_rules("main") is RULES_MAIN
-    assert axis_rules("3.9") == "3.9" and axis_rules(None) is None
+    # 3.9.0 is a release of August 2026's main (its coalesce has #11314, see below); 3.8.0 is not
+    assert axis_rules("3.9.0") is RULES_MAIN and axis_rules("3.9") is RULES_MAIN
+    assert axis_rules("3.8.0") == "3.8.0" and axis_rules(None) is None
 
 
 POINTER_BITCAST = """
@@ -59,8 +62,8 @@ def test_pointer_bitcast_to_another_width_ends_the_runs():
     # each f32 becomes the base of two f16: runs of one, aligned to the old element (gcd(16, 4 bytes))
     assert info("%half") == ai([1], [4], [1])
     assert info("%ints") == ai([128], [1 << 30], [1])  # not a pointer: unchanged
-    # the 3.9 table copies every bitcast
-    assert analyse(POINTER_BITCAST, "3.9")("%half") == ai([128], [16], [1])
+    # the 3.7-3.8 table copies every bitcast
+    assert analyse(POINTER_BITCAST, "3.8")("%half") == ai([128], [16], [1])
 
 
 SUB_AND_CONSTANTS = """
@@ -93,7 +96,7 @@ def test_sub_constants_division_and_zero_product():
     assert info("%quarter") == ai([1], [4], [1])  # 16 / 4 (#6657)
     assert info("%sixth") == ai([1], [1], [1])
     assert info("%product") == ai([1], [MAX_DIVISOR], [128], 0)
-    old = analyse(SUB_AND_CONSTANTS, "3.9")
+    old = analyse(SUB_AND_CONSTANTS, "3.8")
     assert old("%one_minus_run").contiguity == (128,)
     assert old("%neg8").constant == (1 << 32) - 8  # zero-extended
     assert old("%quarter") == ai([1], [1], [1])
@@ -149,7 +152,7 @@ def test_dead_code_and_warp_specialize_partitions():
     assert info("%ptr") == ai([1], [16], [1])
 
 
-@pytest.mark.parametrize("version", ["3.9", None])
+@pytest.mark.parametrize("version", ["3.8", None])
 def test_older_tables_leave_dead_code_and_partitions_alone(version):
     info = analyse("""
   tt.func @k(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
@@ -160,3 +163,45 @@ def test_older_tables_leave_dead_code_and_partitions_alone(version):
     tt.return
   }""", version)
     assert info("%dead") is None
+
+
+BITCAST_LOAD = """#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @bitcast_load(%arg0: !tt.ptr<i8> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %p = tt.splat %arg0 : !tt.ptr<i8> -> tensor<512x!tt.ptr<i8>, #blocked>
+    %q = tt.addptr %p, %r : tensor<512x!tt.ptr<i8>, #blocked>, tensor<512xi32, #blocked>
+    %b = tt.bitcast %q : tensor<512x!tt.ptr<i8>, #blocked> -> tensor<512x!tt.ptr<i32>, #blocked>
+    %v = tt.load %b : tensor<512x!tt.ptr<i32>, #blocked>
+    tt.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("version, per_thread", [("3.8.0", 4), ("3.9.0", 1)])
+def test_coalesce_of_a_pointer_bitcast_follows_the_release(version, per_thread):
+    """i8 pointers 16-byte aligned, read as i32: 3.8.0 keeps the run (4 i32 per thread), 3.9.0 ends it."""
+    from test_coalesce_versions import irkit_accesses
+
+    [(op, layout)] = irkit_accesses(BITCAST_LOAD, version)
+    assert op == "tt.load" and tuple(layout["sizePerThread"]) == (per_thread,)
+
+
+@pytest.mark.parametrize("version", ["3.8.0", "3.9.0"])
+def test_coalesce_of_a_pointer_bitcast_equals_the_real_pass(version):
+    import json
+    import subprocess
+
+    from test_coalesce39 import layout_params
+    from test_coalesce_versions import REAL, REFGEN, irkit_accesses, triton_pythons
+
+    python = triton_pythons().get(version)
+    if python is None:
+        pytest.skip(f"no Triton {version} (set IRKIT_TRITON_PYTHONS)")
+    proc = subprocess.run([python, "-c", REAL.format(refgen=str(REFGEN))],
+                          input=json.dumps({"bitcast": ["cuda:90", BITCAST_LOAD]}),
+                          capture_output=True, text=True, timeout=600, check=True)
+    [(_, theirs)] = json.loads(proc.stdout.strip().splitlines()[-1])["bitcast"]
+    [(_, mine)] = irkit_accesses(BITCAST_LOAD, version)
+    assert mine == layout_params(theirs)

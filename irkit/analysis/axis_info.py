@@ -844,8 +844,8 @@ VISITORS_39: dict[type[Operation], Visitor] = {
     **VISITORS, ReshapeOp: _visit_reshape,
     AddIOp: _visit_add_sub_37, SubIOp: _visit_add_sub_37, AddPtrOp: _visit_add_sub_37,
 }
-"""Triton 3.7-3.9's rules: 3.1's, `tt.reshape` (#9670) and the add/sub divisibility of #9297 (the other
-changes to AxisInfo are not modelled).  Both came in 2026: 3.5.1 and 3.6.0 have neither (measured with
+"""Triton 3.7-3.8's rules: 3.1's, `tt.reshape` (#9670) and the add/sub divisibility of #9297 (the other
+changes to AxisInfo are not modelled; 3.9.0 has them all: `axis_info_main`).  Both came in 2026: 3.5.1 and 3.6.0 have neither (measured with
 their coalesce), 3.8.0 and 3.9.0 both."""
 
 
@@ -867,7 +867,8 @@ class AxisRules:
 
 
 def visitors_for(version: str | None) -> dict[type[Operation], Visitor]:
-    """The rule table of a Triton version: 3.1's (default; below 3.7) or 3.9's (3.7 and newer)."""
+    """The rule table of this module for a Triton version: 3.1's (default; below 3.7) or 3.7-3.8's (3.7 and
+    newer).  A release's rules, 3.9 and main included: `axis_info_main.axis_rules`."""
     if version is None:
         return VISITORS
     parts = str(version).split(".")
@@ -1144,7 +1145,8 @@ class AxisInfoAnalysis:
 
     def __init__(self, module: ModuleOp, version: str | AxisRules | None = None):
         self.module = module
-        # a version string picks 3.1's or 3.7-3.9's rules (None: 3.1's); main's come as an AxisRules
+        # a version string picks 3.1's or 3.7-3.8's table (None: 3.1's); 3.9's and main's come as an AxisRules
+        # (axis_info_main.axis_rules)
         self.rules = version if isinstance(version, AxisRules) else AxisRules(visitors_for(version))
         self.visitors = self.rules.visitors
         self._values: dict[SSAValue, AxisInfo] = {}

@@ -1,8 +1,10 @@
 """AxisInfo as upstream Triton main has it (lib/Analysis/AxisInfo.cpp at 63068fcc, August 2026).
 
 Triton's rules changed many times after the 3.1 rules of `axis_info` (docs/passes/test-print-alignment.md
-lists them).  This module holds the newest set, which `-test-print-alignment` applies by default to a
-module in the `ttg.*` spelling and for `version=main`; `axis_info` keeps the 3.1 and 3.7-3.9 tables:
+lists them).  This module holds the newest set, which Triton 3.9.0 has (a release of that main: its
+coalesce ends runs at pointer bitcasts, #11314, where 3.8.0's does not); `-test-print-alignment` applies it
+to a module in the `ttg.*` spelling, from 3.9 and for `version=main`, and coalesce from 3.9.  `axis_info`
+keeps the 3.1 and 3.7-3.8 tables:
 
 * constants are read sign-extended (#9613: `-8 : i32` is -8, divisible by 8);
 * a binary op whose result is a known constant is constant over the whole result shape;
@@ -67,7 +69,7 @@ from irkit.analysis.axis_info import (
     reshape_axis_info,
     to_int64,
 )
-from irkit.analysis.triton_versions import is_main
+from irkit.analysis.triton_versions import is_at_least, is_main
 from irkit.dialects.arith import (
     AddIOp,
     AndIOp,
@@ -397,6 +399,10 @@ RULES_MAIN = AxisRules(VISITORS_MAIN, normalize=normalize, join=join, pessimisti
 
 
 def axis_rules(version: str | None) -> AxisRules | str | None:
-    """What AxisInfoAnalysis takes for a Triton version: main's rules for `main` (and releases after
-    3.9), else the version itself (3.1's rules up to 3.6, 3.7-3.9's from 3.7)."""
-    return RULES_MAIN if version is not None and is_main(version) else version
+    """What AxisInfoAnalysis takes for a Triton version: main's rules from 3.9 on (and for `main`), else
+    the version itself (3.1's rules up to 3.6, 3.7-3.8's from 3.7).  3.9.0 is a release of the main of
+    August 2026: its coalesce ends the runs at a pointer bitcast to another width (#11314, 2026-08-14), as
+    3.8.0's does not (measured)."""
+    if version is None:
+        return None
+    return RULES_MAIN if is_main(version) or is_at_least(version, (3, 9)) else version

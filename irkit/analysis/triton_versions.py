@@ -27,12 +27,14 @@ tests at such a commit, `irkit-opt --triton-version=main`)."""
 
 def is_main(version: str) -> bool:
     """`main`, or a release after 3.9 (whose rules irkit takes to be main's)."""
-    text = str(version).strip()
-    if text == MAIN:
-        return True
-    parts = text.split(".")
+    return str(version).strip() == MAIN or is_at_least(version, (3, 10))
+
+
+def is_at_least(version: str, major_minor: tuple[int, int]) -> bool:
+    """Is `version` ("3.9.0", "3.10") that release or a later one (False for what is no version)."""
+    parts = str(version).strip().split(".")
     try:
-        return (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0) > (3, 9)
+        return (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0) >= major_minor
     except ValueError:
         return False
 
