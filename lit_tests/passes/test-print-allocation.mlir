@@ -1,5 +1,7 @@
 // RUN: irkit-opt %s --split-input-file --test-print-allocation -o %t 2>&1 | FileCheck %s
 // RUN: irkit-opt %s --split-input-file --test-print-allocation=version=3.3 -o %t 2>&1 | FileCheck %s --check-prefix=V33
+// The version a harness states for a whole tree of tests (tools/upstream_runlines.py), as --triton-version:
+// RUN: env IRKIT_TRITON_VERSION=3.3.1 irkit-opt %s --split-input-file --test-print-allocation -o %t 2>&1 | FileCheck %s --check-prefix=V33
 // RUN: irkit-opt %S/Inputs/test-print-allocation-remarks.mlir --allow-unregistered-dialect --test-print-allocation --verify-diagnostics -o /dev/null
 // RUN: irkit-opt %S/Inputs/test-print-allocation-remarks.mlir --allow-unregistered-dialect --test-print-allocation=get-scratch-size-function=ValidConstant -o /dev/null 2>&1 | FileCheck %s --check-prefix=C128
 // RUN: irkit-opt %S/Inputs/test-print-allocation-remarks.mlir --allow-unregistered-dialect --test-print-allocation -o /dev/null 2>&1 | FileCheck %s --check-prefix=TEXT
