@@ -1,7 +1,7 @@
 """AxisInfo as upstream Triton main has it (lib/Analysis/AxisInfo.cpp at 63068fcc, August 2026).
 
 Triton's rules changed many times after the 3.1 rules of `axis_info` (docs/passes/test-print-alignment.md
-lists them).  This module holds the newest set, which Triton 3.9.0 has (a release of that main: its
+lists them with the upstream change of each).  This module holds the newest set, which Triton 3.9.0 has (a release of that main: its
 coalesce ends runs at pointer bitcasts, #11314, where 3.8.0's does not); `-test-print-alignment` applies it
 to a module in the `ttg.*` spelling, from 3.9 and for `version=main`, and coalesce from 3.9.  `axis_info`
 keeps the 3.1 and 3.7-3.8 tables:

@@ -5,8 +5,12 @@
 driver checks against the device limit (docs/triton-passes.md §5).  The model, per function:
 
 1. **Buffers** (`lib/Analysis/Allocation.cpp`)
-   * explicit: each `ttg.local_alloc` in shared memory: `prod(shapePerCTA) * bits / 8` bytes, aligned to
-     its `alignment` attribute, else (3.1) 1024 if larger than 256 bytes and 8 otherwise, (3.2+) 16;
+   * explicit: each `ttg.local_alloc` in shared memory: `prod(shapePerCTA) * bits / 8` bytes (padding,
+     fp4Padded and holey shared_linear layouts: `algebra.allocation_elements`), aligned to its `alignment`
+     attribute, else (3.1) 1024 if larger than 256 bytes and 8 otherwise, (3.2+) the layout's
+     (`algebra.shared_alignment`: nvmma_shared 1024 in 3.3, 128 * maxPhase from 3.4) or 16; a
+     partitioned_shared tensor is one buffer per partition, kept in different physical partitions where
+     the target has them (gfx1250: 64 KiB);
    * scratch (alignment 128), live only at their op: `convert_layout` between distributed layouts
      (padded-repShape formula in 3.1/3.3, swizzled linear-layout formula in 3.9), `tt.reduce`, `tt.scan`,
      `tt.histogram`, `tt.gather` (3.3+), scalar `tt.atomic_rmw`/`tt.atomic_cas` (1 element; 3.3+ only if
