@@ -15,7 +15,7 @@ for a grid of weights, including two terms the model does not have (shared-memor
 conversion, and counting the mma layout's scalar accesses by the lines a pair of registers touches).
 `compiled` runs `propagate-mma{profit=compiled}` on each kernel and says whose module it gives.  `replay`
 runs the default (`profit=auto`, the real compiler provided) on each kernel whose H100 run also timed the
-default, and prints the decision next to both measurements: the check of a model change before a GPU run.
+default (or only `profit=always`), and prints the decision next to the measurements: the check of a model change before a GPU run.
 
     IRKIT_TRITON_PYTHON=/path/to/triton36/bin/python .venv/bin/python tools/cost_model_search.py replay \
         --ttgir /tmp/h100_ttgir --json docs/propagate-mma-results/r8_replay_cpu.json
@@ -36,7 +36,8 @@ import propagate_mma_results as table  # tools/: the results table's kernel name
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "propagate-mma-results"
 TIMINGS = ("h100_addmm_always.json", "h100_attention_always.json", "h100_shapes_always.json",
-           "h100_attention_always_r6.json", "h100_shapes_always_r6.json", "r7_addmm_always.json", "r7_bias_always.json")
+           "h100_attention_always_r6.json", "h100_shapes_always_r6.json", "r7_addmm_always.json", "r7_bias_always.json",
+           "r8_bias_always.json", "r8_scale_always.json")
 
 
 def kernel_key(k: dict) -> str:
@@ -68,6 +69,7 @@ def compile_all(out: Path, only: str = "") -> None:
     from addmm import addmm_kernel
     from attention import attention_fwd
     from gemm_bias import gemm_bias_kernel
+    from gemm_scale import gemm_scale_kernel
     from propagate_mma_shapes import addmm_shapes
 
     out.mkdir(parents=True, exist_ok=True)
@@ -91,6 +93,14 @@ def compile_all(out: Path, only: str = "") -> None:
                 consts = {"BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"], "BLOCK_K": c["BLOCK_K"], "RES": c["RES"]}
                 values = ["ptr"] * 5 + list(args)[:11]
                 consts.update({n: 1 for n, v in zip(list(sig)[5:], values[5:]) if v == 1})
+            elif name.startswith("gemm_scale"):
+                fn = gemm_scale_kernel
+                sig = {"a_ptr": "*bf16", "b_ptr": "*bf16", "rs_ptr": "*fp32", "cs_ptr": "*fp32", "bias_ptr": "*bf16",
+                       "c_ptr": "*bf16"}
+                sig.update({n: "i32" for n in ("M", "N", "K", "sam", "sak", "sbk", "sbn", "scm", "scn")})
+                consts = {"BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"], "BLOCK_K": c["BLOCK_K"], "BIAS": c["BIAS"]}
+                values = ["ptr"] * 6 + list(args)[:9]
+                consts.update({n: 1 for n, v in zip(list(sig)[6:], values[6:]) if v == 1})
             else:
                 elem = {"D=float16": "fp16", "D=bfloat16": "bf16"}.get(name.split()[-1], "fp32")
                 fn = addmm_shapes if name.startswith("addmm_shapes") else addmm_kernel
@@ -260,18 +270,19 @@ def compiled(ttgir: Path, out: Path | None) -> None:
 
 def replay(ttgir: Path, only: str, out: Path | None) -> None:
     """The pass as it runs by default (`profit=auto`, with the real compiler of $IRKIT_TRITON_PYTHON provided
-    as irkit-opt provides it) on every kernel timed on the H100 whose run also timed the default: what it does
-    now (keep, the `always` module, or part of it), next to what the H100 measured for `profit=always` and for
-    that run's default.  A change of the cost model shows here as a changed decision, kernel by kernel."""
+    as irkit-opt provides it) on every kernel timed on the H100: what it does
+    now (keep, the `always` module, or part of it), next to what the H100 measured for `profit=always` and (where
+    timed) for that run's default.  A change of the cost model shows here as a changed decision, kernel by kernel."""
     from irkit.check.compiled_stats import provide_triton
 
     provide_triton()
 
     rows = []
     for f in TIMINGS:
-        if only not in f or not (DATA / f.replace("_always", "_default")).exists():
+        if only not in f:
             continue
-        measured_default = {kernel_key(k): k for k in json.loads((DATA / f.replace("_always", "_default")).read_text())["kernels"]}
+        default_file = DATA / f.replace("_always", "_default")
+        measured_default = {kernel_key(k): k for k in json.loads(default_file.read_text())["kernels"]} if default_file.exists() else {}
         for k in json.loads((DATA / f).read_text())["kernels"]:
             if "timing" not in k:
                 continue

@@ -150,20 +150,27 @@ class PlanJudgement:
     notes: list[str] = field(default_factory=list)
 
 
-def _broadcast_row(op: Operation) -> bool:
-    """Converts a row or column about to be broadcast over the tile (a 2-D tensor with a dimension of 1)."""
+def _broadcast_operand(op: Operation) -> bool:
+    """Converts an epilogue operand about to be broadcast over the tile: a row or column (a 2-D tensor with a
+    dimension of 1), or the 1-D tensor it is expanded from (a `#slice` of the tile's layout)."""
     t = op.results[0].type
-    return isinstance(t, TensorType) and len(t.get_shape()) >= 2 and 1 in t.get_shape()
+    if not isinstance(t, TensorType):
+        return False
+    shape = t.get_shape()
+    return (len(shape) >= 2 and 1 in shape) or (len(shape) == 1 and algebra.is_slice(mma_slice.layout_of(t)))
 
 
 def _weighed(op: Operation, facts: ModuleFacts) -> cost_model.ConversionCost:
-    """A removed conversion as the model weighs it.  A broadcast row's conversion moves one row of the tile
-    and is worth nothing to remove: on the H100 (examples/gpu/gemm_bias.py, issue 22) removing the bias row's
-    1x128 conversion alone ran 1.1-1.4% slower (64x128x64 w4 s4), and its modelled rounds (the row replicated
-    over the mma layout's registers) made a plan of 8 warps look like +1,500 cycles and pulled the store's
-    conversion in with it (128x256x64 w8 s3, 8.8% slower).  It still goes with the rest where the rest pays."""
+    """A removed conversion as the model weighs it.  A broadcast operand's conversion moves one row or column
+    of the tile and is worth nothing to remove: its modelled rounds count the row replicated over the mma
+    layout's registers, while without it every thread loads those replicas from global memory.  On the H100
+    (issue 22): removing gemm_bias's 1x128 bias-row conversion alone ran 1.1-1.4% slower (64x128x64 w4 s4),
+    and at 8 warps its +1,500 modelled cycles pulled the store's conversion in with it (128x256x64 w8 s3,
+    8.8% slower); on the held-out gemm_scale (round 8) the same for 1-D row and column scales, `tensor<256xf32>`
+    to a `#slice` of the mma layout: 8 of 8 default rewrites 0.4-11% slower.  It still goes with the rest
+    where the rest pays."""
     cost = conversion_cost_of(op, facts)
-    if _broadcast_row(op):
+    if _broadcast_operand(op):
         return replace(cost, needs_shared=False, scratch_bytes=0)
     return cost
 
