@@ -359,7 +359,7 @@ _INT_FOLDS: dict[type[Operation], Callable[[int, int], int]] = {
 }
 
 
-def _wrap(value: int, t) -> int:
+def _wrap(value: int, t: Attribute) -> int:
     et = t.element_type if isinstance(t, TensorType) else t
     width = et.width.data if isinstance(et, IntegerType) else 64
     if width == 1:
@@ -401,7 +401,7 @@ class FoldIntegerArith(RewritePattern):
             _forward(rewriter, op, rhs)
 
 
-def _has_negative_zero(t) -> bool:
+def _has_negative_zero(t: Attribute) -> bool:
     """The FNUZ float8 types have no -0 (their 0x80 is NaN)."""
     return "FNUZ" not in type(t).__name__ and "fnuz" not in str(t).lower()
 
