@@ -66,12 +66,12 @@ def lane_coordinates(enc: Attribute, shape: Sequence[int], warp_size: int) -> li
     order = algebra.get_order(enc)
     out = []
     for lane in range(warp_size):
-        coord = [0] * rank
+        position = [0] * rank
         rest = lane
         for d in order:
-            coord[d] = (rest % tpw[d]) * spt[d] % max(1, shape[d])
+            position[d] = (rest % tpw[d]) * spt[d] % max(1, shape[d])
             rest //= tpw[d]
-        out.append(tuple(coord))
+        out.append(tuple(position))
     return out
 
 
