@@ -12,12 +12,14 @@ name onto an unnamed value (`%0` printed as `%cvt`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from xdsl.ir import Operation, SSAValue
 
 if TYPE_CHECKING:
     from xdsl.pattern_rewriter import PatternRewriter
+
+_OpT = TypeVar("_OpT", bound=Operation)
 
 
 def set_exact_name(value: SSAValue, name: str | None) -> None:
@@ -37,7 +39,7 @@ def copy_name(source: SSAValue, target: SSAValue) -> None:
         set_exact_name(target, name)
 
 
-def clone_keeping_names(op: Operation) -> Operation:
+def clone_keeping_names(op: _OpT) -> _OpT:
     """`op.clone()` with every value's exact name (xDSL's clone renames `%iv_1` to `%iv`)."""
     new = op.clone()
     for old_op, new_op in zip(op.walk(), new.walk(), strict=True):

@@ -23,11 +23,23 @@ the patterns for Triton's ops are here, written after the canonicalizers of Trit
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, IntegerType, ModuleOp, TensorType, i32
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseArrayBase,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+    i32,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -35,6 +47,7 @@ from xdsl.pattern_rewriter import (
     PatternRewriteWalker,
     RewritePattern,
 )
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import Pure
 from xdsl.transforms.dead_code_elimination import region_dce
 
@@ -42,11 +55,14 @@ from irkit.analysis.axis_info import pointee_bit_width
 from irkit.dialects import arith, tt, ttg
 from irkit.dialects.builtin_extras import DenseElementsAttr
 from irkit.dialects.ttng import TMEMAllocOp
+from irkit.dialects.types import MemDescType
 from irkit.layout import algebra
 from irkit.layout.linear import to_linear_layout
 from irkit.names import copy_name, replace_keeping_names
 
 # -- helpers ---------------------------------------------------------------------------------------------
+
+_OpT = TypeVar("_OpT", bound=Operation)
 
 
 def splat_constant(value: SSAValue) -> int | float | bool | None:
@@ -65,7 +81,7 @@ def scalar_constant(value: SSAValue) -> int | None:
     return None
 
 
-def _constant_like(value, result_type) -> arith.ConstantOp:
+def _constant_like(value: int | float | bool, result_type: TensorType) -> arith.ConstantOp:
     return arith.ConstantOp(DenseElementsAttr.splat(value, result_type))
 
 
@@ -78,14 +94,11 @@ def _forward(rewriter: PatternRewriter, op: Operation, value: SSAValue) -> None:
     rewriter.replace_op(op, [], [value])
 
 
-def _convert_source(value: SSAValue) -> SSAValue | None:
-    op = value.owner
-    return op.src if isinstance(op, ttg.ConvertLayoutOp) else None
-
-
-def is_expensive_view(src: TensorType, dst: TensorType) -> bool:
+def is_expensive_view(src: Attribute, dst: Attribute) -> bool:
     """isExpensiveView: a reshape that moves elements between threads: the two layouts broadcast along
     different in-dims (their free-variable masks differ), or hold a different number of elements per thread."""
+    if not isinstance(src, TensorType) or not isinstance(dst, TensorType):
+        return True  # no layout to compare: keep the convert
     try:
         ll_src = to_linear_layout(src.encoding, src.get_shape())
         ll_dst = to_linear_layout(dst.encoding, dst.get_shape())
@@ -100,9 +113,11 @@ def is_expensive_view(src: TensorType, dst: TensorType) -> bool:
         return True
 
 
-def transposes_into(src: TensorType, order: tuple[int, ...], dst: TensorType) -> bool:
+def transposes_into(src: Attribute, order: tuple[int, ...], dst: Attribute) -> bool:
     """Is tt.trans(order) of a tensor in `src`'s layout already in `dst`'s layout (the layout Triton 3.3's
     inferTransOpEncoding gives it equals the result's)?  Compared as linear layouts on the shapes."""
+    if not isinstance(src, TensorType) or not isinstance(dst, TensorType):
+        return False
     ll_src = to_linear_layout(src.encoding, src.get_shape())
     ll_dst = to_linear_layout(dst.encoding, dst.get_shape())
     if ll_src is None or ll_dst is None or set(ll_src.in_dims) != set(ll_dst.in_dims):
@@ -120,7 +135,15 @@ def transposes_into(src: TensorType, order: tuple[int, ...], dst: TensorType) ->
     return True
 
 
-def _with_type(op: Operation, operands, result_types) -> Operation:
+def _trans_order(op: tt.TransOp) -> tuple[int, ...]:
+    """tt.trans's permutation: a DenseI32ArrayAttr in Triton's ODS (the dialect does not constrain it yet)."""
+    order = op.order
+    if not isinstance(order, DenseArrayBase):
+        raise TypeError(f"tt.trans: the order must be an array<i32: ...>, got {order}")
+    return tuple(int(i) for i in order.get_values())
+
+
+def _with_type(op: _OpT, operands: Iterable[SSAValue], result_types: Iterable[Attribute]) -> _OpT:
     return type(op).create(operands=list(operands), result_types=list(result_types),
                            properties=dict(op.properties), attributes=dict(op.attributes))
 
@@ -139,8 +162,9 @@ class ConvertFromConvert(RewritePattern):
             _forward(rewriter, op, op.src)
             return
         src_type = op.src.type
-        if algebra.is_dot_operand(getattr(dst_type, "encoding", None)) and algebra.is_nvidia_mma(
-                getattr(src_type, "encoding", None)):
+        if not isinstance(src_type, TensorType) or not isinstance(dst_type, TensorType):
+            return  # a conversion of tensors only (TT_Tensor in Triton's ODS; the dialect does not say so yet)
+        if algebra.is_dot_operand(dst_type.encoding) and algebra.is_nvidia_mma(src_type.encoding):
             return  # kept for fused attention (Triton's heuristic)
         arg = op.src.owner
         if isinstance(arg, tt.ReshapeOp):
@@ -168,9 +192,7 @@ class ConvertFromConvert(RewritePattern):
                 _replace(rewriter, op, _constant_like(value, dst_type))
 
 
-def _before(op: Operation):
-    from xdsl.rewriter import InsertPoint
-
+def _before(op: Operation) -> InsertPoint:
     return InsertPoint.before(op)
 
 
@@ -180,13 +202,13 @@ class ConvertIntoUser(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, tt.TransOp):
-            order = tuple(op.order.get_values())
+            order = _trans_order(op)
             if order == tuple(range(len(order))):  # the identity: a convert, which may fold away
                 _replace(rewriter, op, ttg.ConvertLayoutOp(op.src, op.result.type))
                 return
             inner = op.src.owner
             if isinstance(inner, tt.TransOp):  # trans(trans(x)) is one transpose of x
-                inner_order = tuple(inner.order.get_values())
+                inner_order = _trans_order(inner)
                 composed = tuple(inner_order[i] for i in order)
                 new = _with_type(op, [inner.src], [op.result.type])
                 new.properties["order"] = DenseArrayBase.from_list(i32, composed)
@@ -195,8 +217,9 @@ class ConvertIntoUser(RewritePattern):
         if isinstance(op, ttg.LocalAllocOp):
             src = op.src
             loaded = src.owner if src is not None else None
-            if (isinstance(loaded, ttg.LocalLoadOp) and loaded.src.type == op.result.type
-                    and not op.result.type.is_mutable):
+            buffer = op.result.type
+            if (isinstance(loaded, ttg.LocalLoadOp) and loaded.src.type == buffer
+                    and isinstance(buffer, MemDescType) and not buffer.is_mutable):
                 _forward(rewriter, op, loaded.src)  # LocalAllocOp::fold: the immutable buffer it was read from
                 return
         elif isinstance(op, tt.GatherOp):
@@ -209,20 +232,23 @@ class ConvertIntoUser(RewritePattern):
             return
         if src is None:
             return
-        source = _convert_source(src)
-        if source is None:
-            return
         cvt = src.owner
+        if not isinstance(cvt, ttg.ConvertLayoutOp):
+            return
+        source = cvt.src
         trivial = cvt.src.type == cvt.result.type
         if isinstance(op, tt.ReshapeOp) and not trivial:
             if is_expensive_view(source.type, op.result.type) or op.allow_reorder is None:
                 return
         if isinstance(op, tt.TransOp) and not trivial and not transposes_into(
-                source.type, tuple(op.order.get_values()), op.result.type):
+                source.type, _trans_order(op), op.result.type):
             return
         operands = [source if v is src else v for v in op.operands]
         if isinstance(op, tt.HistogramOp) and op.mask is not None:
-            mask_type = TensorType(op.mask.type.element_type, source.type.get_shape(), source.type.encoding)
+            mask, tensor = op.mask.type, source.type
+            if not isinstance(mask, TensorType) or not isinstance(tensor, TensorType):
+                return  # tensors only (TT_Tensor in Triton's ODS; the dialect does not say so yet)
+            mask_type = TensorType(mask.element_type, tensor.get_shape(), tensor.encoding)
             mask_cvt = ttg.ConvertLayoutOp(op.mask, mask_type)
             rewriter.insert_op(mask_cvt, _before(op))
             operands = [source, mask_cvt.result]
@@ -262,38 +288,48 @@ class FoldSplatLike(RewritePattern):
                 _replace(rewriter, op, _constant_like(start, op.result.type))
             return
         if isinstance(op, tt.SplatOp):
-            value = scalar_constant(op.src)
-            if value is not None and isinstance(op.result.type, TensorType):
-                _replace(rewriter, op, _constant_like(value, op.result.type))
+            scalar = scalar_constant(op.src)
+            if scalar is not None and isinstance(op.result.type, TensorType):
+                _replace(rewriter, op, _constant_like(scalar, op.result.type))
             return
         if not isinstance(op, (tt.BroadcastOp, tt.ExpandDimsOp, tt.ReshapeOp, tt.TransOp)):
             return
         if isinstance(op, tt.BroadcastOp) and op.src.type == op.result.type:
             _forward(rewriter, op, op.src)
             return
+        result_type = op.result.type
+        if not isinstance(result_type, TensorType):
+            return  # shape ops make tensors (TT_Tensor in Triton's ODS; the dialect does not say so for all yet)
         value = splat_constant(op.src)
         if value is not None:
-            _replace(rewriter, op, _constant_like(value, op.result.type))
+            _replace(rewriter, op, _constant_like(value, result_type))
             return
-        if isinstance(op.src.owner, tt.SplatOp):
-            _replace(rewriter, op, tt.SplatOp(op.src.owner.src, op.result.type))
+        source = op.src.owner
+        if isinstance(source, tt.SplatOp):
+            _replace(rewriter, op, tt.SplatOp(source.src, result_type))
             return
-        if isinstance(op, tt.BroadcastOp) and isinstance(op.src.owner, tt.BroadcastOp):
-            _replace(rewriter, op, tt.BroadcastOp(op.src.owner.src, op.result.type))
+        if isinstance(op, tt.BroadcastOp) and isinstance(source, tt.BroadcastOp):
+            _replace(rewriter, op, tt.BroadcastOp(source.src, result_type))
 
 
 class ExpandDimsOfBroadcast(RewritePattern):
     """expand_dims(broadcast(x)) -> broadcast(expand_dims(x)): broadcasts move down."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, tt.ExpandDimsOp) or not isinstance(op.src.owner, tt.BroadcastOp):
+        if not isinstance(op, tt.ExpandDimsOp):
             return
-        inner = op.src.owner.src
+        broadcast = op.src.owner
+        if not isinstance(broadcast, tt.BroadcastOp):
+            return
+        inner = broadcast.src
+        inner_type = inner.type
+        if not isinstance(inner_type, TensorType):
+            return  # IRDL verified it (operand_def(TensorType)); xDSL types operands as Attribute
         axis = op.axis.value.data
         # the expanded value takes the layout of the result
-        shape = list(inner.type.get_shape())
+        shape = list(inner_type.get_shape())
         shape.insert(axis, 1)
-        expanded = _with_type(op, [inner], [TensorType(inner.type.element_type, shape, op.result.type.encoding)])
+        expanded = _with_type(op, [inner], [TensorType(inner_type.element_type, shape, op.result.type.encoding)])
         rewriter.insert_op(expanded, _before(op))
         _replace(rewriter, op, tt.BroadcastOp(expanded.result, op.result.type))
 
@@ -313,7 +349,7 @@ class ZeroOffset(RewritePattern):
 
 # -- arith ---------------------------------------------------------------------------------------------------
 
-_INT_FOLDS = {
+_INT_FOLDS: dict[type[Operation], Callable[[int, int], int]] = {
     arith.AddIOp: lambda a, b: a + b,
     arith.SubIOp: lambda a, b: a - b,
     arith.MulIOp: lambda a, b: a * b,
@@ -323,7 +359,7 @@ _INT_FOLDS = {
 }
 
 
-def _wrap(value: int, t) -> int:
+def _wrap(value: int, t: Attribute) -> int:
     et = t.element_type if isinstance(t, TensorType) else t
     width = et.width.data if isinstance(et, IntegerType) else 64
     if width == 1:
@@ -346,6 +382,8 @@ class FoldIntegerArith(RewritePattern):
             return
         a = splat_constant(lhs) if isinstance(t, TensorType) else scalar_constant(lhs)
         b = splat_constant(rhs) if isinstance(t, TensorType) else scalar_constant(rhs)
+        if isinstance(a, float) or isinstance(b, float):
+            return  # not an integer constant
         if isinstance(a, bool) or isinstance(b, bool):
             a, b = (None if a is None else int(a)), (None if b is None else int(b))
         if a is not None and b is not None:
@@ -356,14 +394,14 @@ class FoldIntegerArith(RewritePattern):
                 new = arith.ConstantOp(IntegerAttr(value, et))
             _replace(rewriter, op, new)
             return
-        identity = {arith.AddIOp: 0, arith.SubIOp: 0, arith.MulIOp: 1, arith.OrIOp: 0, arith.XOrIOp: 0}
+        identity: dict[type[Operation], int] = {arith.AddIOp: 0, arith.SubIOp: 0, arith.MulIOp: 1, arith.OrIOp: 0, arith.XOrIOp: 0}
         if type(op) in identity and b == identity[type(op)]:
             _forward(rewriter, op, lhs)
         elif type(op) in (arith.AddIOp, arith.MulIOp) and a == identity[type(op)]:
             _forward(rewriter, op, rhs)
 
 
-def _has_negative_zero(t) -> bool:
+def _has_negative_zero(t: Attribute) -> bool:
     """The FNUZ float8 types have no -0 (their 0x80 is NaN)."""
     return "FNUZ" not in type(t).__name__ and "fnuz" not in str(t).lower()
 
@@ -389,8 +427,10 @@ class FoldFpToFpZero(RewritePattern):
         zero = -0.0 if math.copysign(1.0, value) < 0 and _has_negative_zero(et) else 0.0
         if isinstance(t, TensorType):
             new = _constant_like(zero, t)
-        else:
+        elif isinstance(et, AnyFloat):
             new = arith.ConstantOp(FloatAttr(zero, et))
+        else:
+            return  # fp_to_fp makes floats (TT_FloatLike in Triton's ODS; the dialect does not say so yet)
         _replace(rewriter, op, new)
 
 
@@ -422,8 +462,10 @@ class IntToPtrOfPtrToInt(RewritePattern):
         elements = byte_offset // elem_bytes
         if isinstance(offset_type, TensorType):
             cst = _constant_like(elements, offset_type)
-        else:
+        elif isinstance(offset_type, (IntegerType, IndexType)):  # as `scalar_constant` found it
             cst = arith.ConstantOp(IntegerAttr(elements, offset_type))
+        else:
+            return
         rewriter.insert_op(cst, _before(op))
         _replace(rewriter, op, tt.AddPtrOp.create(operands=[ptr, cst.result], result_types=[op.result.type]))
 

@@ -25,7 +25,7 @@ from typing import Literal
 from xdsl.context import Context
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -180,7 +180,9 @@ class PropagateMmaPass(ModulePass):
         failed = [s for s in stats if isinstance(s, str)]
         if failed:
             return f"{label}: the real compiler failed ({failed[0]}), the model decides"
-        take, figures = occupancy.removal_pays(*stats, sm, module_int(module, "num-warps") or 4)
+        compiled_chosen, compiled_everything = [s for s in stats if not isinstance(s, str)]
+        take, figures = occupancy.removal_pays(compiled_chosen, compiled_everything, sm,
+                                               module_int(module, "num-warps") or 4)
         if not take:
             return f"{label}: {figures}"
         for cvt, judgement in kept.items():
@@ -205,6 +207,7 @@ class PropagateMmaPass(ModulePass):
         Re-planned on the rewritten IR (a dry run keeps the first plan: nothing was rewritten)."""
         if cvt.parent is None:
             return None
+        plan = None  # a dry run keeps the first judgement: nothing was rewritten
         if not self.dry_run:
             candidate, _ = mma_slice.classify_conversion(cvt, self.dot_operands, acc)
             plan = mma_slice.plan_mma_propagation(cvt, candidate, loads_only=self.loads_only) if candidate else None
@@ -215,7 +218,7 @@ class PropagateMmaPass(ModulePass):
         if not completes_rewrite(taken_gain, judgement.verdict):
             return None
         together = f"taken with this function's other rewrites ({taken_gain + gain:+,.0f} cycles/CTA together)"
-        if self.dry_run:
+        if plan is None:
             emit_remark(cvt, f"propagate-mma: would move with the rest: {judgement.verdict.summary()}; {together}")
             return gain
         what = _outcome(plan, judgement, word="remove with the rest")
@@ -241,7 +244,8 @@ class PropagateMmaPass(ModulePass):
             wanted = ",".join(self.targets)
             emit_remark(cvt, f"propagate-mma: conversion left alone: {candidate.kind} is not in targets={wanted}")
             return None
-        if candidate.dot_operand and not algebra.is_dpas(candidate.target.parent):
+        target = candidate.target
+        if candidate.dot_operand and algebra.is_dot_operand(target) and not algebra.is_dpas(target.parent):
             emit_remark(
                 cvt,
                 "propagate-mma: dot-operands: the loads feeding this operand would produce "
@@ -306,10 +310,11 @@ def name_copies(copies: list[tuple[SSAValue, str | None, SSAValue]]) -> None:
         first = origin.get(old) or ((old, name) if name else None)
         if first is not None:
             origin[new] = first
-    for new, (first, name) in origin.items():
-        alive = new.owner.parent is not None and new in new.owner.results if not isinstance(new, BlockArgument) else True
-        if alive and first.owner.parent is None:
-            set_exact_name(new, name)
+    for new, (named, named_as) in origin.items():
+        alive = isinstance(new, BlockArgument) or (
+            isinstance(new.owner, Operation) and new.owner.parent is not None and new in new.owner.results)
+        if alive and named.owner.parent is None:
+            set_exact_name(new, named_as)
 
 class _PlanRewriter:
     def __init__(self, plan: mma_slice.MmaSlicePlan):
@@ -369,8 +374,7 @@ class _PlanRewriter:
         operands = [self.get(v) for v in op.operands]
         result_types = [mma_slice.with_layout(r.type, p.layouts[r]) if r in p.layouts else r.type for r in op.results]
         properties = dict(op.properties)
-        if isinstance(op, ConstantOp):
-            value = properties["value"]
+        if isinstance(op, ConstantOp) and isinstance(value := properties["value"], DenseElementsAttr):
             properties["value"] = DenseElementsAttr(value.body, result_types[0])
         existing = _find_equivalent(op, operands, result_types, properties)
         if existing is None:
@@ -437,9 +441,9 @@ class _PlanRewriter:
         self.created.append(back)
         if isinstance(nv, BlockArgument):
             block: Block = nv.block
-            back.location = block.parent_op().location if block.parent_op() else back.location
+            back.location = parent.location if (parent := block.parent_op()) else back.location
             Rewriter.insert_op(back, InsertPoint.at_start(block))
-        else:
+        elif insert_after is not None:  # None only for a block argument (`_region`)
             back.location = insert_after.location
             Rewriter.insert_op(back, InsertPoint.after(insert_after))
         nv.replace_uses_with_if(back.results[0], lambda use: use.operation in outside)
@@ -448,9 +452,9 @@ class _PlanRewriter:
         cvt = ConvertLayoutOp(v, new_type)
         self.created.append(cvt)
         if isinstance(v, BlockArgument):
-            cvt.location = v.block.parent_op().location if v.block.parent_op() else cvt.location
+            cvt.location = parent.location if (parent := v.block.parent_op()) else cvt.location
             Rewriter.insert_op(cvt, InsertPoint.at_start(v.block))
-        else:
+        elif isinstance(v, OpResult):
             cvt.location = v.owner.location
             Rewriter.insert_op(cvt, InsertPoint.after(v.owner))
         return cvt.results[0]
@@ -466,12 +470,12 @@ def _find_equivalent(
     else:
         candidates = []
         x: Operation | None = op
-        while x is not None and x.parent_block() is not None:
+        while x is not None and (block := x.parent_block()) is not None:
             if isinstance(x, (*FUNCTION_OPS, ModuleOp)):
                 # isolated from above: nothing outside can be reused inside, and collecting the
                 # module's functions per op made the pass quadratic in the number of functions
                 break
-            candidates.extend(x.parent_block().ops)
+            candidates.extend(block.ops)
             x = x.parent_op()
     for c in candidates:
         if (
@@ -491,6 +495,8 @@ def _find_equivalent(
 def _dominates(a: Operation, b: Operation) -> bool:
     """`a` comes before `b` in a block that contains `b` (directly or through its parents)."""
     block = a.parent_block()
+    if block is None:
+        return False  # a detached op dominates nothing
     x: Operation | None = b
     while x is not None:
         if x.parent_block() is block:

@@ -25,6 +25,7 @@ ranges nested `#slice`s of it.  Values the pass keeps keep their names (irkit.na
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Literal, cast
 
@@ -90,7 +91,8 @@ def marked_values(module: ModuleOp, mode: Mode) -> set[SSAValue] | None:
     return _mark_values(module, remove, user_flag)
 
 
-def _mark_values(module: ModuleOp, remove, user_flag=lambda op: False) -> set[SSAValue]:
+def _mark_values(module: ModuleOp, remove: Callable[[SSAValue, bool], bool],
+                 user_flag: Callable[[Operation], bool] = lambda op: False) -> set[SSAValue]:
     """Intel's per-value marking walk: the results of make_tensor_ptr, the pointer operand of
     advance/load/store, scf.for inits and scf.yield operands, each judged by `remove(value, flag)`."""
     marked: set[SSAValue] = set()
@@ -193,7 +195,7 @@ class RewriteState:
                               "(defined in a region the pass does not walk, or an unsupported producer)")
         return info
 
-    def expand(self, values, user: Operation) -> list[SSAValue]:
+    def expand(self, values: Iterable[SSAValue], user: Operation) -> list[SSAValue]:
         """The operand list with each rewritten pointer replaced in place by its offsets."""
         out: list[SSAValue] = []
         for value in values:

@@ -13,7 +13,12 @@ CPU, with the specialisation the GPU run had.  Two steps:
 1% and the 95% interval), the kernels it makes slower or whose gain it misses, and then the same two lists
 for a grid of weights, including two terms the model does not have (shared-memory instructions of the
 conversion, and counting the mma layout's scalar accesses by the lines a pair of registers touches).
-`compiled` runs `propagate-mma{profit=compiled}` on each kernel and says whose module it gives.
+`compiled` runs `propagate-mma{profit=compiled}` on each kernel and says whose module it gives.  `replay`
+runs the default (`profit=auto`, the real compiler provided) on each kernel whose H100 run also timed the
+default (or only `profit=always`), and prints the decision next to the measurements: the check of a model change before a GPU run.
+
+    IRKIT_TRITON_PYTHON=/path/to/triton36/bin/python .venv/bin/python tools/cost_model_search.py replay \
+        --ttgir /tmp/h100_ttgir --json docs/propagate-mma-results/r8_replay_cpu.json
 """
 
 from __future__ import annotations
@@ -30,7 +35,9 @@ import propagate_mma_results as table  # tools/: the results table's kernel name
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "propagate-mma-results"
-TIMINGS = ("h100_addmm_always.json", "h100_attention_always.json", "h100_shapes_always.json")
+TIMINGS = ("h100_addmm_always.json", "h100_attention_always.json", "h100_shapes_always.json",
+           "h100_attention_always_r6.json", "h100_shapes_always_r6.json", "r7_addmm_always.json", "r7_bias_always.json",
+           "r8_bias_always.json", "r8_scale_always.json")
 
 
 def kernel_key(k: dict) -> str:
@@ -57,15 +64,19 @@ def _divisible(values: list) -> list[int]:
     return [i for i, v in enumerate(values) if v == "ptr" or (isinstance(v, int) and v != 1 and v % 16 == 0)]
 
 
-def compile_all(out: Path) -> None:
+def compile_all(out: Path, only: str = "") -> None:
     sys.path[:0] = [str(ROOT / "examples" / "gpu"), str(ROOT / "bench")]
     from addmm import addmm_kernel
     from attention import attention_fwd
+    from gemm_bias import gemm_bias_kernel
+    from gemm_scale import gemm_scale_kernel
     from propagate_mma_shapes import addmm_shapes
 
     out.mkdir(parents=True, exist_ok=True)
     for timings in TIMINGS:
         for k in json.loads((DATA / timings).read_text())["kernels"]:
+            if only not in timings or (out / f"{kernel_key(k)}.ttgir").exists():
+                continue
             c = k["config"]
             name = k["launch_metadata"]["name"] if k.get("launch_metadata") else k["name"]
             args = k["family"][1]
@@ -75,6 +86,21 @@ def compile_all(out: Path) -> None:
                        "Z": "i32", "H": "i32", "N_CTX": "i32", "stride_z": "i32", "stride_h": "i32", "stride_n": "i32"}
                 consts = {"HEAD_DIM": c["HEAD_DIM"], "BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"]}
                 values = ["ptr"] * 4 + list(args)[:7]
+            elif name.startswith("gemm_bias"):
+                fn = gemm_bias_kernel
+                sig = {"a_ptr": "*fp16", "b_ptr": "*fp16", "bias_ptr": "*fp16", "r_ptr": "*fp16", "c_ptr": "*fp16"}
+                sig.update({n: "i32" for n in ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "scm", "scn")})
+                consts = {"BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"], "BLOCK_K": c["BLOCK_K"], "RES": c["RES"]}
+                values = ["ptr"] * 5 + list(args)[:11]
+                consts.update({n: 1 for n, v in zip(list(sig)[5:], values[5:]) if v == 1})
+            elif name.startswith("gemm_scale"):
+                fn = gemm_scale_kernel
+                sig = {"a_ptr": "*bf16", "b_ptr": "*bf16", "rs_ptr": "*fp32", "cs_ptr": "*fp32", "bias_ptr": "*bf16",
+                       "c_ptr": "*bf16"}
+                sig.update({n: "i32" for n in ("M", "N", "K", "sam", "sak", "sbk", "sbn", "scm", "scn")})
+                consts = {"BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"], "BLOCK_K": c["BLOCK_K"], "BIAS": c["BIAS"]}
+                values = ["ptr"] * 6 + list(args)[:9]
+                consts.update({n: 1 for n, v in zip(list(sig)[6:], values[6:]) if v == 1})
             else:
                 elem = {"D=float16": "fp16", "D=bfloat16": "bf16"}.get(name.split()[-1], "fp32")
                 fn = addmm_shapes if name.startswith("addmm_shapes") else addmm_kernel
@@ -203,9 +229,8 @@ def search(ttgir: Path) -> None:
           f"always including {sorted(set.intersection(*(set(m) for m in safe)))}")
 
 
-def compiled(ttgir: Path, out: Path | None) -> None:
-    """propagate-mma{profit=compiled} on every timed kernel (the real Triton from $IRKIT_TRITON_PYTHON): which
-    module it gives (the model's, or profit=always's), with its remark, next to the measured sign."""
+def run_pass(path: Path, profit: str) -> tuple[str, list[str]]:
+    """propagate-mma{profit=...} on one TTGIR file: the module it prints and its remarks."""
     from irkit.passes import all_passes
     from xdsl.context import Context
 
@@ -213,10 +238,16 @@ def compiled(ttgir: Path, out: Path | None) -> None:
     from irkit.frontend.parser import parse_file
     from irkit.frontend.printer import print_module
 
+    parsed = parse_file(str(path))
+    all_passes()["propagate-mma"](profit=profit).apply(Context(allow_unregistered=True), parsed.module)
+    return print_module(parsed), [d.message for d in diagnostics.take() if d.severity == "remark"]
+
+
+def compiled(ttgir: Path, out: Path | None) -> None:
+    """propagate-mma{profit=compiled} on every timed kernel (the real Triton from $IRKIT_TRITON_PYTHON): which
+    module it gives (the model's, or profit=always's), with its remark, next to the measured sign."""
     def run(key: str, profit: str) -> tuple[str, list[str]]:
-        parsed = parse_file(str(ttgir / f"{key}.ttgir"))
-        all_passes()["propagate-mma"](profit=profit).apply(Context(allow_unregistered=True), parsed.module)
-        return print_module(parsed), [d.message for d in diagnostics.take() if d.severity == "remark"]
+        return run_pass(ttgir / f"{key}.ttgir", profit)
 
     rows = []
     for f in TIMINGS:
@@ -237,17 +268,62 @@ def compiled(ttgir: Path, out: Path | None) -> None:
         out.write_text(json.dumps({"command": "tools/cost_model_search.py compiled", "kernels": rows}, indent=1) + "\n")
 
 
+def replay(ttgir: Path, only: str, out: Path | None) -> None:
+    """The pass as it runs by default (`profit=auto`, with the real compiler of $IRKIT_TRITON_PYTHON provided
+    as irkit-opt provides it) on every kernel timed on the H100: what it does
+    now (keep, the `always` module, or part of it), next to what the H100 measured for `profit=always` and (where
+    timed) for that run's default.  A change of the cost model shows here as a changed decision, kernel by kernel."""
+    from irkit.check.compiled_stats import provide_triton
+
+    provide_triton()
+
+    rows = []
+    for f in TIMINGS:
+        if only not in f:
+            continue
+        default_file = DATA / f.replace("_always", "_default")
+        measured_default = {kernel_key(k): k for k in json.loads(default_file.read_text())["kernels"]} if default_file.exists() else {}
+        for k in json.loads((DATA / f).read_text())["kernels"]:
+            if "timing" not in k:
+                continue
+            key = kernel_key(k)
+            original = (ttgir / f"{key}.ttgir").read_text()
+            chosen, always = run_pass(ttgir / f"{key}.ttgir", "auto")[0], run_pass(ttgir / f"{key}.ttgir", "always")[0]
+            then = measured_default.get(key, {})
+            decision = "keep" if chosen.count("convert_layout") == original.count("convert_layout") else \
+                "always" if chosen == always else "partial"
+            row = {"kernel": key, "decision": decision,
+                   "converts": [original.count("convert_layout"), chosen.count("convert_layout"), always.count("convert_layout")],
+                   "always_ratio": round(k["timing"]["ratio"], 3), "always_sign": table.measured_sign(k["timing"]),
+                   "run_default": then.get("status"),
+                   "run_default_ratio": round(then["timing"]["ratio"], 3) if "timing" in then else None,
+                   "run_default_sign": table.measured_sign(then["timing"]) if "timing" in then else None}
+            rows.append(row)
+            print(f"{key}: {decision} {row['converts']}; always {row['always_ratio']} ({row['always_sign']}); "
+                  f"the run's default: {row['run_default']} {row['run_default_ratio'] or ''}", flush=True)
+    if out:
+        out.write_text(json.dumps({"command": "tools/cost_model_search.py replay", "kernels": rows}, indent=1) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
-    sub.add_parser("compile").add_argument("--out", type=Path, required=True)
+    c = sub.add_parser("compile")
+    c.add_argument("--out", type=Path, required=True)
+    c.add_argument("--only", default="", help="only the timing files whose name contains this")
     sub.add_parser("search").add_argument("--ttgir", type=Path, required=True)
     c = sub.add_parser("compiled")
     c.add_argument("--ttgir", type=Path, required=True)
     c.add_argument("--json", type=Path)
+    r = sub.add_parser("replay")
+    r.add_argument("--ttgir", type=Path, required=True)
+    r.add_argument("--only", default="", help="only the timing files whose name contains this")
+    r.add_argument("--json", type=Path)
     args = ap.parse_args()
     if args.what == "compile":
-        compile_all(args.out)
+        compile_all(args.out, args.only)
+    elif args.what == "replay":
+        replay(args.ttgir, args.only, args.json)
     elif args.what == "search":
         search(args.ttgir)
     else:

@@ -26,6 +26,18 @@ OUT = ROOT / "docs" / "propagate-mma-results.md"
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
 FAMILIES = [
+    ("examples/gpu/gemm_colmajor.py", "H100, round 9 (held out: written after the last change of the model)",
+     "r9_colmajor_default.json", "r9_colmajor_always.json", "198860f", "r9_all.txt", "default"),
+    ("examples/gpu/gemm_scale.py", "H100, round 9's default against round 8's `profit=always` (the model of a26fe56)",
+     "r9_scale_default.json", "r8_scale_always.json", "198860f", "r9_all.txt, r8_all.txt", "default"),
+    ("examples/gpu/gemm_bias.py", "H100, round 8 (the model of 89a3c8e, calibrated on round 7's run of this program; "
+     "a26fe56 and later make the same decisions)", "r8_bias_default.json", "r8_bias_always.json", "e47fa36",
+     "r8_all.txt", "default"),
+    ("examples/gpu/addmm.py", "H100, round 7 (89a3c8e and later make the same decisions: "
+     "`tools/cost_model_search.py replay`)", "r7_addmm_default.json", "r7_addmm_always.json", "ebd632d",
+     "r7_all.txt", "default"),
+    ("examples/gpu/gemm_bias.py", "H100, round 7 (the model before 89a3c8e)", "r7_bias_default.json",
+     "r7_bias_always.json", "ebd632d", "r7_all.txt", "default"),
     ("examples/gpu/addmm.py", "H100", "h100_addmm_default_r6.json", "h100_addmm_always_r6.json", "5ff63cf",
      "h100_run_addmm_r6.txt", "default"),
     ("examples/gpu/attention.py", "H100", "h100_attention_default_r6.json", "h100_attention_always_r6.json",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation
 
 from irkit.analysis import cost_model, mma_slice
@@ -44,8 +44,8 @@ class ModuleFacts:
     kept current one function at a time (`refresh`), so that a pass judging plans in every function of a large
     module stays linear in its size."""
 
-    module: Operation
-    version: str | None = None
+    module: ModuleOp
+    version: str = ""  # the Triton version whose rules apply; "": inferred from the module's attributes
 
     def __post_init__(self) -> None:
         self.version = self.version or infer_version(self.module)
@@ -139,7 +139,10 @@ class _Allocation:
 
 
 def conversion_cost_of(op: Operation, facts: ModuleFacts) -> cost_model.ConversionCost:
-    return cost_model.conversion_cost(mma_slice.seed_source(op).type, op.results[0].type, facts.version, facts.triple, facts.warp_size)
+    src, dst = mma_slice.seed_source(op).type, op.results[0].type
+    if not isinstance(src, TensorType) or not isinstance(dst, TensorType):
+        raise TypeError(f"{op.name}: a conversion of tensors expected, got {src} -> {dst}")
+    return cost_model.conversion_cost(src, dst, facts.version, facts.triple, facts.warp_size)
 
 
 @dataclass
@@ -150,8 +153,33 @@ class PlanJudgement:
     notes: list[str] = field(default_factory=list)
 
 
+def _broadcast_operand(op: Operation) -> bool:
+    """Converts an epilogue operand about to be broadcast over the tile: a row or column (a 2-D tensor with a
+    dimension of 1), or the 1-D tensor it is expanded from (a `#slice` of the tile's layout)."""
+    t = op.results[0].type
+    if not isinstance(t, TensorType):
+        return False
+    shape = t.get_shape()
+    return (len(shape) >= 2 and 1 in shape) or (len(shape) == 1 and algebra.is_slice(mma_slice.layout_of(t)))
+
+
+def _weighed(op: Operation, facts: ModuleFacts) -> cost_model.ConversionCost:
+    """A removed conversion as the model weighs it.  A broadcast operand's conversion moves one row or column
+    of the tile and is worth nothing to remove: its modelled rounds count the row replicated over the mma
+    layout's registers, while without it every thread loads those replicas from global memory.  On the H100
+    (issue 22): removing gemm_bias's 1x128 bias-row conversion alone ran 1.1-1.4% slower (64x128x64 w4 s4),
+    and at 8 warps its +1,500 modelled cycles pulled the store's conversion in with it (128x256x64 w8 s3,
+    8.8% slower); on the held-out gemm_scale (round 8) the same for 1-D row and column scales, `tensor<256xf32>`
+    to a `#slice` of the mma layout: 8 of 8 default rewrites 0.4-11% slower.  It still goes with the rest
+    where the rest pays."""
+    cost = conversion_cost_of(op, facts)
+    if _broadcast_operand(op):
+        return replace(cost, needs_shared=False, scratch_bytes=0)
+    return cost
+
+
 def judge_plan(plan: mma_slice.MmaSlicePlan, facts: ModuleFacts, weights: cost_model.Weights = cost_model.DEFAULT_WEIGHTS) -> PlanJudgement:
-    removed = [conversion_cost_of(op, facts) for op in plan.removed]
+    removed = [_weighed(op, facts) for op in plan.removed]
     added = []
     for v, _ in plan.added:
         t = v.type
@@ -254,9 +282,9 @@ class ConversionAssessment:
     gain: float | None = None  # the model's estimate when judged (cycles per CTA)
 
 
-def assess_module(module: Operation, version: str | None = None) -> list[ConversionAssessment]:
+def assess_module(module: ModuleOp, version: str | None = None) -> list[ConversionAssessment]:
     """The model's verdict on every candidate conversion, each judged alone on the unchanged module."""
-    facts = ModuleFacts(module, version)
+    facts = ModuleFacts(module, version or "")
     out = []
     accumulators: dict[Operation | None, frozenset] = {}  # per function, as the pass computes them
     for op in walk_ops(module):
@@ -289,15 +317,15 @@ def assess_module(module: Operation, version: str | None = None) -> list[Convers
 def _complete_rewrites(assessments: list[ConversionAssessment]) -> None:
     """What propagate-mma does after its per-conversion pass: in each function, a conversion judged a loss
     alone goes with the others when the whole is a gain (`completes_rewrite`)."""
-    by_function: dict[int, list[ConversionAssessment]] = {}
+    by_function: dict[int, list[tuple[ConversionAssessment, float]]] = {}  # with each one's gain
     for a in assessments:
         if a.gain is not None:
-            by_function.setdefault(id(enclosing(a.op, FuncOp)), []).append(a)
+            by_function.setdefault(id(enclosing(a.op, FuncOp)), []).append((a, a.gain))
     for group in by_function.values():
-        taken = sum(a.gain for a in group if a.word == "remove")
-        for a in group:
-            if a.word == "keep" and completes_rewrite(taken, cost_model.Verdict(a.gain, 0, False)):
-                taken += a.gain
+        taken: float = sum(gain for a, gain in group if a.word == "remove")
+        for a, gain in group:
+            if a.word == "keep" and completes_rewrite(taken, cost_model.Verdict(gain, 0, False)):
+                taken += gain
                 a.word = "remove"
                 a.text += f"; taken with this function's other rewrites ({taken:+,.0f} cycles/CTA together)"
 

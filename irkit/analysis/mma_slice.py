@@ -34,6 +34,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import prod
+from typing import overload
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr, NoneAttr, TensorType
@@ -122,6 +123,14 @@ def layout_of(t: Attribute) -> Attribute | None:
     if isinstance(t, PointerType) and isinstance(t.pointee, TensorType):
         return layout_of(t.pointee)
     return None
+
+
+@overload
+def with_layout(t: TensorType, layout: Attribute) -> TensorType: ...
+
+
+@overload
+def with_layout(t: Attribute, layout: Attribute) -> Attribute: ...
 
 
 def with_layout(t: Attribute, layout: Attribute) -> Attribute:

@@ -101,7 +101,7 @@ _INT_BINARY_FORMAT = "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `
 _FLOAT_BINARY_FORMAT = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
 
 
-def _int_binary(op_name: str, class_name: str) -> type:
+def _int_binary(op_name: str, class_name: str) -> type[_ElementwiseBinary]:
     cls = type(
         class_name,
         (_ElementwiseBinary,),
@@ -117,7 +117,7 @@ def _int_binary(op_name: str, class_name: str) -> type:
     return irkit_op(cls)
 
 
-def _float_binary(op_name: str, class_name: str) -> type:
+def _float_binary(op_name: str, class_name: str) -> type[_ElementwiseBinary]:
     cls = type(
         class_name,
         (_ElementwiseBinary,),
@@ -263,7 +263,7 @@ class _Cast(TritonOp):
 _CAST_FORMAT = "$input attr-dict `:` type($input) `to` type($result)"
 
 
-def _cast(op_name: str, class_name: str, fmt: str = _CAST_FORMAT, extra: dict | None = None) -> type:
+def _cast(op_name: str, class_name: str, fmt: str = _CAST_FORMAT, extra: dict | None = None) -> type[_Cast]:
     ns = {"name": op_name, "traits": traits_def(Pure()), "FORMAT": fmt, "__doc__": f"`{op_name}`."}
     ns.update(extra or {})
     return irkit_op(type(class_name, (_Cast,), ns))
@@ -313,7 +313,7 @@ class ConstantOp(TritonOp):
             )
 
 
-ARITH_OPS = [
+ARITH_OPS: list[type[TritonOp]] = [
     *INT_BINARY_OPS.values(), *FLOAT_BINARY_OPS.values(), NegFOp, CmpIOp, CmpFOp, SelectOp,
     *CAST_OPS.values(), ConstantOp,
 ]
@@ -330,7 +330,7 @@ class _MathUnary(TritonOp):
     ATTR_STYLES: ClassVar[dict] = {"fastmath": _BRACKETED}
 
 
-def _math_unary(n: str) -> type:
+def _math_unary(n: str) -> type[_MathUnary]:
     ns = {"name": f"math.{n}", "traits": traits_def(Pure()), "__doc__": f"`math.{n}`."}
     return irkit_op(type(n.capitalize() + "Op", (_MathUnary,), ns))
 
