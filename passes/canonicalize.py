@@ -18,6 +18,10 @@ the patterns for Triton's ops are here, written after the canonicalizers of Trit
   `tt.trans` with the identity order -> a (foldable) convert.
 * `arith`: integer add/sub/mul/and/or/xor and comparisons of two splat constants fold; x + 0, x * 1,
   x * 0 (integers) fold.
+
+Patterns Triton added after 3.3 (warp_specialize clean-ups, AMD extract_slice/concat, tmem_store of a
+convert, subslice chains, barrier fromCTA) are in passes/canonicalize_releases.py with the release that
+first has each; the `version` option picks them.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from irkit.passes.canonicalize_releases import patterns_for
 from xdsl.context import Context
 from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, IntegerType, ModuleOp, TensorType, i32
 from xdsl.ir import Operation, SSAValue
@@ -39,6 +44,8 @@ from xdsl.traits import Pure
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from irkit.analysis.axis_info import pointee_bit_width
+from irkit.analysis.triton_versions import release_of
+from irkit.diagnostics import PassFailure
 from irkit.dialects import arith, tt, ttg
 from irkit.dialects.builtin_extras import DenseElementsAttr
 from irkit.dialects.ttng import TMEMAllocOp
@@ -438,7 +445,7 @@ class DeadWarpSpecialize(RewritePattern):
         for inner in op.walk():
             if inner is op or isinstance(inner, (ttg.WarpYieldOp, ttg.WarpReturnOp, ttg.WarpSpecializePartitionsOp)):
                 continue
-            if not inner.has_trait(Pure):
+            if not inner.has_trait(Pure, value_if_unregistered=False):  # an unknown op may write
                 return
         rewriter.erase_op(op)
 
@@ -462,10 +469,23 @@ PATTERNS: tuple[RewritePattern, ...] = (
 
 @dataclass(frozen=True)
 class CanonicalizePass(ModulePass):
-    """Canonicalize: Triton's tt/ttg canonicalization patterns, integer folds, dead code (MLIR's -canonicalize)."""
+    """Canonicalize: Triton's tt/ttg canonicalization patterns, integer folds, dead code (MLIR's -canonicalize).
+
+    Options:
+      version: the Triton that made the input ("3.3.1", "3.8"): patterns Triton added later (warp_specialize
+               clean-ups 3.4, AMD extract_slice/concat 3.5, tmem_store of a convert 3.6, subslice chains
+               3.7, barrier fromCTA 3.9) are left out; irkit-opt fills it from --triton-version or the Triton
+               cache JSON; else from the module's spelling (triton_gpu.* is 3.1, ttg.* the newest).
+    """
 
     name = "canonicalize"
 
+    version: str = ""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        applier = GreedyRewritePatternApplier(list(PATTERNS), ctx=ctx)
+        try:
+            release = release_of(self.version, op)
+        except ValueError as e:
+            raise PassFailure(op, f"canonicalize: {e}") from None
+        applier = GreedyRewritePatternApplier([*PATTERNS, *patterns_for(release)], ctx=ctx)
         PatternRewriteWalker(applier, post_walk_func=region_dce).rewrite_module(op)

@@ -52,3 +52,14 @@ def attr_int(a: Attribute | None) -> int | None:
     if isinstance(a, IntegerAttr):
         return a.value.data
     return None
+
+
+def release_of(version: str | None, module: Operation) -> tuple[int, int]:
+    """(major, minor) of the Triton that made `module`: from `version` ("3.5.1", "3.8"), else from the
+    spelling (`triton_gpu.*`: 3.1; `ttg.*`: the newest irkit models, 3.9)."""
+    text = version or infer_version(module)
+    parts = str(text).split(".")
+    try:
+        return int(parts[0]), int(parts[1]) if len(parts) > 1 else 0
+    except ValueError as e:
+        raise ValueError(f"bad Triton version {text!r}") from e
