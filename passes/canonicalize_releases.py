@@ -9,7 +9,7 @@ by running the real `canonicalize` of Triton 3.3.1, 3.5.1, 3.6.0, 3.8.0 and 3.9.
 * 3.4: `WarpSpecializeOp::canonicalize` and `WarpSpecializePartitionsOp::canonicalize` (unused results,
   unused and duplicate captures);
 * 3.5: AMD `ExtractSliceOp` (a slice that is one concat operand) and `ConcatOp` (one operand);
-* 3.6: `CanonicalizeConvertFromTMEMStore`;
+* 3.5.1: `CanonicalizeConvertFromTMEMStore` (main's #8353 of October 2025; the real 3.5.1 has it);
 * 3.7: `MemDescSubsliceOp::fold` (a subslice of a subslice);
 * 3.9: `canonicalizeBarrierFromCTA` of `ttng.barrier_expect` / `ttng.arrive_barrier`.
 """
@@ -19,6 +19,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import InsertPoint
 
 from irkit.dialects import ttg
 from irkit.dialects.gpu_vendors import ConcatOp, ExtractSliceOp
@@ -27,13 +28,13 @@ from irkit.dialects.ttng import ArriveBarrierOp, BarrierExpectOp, TMEMStoreOp
 from irkit.layout.tmem import fits_32x32b_message
 from irkit.names import copy_name, replace_uses
 
-Release = tuple[int, int]
+Release = tuple[int, int, int]
 
 
 def _forward(rewriter: PatternRewriter, op: Operation, value: SSAValue) -> None:
     """Replace `op`'s one result by an existing value, which keeps its own name."""
     replace_uses(op.results[0], value, rewriter)
-    rewriter.erase_op(op)
+    rewriter.erase(op)
 
 
 # -- ttg.warp_specialize (3.4) ------------------------------------------------------------------------------
@@ -58,11 +59,11 @@ class WarpSpecializeUnusedResults(RewritePattern):
         new = ttg.WarpSpecializeOp.create(result_types=[op.results[i].type for i in kept],
                                           properties=dict(op.properties), attributes=dict(op.attributes),
                                           regions=regions)
-        rewriter.insert_op(new, _before(op))
+        rewriter.insert(new, InsertPoint.before(op))
         for new_result, i in zip(new.results, kept, strict=True):
             copy_name(op.results[i], new_result)
             replace_uses(op.results[i], new_result, rewriter)
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 class WarpSpecializeCaptures(RewritePattern):
@@ -133,7 +134,7 @@ class SingleConcat(RewritePattern):
             _forward(rewriter, op, op.sources[0])
 
 
-# -- ttng.tmem_store of a convert (3.6) ---------------------------------------------------------------------
+# -- ttng.tmem_store of a convert (3.5.1) -----------------------------------------------------------------
 
 
 class ConvertIntoTMEMStore(RewritePattern):
@@ -198,24 +199,18 @@ class BarrierFromLastCTA(RewritePattern):
             rewriter.notify_op_modified(op)
 
 
-def _before(op: Operation):
-    from xdsl.rewriter import InsertPoint
-
-    return InsertPoint.before(op)
-
-
 # (first release, pattern): canonicalize uses those of the input's release
 SINCE: tuple[tuple[Release, RewritePattern], ...] = (
-    ((3, 4), WarpSpecializeUnusedResults()),
-    ((3, 4), WarpSpecializeCaptures()),
-    ((3, 5), ExtractSliceOfConcat()),
-    ((3, 5), SingleConcat()),
-    ((3, 6), ConvertIntoTMEMStore()),
-    ((3, 7), SubsliceOfSubslice()),
-    ((3, 9), BarrierFromLastCTA()),
+    ((3, 4, 0), WarpSpecializeUnusedResults()),
+    ((3, 4, 0), WarpSpecializeCaptures()),
+    ((3, 5, 0), ExtractSliceOfConcat()),
+    ((3, 5, 0), SingleConcat()),
+    ((3, 5, 1), ConvertIntoTMEMStore()),  # main's #8353 (October 2025), in the 3.5.1 patch release
+    ((3, 7, 0), SubsliceOfSubslice()),
+    ((3, 9, 0), BarrierFromLastCTA()),
 )
 
 
 def patterns_for(release: Release) -> list[RewritePattern]:
-    """The patterns of this table that Triton `release` (major, minor) has."""
+    """The patterns of this table that Triton `release` (major, minor, patch) has."""
     return [pattern for since, pattern in SINCE if release >= since]

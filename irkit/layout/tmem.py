@@ -64,9 +64,10 @@ def fits_32x32b_message(tensor: Attribute, memdesc: Attribute) -> bool:
     lanes, warps, registers = ll.bases.get("lane", []), ll.bases.get("warp", []), ll.bases.get("register", [])
     if lanes != LANE_ROWS or warps[:2] != WARP_ROWS or any(v[0] for v in warps[2:] + registers):
         return False
-    if bits == 32:
-        return True
-    # narrower elements: packed two (four) to a 32-bit column, the thread's first registers the pair
-    packed = params.get("colStride", 0) == 1 or params.get("unpacked") is False
     per_column = 32 // bits
-    return packed and registers[: per_column.bit_length() - 1] == [(0, 1 << i) for i in range(per_column.bit_length() - 1)]
+    if per_column == 1 or params.get("colStride") == per_column or params.get("unpacked") is True:
+        return True  # one element per 32-bit column
+    # packed: two (four) elements share a 32-bit column, which the thread's first registers must fill
+    packed = params.get("colStride") == 1 or params.get("unpacked") is False
+    pair = [(0, 1 << i) for i in range(per_column.bit_length() - 1)]
+    return packed and registers[: len(pair)] == pair
