@@ -49,6 +49,18 @@ WARP_SPECIALIZE = """module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas
     } : (i32, i32, i32, !tt.ptr<i32>, i32) -> ()
     tt.return
   }
+  tt.func @dead(%arg0: i32) {
+    %0 = ttg.warp_specialize(%arg0)
+    default {
+      %1 = arith.addi %arg0, %arg0 : i32
+      ttg.warp_yield %1 : i32
+    }
+    partition0(%arg1: i32) num_warps(4) {
+      %2 = arith.addi %arg1, %arg1 : i32
+      ttg.warp_return
+    } : (i32) -> i32
+    tt.return
+  }
 }
 """
 
