@@ -474,7 +474,7 @@ class CanonicalizePass(ModulePass):
     Options:
       version: the Triton that made the input ("3.3.1", "3.8"): patterns Triton added later (warp_specialize
                clean-ups 3.4, AMD extract_slice/concat 3.5, tmem_store of a convert 3.5.1, subslice chains
-               3.7, barrier fromCTA 3.9) are left out; irkit-opt fills it from --triton-version or the Triton
+               3.7, fp-sanitizer embeddings 3.8, barrier fromCTA 3.9) are left out; irkit-opt fills it from --triton-version or the Triton
                cache JSON; else from the module's spelling (triton_gpu.* is 3.1, ttg.* the newest).
     """
 

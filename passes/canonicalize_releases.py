@@ -11,6 +11,8 @@ by running the real `canonicalize` of Triton 3.3.1, 3.5.1, 3.6.0, 3.8.0 and 3.9.
 * 3.5: AMD `ExtractSliceOp` (a slice that is one concat operand) and `ConcatOp` (one operand);
 * 3.5.1: `CanonicalizeConvertFromTMEMStore` (main's #8353 of October 2025; the real 3.5.1 has it);
 * 3.7: `MemDescSubsliceOp::fold` (a subslice of a subslice);
+* 3.8: the fp-sanitizer's `ExperimentalFPSan{Embed,Unembed}Op` folds and `PushFPSanThroughViewPattern`
+  (the ops and their patterns came together, #10232);
 * 3.9: `canonicalizeBarrierFromCTA` of `ttng.barrier_expect` / `ttng.arrive_barrier`.
 """
 
@@ -21,12 +23,13 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from irkit.dialects import ttg
+from irkit.dialects import tt, ttg
 from irkit.dialects.gpu_vendors import ConcatOp, ExtractSliceOp
 from irkit.dialects.module_attrs import module_int
+from irkit.dialects.tti import FPSanEmbedOp, FPSanUnembedOp
 from irkit.dialects.ttng import ArriveBarrierOp, BarrierExpectOp, TMEMStoreOp
 from irkit.layout.tmem import fits_32x32b_message
-from irkit.names import copy_name, replace_uses
+from irkit.names import copy_name, replace_keeping_names, replace_uses
 
 Release = tuple[int, int, int]
 
@@ -173,6 +176,44 @@ def _offsets(op: ttg.MemDescSubsliceOp) -> list[int]:
     return [int(v) for v in offsets.get_values()]
 
 
+# -- tti fp-sanitizer embedding (3.8) ----------------------------------------------------------------------
+
+FPSAN_OPS = (FPSanEmbedOp, FPSanUnembedOp)
+VIEW_OPS = (ttg.ConvertLayoutOp, tt.TransOp, tt.ReshapeOp, tt.BroadcastOp, tt.ExpandDimsOp)
+
+
+class FPSanRoundTrip(RewritePattern):
+    """ExperimentalFPSan{Embed,Unembed}Op::fold: embed(unembed x) and unembed(embed x) are x when x has the
+    result's type."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, FPSAN_OPS):
+            return
+        inner = op.val.owner
+        other = FPSanUnembedOp if isinstance(op, FPSanEmbedOp) else FPSanEmbedOp
+        if isinstance(inner, other) and inner.val.type == op.result.type:
+            _forward(rewriter, op, inner.val)
+
+
+class FPSanThroughView(RewritePattern):
+    """PushFPSanThroughViewPattern: a view (convert_layout, trans, reshape, broadcast, expand_dims) of an
+    embed/unembed is the embed/unembed of the view of its payload, so that round trips meet and fold."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, VIEW_OPS) or not isinstance(op.operands[0].owner, FPSAN_OPS):
+            return
+        fpsan = op.operands[0].owner
+        result_type, payload_type = op.results[0].type, fpsan.val.type
+        if not isinstance(result_type, TensorType) or not isinstance(payload_type, TensorType):
+            return
+        payload_view_type = TensorType(payload_type.element_type, result_type.get_shape(), result_type.encoding)
+        view = type(op).create(operands=[fpsan.val], result_types=[payload_view_type],
+                               properties=dict(op.properties), attributes=dict(op.attributes))
+        moved = type(fpsan).create(operands=[view.results[0]], result_types=[result_type])
+        rewriter.insert(view, InsertPoint.before(op))
+        replace_keeping_names(rewriter, op, moved)
+
+
 # -- barrier fromCTA (3.9) ----------------------------------------------------------------------------------
 
 
@@ -207,6 +248,8 @@ SINCE: tuple[tuple[Release, RewritePattern], ...] = (
     ((3, 5, 0), SingleConcat()),
     ((3, 5, 1), ConvertIntoTMEMStore()),  # main's #8353 (October 2025), in the 3.5.1 patch release
     ((3, 7, 0), SubsliceOfSubslice()),
+    ((3, 8, 0), FPSanRoundTrip()),
+    ((3, 8, 0), FPSanThroughView()),
     ((3, 9, 0), BarrierFromLastCTA()),
 )
 

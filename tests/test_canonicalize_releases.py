@@ -123,6 +123,20 @@ module attributes {"ttg.num-ctas" = 4 : i32, "ttg.num-warps" = 4 : i32} {
 }
 """
 
+FPSAN = """#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @embeddings(%arg0: tensor<32x32xi32, #blocked>, %arg1: tensor<32x32xf32, #blocked>) -> (tensor<32x32xf32, #blocked1>, tensor<32x32xf32, #blocked1>) {
+    %0 = tti.experimental_fpsan_unembed %arg0 : (tensor<32x32xi32, #blocked>) -> tensor<32x32xf32, #blocked>
+    %1 = ttg.convert_layout %0 : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #blocked1>
+    %2 = tti.experimental_fpsan_embed %arg1 : (tensor<32x32xf32, #blocked>) -> tensor<32x32xi32, #blocked>
+    %3 = tt.trans %2 {order = array<i32: 1, 0>} : tensor<32x32xi32, #blocked> -> tensor<32x32xi32, #blocked1>
+    %4 = tti.experimental_fpsan_unembed %3 : (tensor<32x32xi32, #blocked1>) -> tensor<32x32xf32, #blocked1>
+    tt.return %1, %4 : tensor<32x32xf32, #blocked1>, tensor<32x32xf32, #blocked1>
+  }
+}
+"""
+
 # (id, target, text): each spelling a release may read
 CASES = [
     ("warp_specialize", "cuda:90", WARP_SPECIALIZE),
@@ -132,6 +146,7 @@ CASES = [
     ("amd", "hip:gfx942", AMD.format(d="amdg")),
     ("amd_amdgpu", "hip:gfx942", AMD.format(d="amdgpu")),
     ("barrier", "cuda:90", BARRIER),
+    ("fpsan", "cuda:90", FPSAN),
 ]
 
 REAL = """
@@ -180,6 +195,7 @@ def test_canonicalize_equals_real_pass_of_version(version):
     real = json.loads(proc.stdout.strip().splitlines()[-1])
     assert len(real) >= 2, f"Triton {version} read only {sorted(real)}"
     assert version < "3.5" or "amd" in real or "amd_amdgpu" in real
+    assert version < "3.8" or "fpsan" in real
     texts = {cid: text for cid, _, text in CASES}
     for cid, want in real.items():
         assert comparable(canonicalized(texts[cid], version)) == comparable(want), f"{cid} at {version}"
@@ -195,7 +211,7 @@ def test_patterns_by_release():
     assert patterns_for((3, 3, 1)) == []
     counts = [len(patterns_for(release)) for release in ((3, 4, 0), (3, 5, 0), (3, 5, 1), (3, 6, 0), (3, 7, 0),
                                                          (3, 8, 0), (3, 9, 0))]
-    assert counts == [2, 4, 5, 5, 6, 6, 7]
+    assert counts == [2, 4, 5, 5, 6, 8, 9]
     ws_33, ws_35 = canonicalized(WARP_SPECIALIZE, "3.3.1"), canonicalized(WARP_SPECIALIZE, "3.5.1")
     assert "%0:3 = ttg.warp_specialize()" in ws_33 and "ttg.warp_specialize(%arg0, %arg1, %arg1, %arg2, %arg0)" in ws_33
     assert "%0:2 = ttg.warp_specialize()" in ws_35 and "ttg.warp_yield %arg0, %arg2 : i32, i32" in ws_35
@@ -211,6 +227,10 @@ def test_patterns_by_release():
     assert "tt.return %arg2, %arg1, %0 :" in amd and amd.count("concat") == 1  # row-major: [64, 0] is the third
     crossing = AMD.format(d="amdg").replace("[0, 64]", "[32, 64]")
     assert "amdg.extract_slice %0 [32, 64]" in canonicalized(crossing, "3.9.0")  # spans four operands: kept
+    fpsan_37, fpsan_38 = canonicalized(FPSAN, "3.7.0"), canonicalized(FPSAN, "3.8.0")
+    assert fpsan_37.count("fpsan") == 3
+    # the convert moves below the unembed; the trans moves above the embed, which then meets the unembed
+    assert fpsan_38.count("fpsan") == 1 and "tt.trans %arg1" in fpsan_38
     barrier_38, barrier_39 = canonicalized(BARRIER, "3.8.0"), canonicalized(BARRIER, "3.9.0")
     assert barrier_38.count("fromCTA") == 3 and barrier_39.count("fromCTA") == 1
 

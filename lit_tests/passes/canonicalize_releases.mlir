@@ -120,3 +120,24 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// The fp-sanitizer's embed/unembed move past views (convert_layout, trans, reshape, broadcast, expand_dims)
+// onto the payload, and an embed of an unembed of the same type is its payload.
+// CHECK-LABEL: tt.func @fpsan
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %bits : tensor<32xi32, #{{.*}}> -> tensor<32xi32, #[[B1:.*]]>
+// CHECK-NEXT: %moved = tti.experimental_fpsan_unembed %[[C]] : (tensor<32xi32, #[[B1]]>) -> tensor<32xf32, #[[B1]]>
+// CHECK-NEXT: tt.return %moved, %bits
+// OLD-LABEL: tt.func @fpsan
+// OLD-NEXT: %f = tti.experimental_fpsan_unembed %bits
+#b0 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#b1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @fpsan(%bits: tensor<32xi32, #b0>) -> (tensor<32xf32, #b1>, tensor<32xi32, #b0>) {
+    %f = tti.experimental_fpsan_unembed %bits : (tensor<32xi32, #b0>) -> tensor<32xf32, #b0>
+    %moved = ttg.convert_layout %f : tensor<32xf32, #b0> -> tensor<32xf32, #b1>
+    %back = tti.experimental_fpsan_embed %f : (tensor<32xf32, #b0>) -> tensor<32xi32, #b0>
+    tt.return %moved, %back : tensor<32xf32, #b1>, tensor<32xi32, #b0>
+  }
+}
