@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from irkit.passes.canonicalize_releases import patterns_for
+from irkit.passes import canonicalize_mlir, canonicalize_releases
 from xdsl.context import Context
 from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, IntegerType, ModuleOp, TensorType, i32
 from xdsl.ir import Operation, SSAValue
@@ -487,5 +487,6 @@ class CanonicalizePass(ModulePass):
             release = release_of(self.version, op)
         except ValueError as e:
             raise PassFailure(op, f"canonicalize: {e}") from None
-        applier = GreedyRewritePatternApplier([*PATTERNS, *patterns_for(release)], ctx=ctx)
+        patterns = [*PATTERNS, *canonicalize_mlir.patterns_for(release), *canonicalize_releases.patterns_for(release)]
+        applier = GreedyRewritePatternApplier(patterns, ctx=ctx)
         PatternRewriteWalker(applier, post_walk_func=region_dce).rewrite_module(op)
