@@ -21,7 +21,8 @@ the patterns for Triton's ops are here, written after the canonicalizers of Trit
 
 Patterns Triton added after 3.3 (warp_specialize clean-ups, AMD extract_slice/concat, tmem_store of a
 convert, subslice chains, barrier fromCTA) are in passes/canonicalize_releases.py with the release that
-first has each; the `version` option picks them.
+first has each; the `version` option picks them.  MLIR's own `scf.for`, `cmpi` and `select` rules are in
+passes/canonicalize_mlir.py.
 """
 
 from __future__ import annotations
