@@ -142,7 +142,115 @@ class FoldSelect(RewritePattern):
             _forward(rewriter, op, op.true_value if condition else op.false_value)
 
 
+def _integer_width(t) -> int | None:
+    element = t.element_type if isinstance(t, TensorType) else t
+    return element.width.data if isinstance(element, IntegerType) else None
+
+
+def _wrapped(value: int, width: int) -> int:
+    """`value` as a signed integer of `width` bits (two's complement)."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if width > 1 and value >= 1 << (width - 1) else value
+
+
+def _integer_constant(value: int, result_type) -> arith.ConstantOp:
+    if isinstance(result_type, TensorType):
+        return arith.ConstantOp(DenseElementsAttr.splat(value, result_type))
+    return arith.ConstantOp(IntegerAttr(value, result_type))
+
+
+def _int_constant(value: SSAValue) -> int | None:
+    c = constant_value(value)
+    return c if isinstance(c, int) and not isinstance(c, bool) else None
+
+
+_ADD_SUB = (arith.AddIOp, arith.SubIOp)
+
+
+class ReassociateConstants(RewritePattern):
+    """The arith canonicalizations that merge two constants across an add/sub chain (ArithCanonicalization.td):
+    (x + a) + b -> x + (a + b), (x - a) + b -> x + (b - a), (a - x) + b -> (a + b) - x, (x + a) - b ->
+    x + (a - b), b - (x + a) -> (b - a) - x, (x - a) - b -> x - (a + b), (a - x) - b -> (a - b) - x,
+    b - (x - a) -> (a + b) - x, b - (a - x) -> x + (b - a); and (x * a) * b -> x * (a * b), on scalars (the real
+    3.1.0 and 3.9.0 leave splat-constant chains alone).  Ops with overflow flags are left alone."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, (*_ADD_SUB, arith.MulIOp)) or op.properties.get("overflowFlags") is not None:
+            return
+        width = _integer_width(op.results[0].type)
+        if width is None or isinstance(op.results[0].type, TensorType):
+            return  # MLIR's patterns match scalar (APInt) constants only: tensors keep their chains
+        outer_is_add = isinstance(op, arith.AddIOp)
+        lhs, rhs = op.operands
+        for inner_value, b, outer_const_on_left in ((lhs, _int_constant(rhs), False), (rhs, _int_constant(lhs), True)):
+            inner = inner_value.owner
+            if not isinstance(inner, Operation) or b is None or type(inner) not in (
+                    (arith.MulIOp,) if isinstance(op, arith.MulIOp) else _ADD_SUB):
+                continue
+            if outer_const_on_left and outer_is_add or inner.properties.get("overflowFlags") is not None:
+                continue  # b + (...) is written (...) + b by MLIR's constant-to-the-right rule first
+            a_left, a_right = (_int_constant(v) for v in inner.operands)
+            rewritten = self._rewrite(op, inner, b, a_right, a_left, outer_const_on_left)
+            if rewritten is None:
+                continue
+            value, x, form = rewritten
+            constant = _integer_constant(_wrapped(value, width), op.results[0].type)
+            cls: type[Operation] = {"x+c": arith.AddIOp, "x-c": arith.SubIOp, "c-x": arith.SubIOp}.get(form, arith.MulIOp)
+            operands = [constant.result, x] if form == "c-x" else [x, constant.result]
+            new = cls.create(operands=operands, result_types=[op.results[0].type])
+            rewriter.insert(constant, InsertPoint.before(op))
+            replace_keeping_names(rewriter, op, new)
+            return
+
+    @staticmethod
+    def _rewrite(op: Operation, inner: Operation, b: int, a_right: int | None, a_left: int | None,
+                 b_on_left: bool) -> tuple[int, SSAValue, str] | None:
+        """(new constant, x, form) for the row of REASSOCIATIONS that matches, else None."""
+        inner_kind = "mul" if isinstance(inner, arith.MulIOp) else "add" if isinstance(inner, arith.AddIOp) else "sub"
+        outer_kind = "mul" if isinstance(op, arith.MulIOp) else "add" if isinstance(op, arith.AddIOp) else "sub"
+        for (outer, inner_row, a_side, b_left), (combine, form) in REASSOCIATIONS.items():
+            a = a_right if a_side == "right" else a_left
+            if (outer, inner_row, b_left) == (outer_kind, inner_kind, b_on_left) and a is not None:
+                x = inner.operands[0] if a_side == "right" else inner.operands[1]
+                return combine(a, b), x, form
+        return None
+
+
+# (outer op, inner op, side of the inner constant a, outer constant b on the left) -> (new constant, form):
+# the rows of ArithCanonicalization.td, x the inner op's other operand
+REASSOCIATIONS = {
+    ("add", "add", "right", False): (lambda a, b: a + b, "x+c"),  # (x + a) + b
+    ("add", "sub", "right", False): (lambda a, b: b - a, "x+c"),  # (x - a) + b
+    ("add", "sub", "left", False): (lambda a, b: a + b, "c-x"),  # (a - x) + b
+    ("sub", "add", "right", False): (lambda a, b: a - b, "x+c"),  # (x + a) - b
+    ("sub", "sub", "right", False): (lambda a, b: a + b, "x-c"),  # (x - a) - b
+    ("sub", "sub", "left", False): (lambda a, b: a - b, "c-x"),  # (a - x) - b
+    ("sub", "add", "right", True): (lambda a, b: b - a, "c-x"),  # b - (x + a)
+    ("sub", "sub", "right", True): (lambda a, b: a + b, "c-x"),  # b - (x - a)
+    ("sub", "sub", "left", True): (lambda a, b: b - a, "x+c"),  # b - (a - x)
+    ("mul", "mul", "right", False): (lambda a, b: a * b, "x*c"),  # (x * a) * b
+}
+
+
+COMMUTATIVE = tuple(arith.INT_BINARY_OPS[n] for n in ("addi", "muli", "andi", "ori", "xori", "maxsi", "maxui", "minsi",
+                                                        "minui")) + tuple(
+    arith.FLOAT_BINARY_OPS[n] for n in ("addf", "mulf", "maxnumf", "minnumf", "maximumf", "minimumf"))
+
+
+class ConstantToTheRight(RewritePattern):
+    """MLIR's folder for commutative ops: a constant operand goes to the right (`c + x` is `x + c`)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, COMMUTATIVE):
+            return
+        lhs, rhs = op.operands
+        if isinstance(lhs.owner, arith.ConstantOp) and not isinstance(rhs.owner, arith.ConstantOp):
+            op.operands = [rhs, lhs]
+            rewriter.notify_op_modified(op)
+
+
 def patterns_for(release: tuple[int, int, int]) -> list[RewritePattern]:
     """These patterns as the MLIR of Triton `release` has them: Triton 3.1's keeps duplicate loop-carried
     values (measured: the real 3.1.0 canonicalize keeps them, 3.3.1 on merge them; 3.2 was not run)."""
-    return [ForOpIterArgsFolder(merge_duplicates=release >= (3, 2, 0)), FoldCmpI(), FoldSelect()]
+    return [ForOpIterArgsFolder(merge_duplicates=release >= (3, 2, 0)), FoldCmpI(), FoldSelect(),
+            ReassociateConstants(), ConstantToTheRight()]

@@ -158,6 +158,22 @@ SCF_ARITH = """module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 
     %8 = arith.select %arg3, %0#1, %0#1 : i32
     tt.return %5, %7, %8, %0#5 : i32, i32, i32, i32
   }
+  tt.func @constants(%arg0: i32, %arg1: tensor<8xi32>) -> (i32, i32, i32, tensor<8xi32>, i32) {
+    %c1_i32 = arith.constant 1 : i32
+    %c7_i32 = arith.constant 7 : i32
+    %cst = arith.constant dense<3> : tensor<8xi32>
+    %cst_0 = arith.constant dense<5> : tensor<8xi32>
+    %0 = arith.addi %c7_i32, %arg0 : i32
+    %1 = arith.subi %0, %c1_i32 : i32
+    %2 = arith.subi %c7_i32, %arg0 : i32
+    %3 = arith.subi %2, %c1_i32 : i32
+    %4 = arith.subi %c1_i32, %2 : i32
+    %5 = arith.addi %arg1, %cst : tensor<8xi32>
+    %6 = arith.subi %cst_0, %5 : tensor<8xi32>
+    %7 = arith.muli %arg0, %c7_i32 : i32
+    %8 = arith.muli %7, %c7_i32 : i32
+    tt.return %1, %3, %4, %6, %8 : i32, i32, i32, tensor<8xi32>, i32
+  }
 }
 """
 
@@ -194,11 +210,13 @@ print(json.dumps(out))
 
 
 def comparable(text: str) -> list[str]:
-    """The printed module without locations and constants (MLIR hoists those; irkit leaves them in place),
-    in one dialect spelling (3.5's `amdgpu.` is 3.6's `amdg.`)."""
+    """The printed module without locations and constants (MLIR hoists those and merges equal ones; irkit
+    leaves them in place, so a second `%c6_i32` is its `%c6_i32_1`), in one dialect spelling (3.5's `amdgpu.`
+    is 3.6's `amdg.`)."""
     lines = []
     for line in text.splitlines():
         line = re.sub(r"\s*loc\((?:[^()]|\([^()]*\))*\)", "", line).rstrip().replace("amdgpu.", "amdg.")
+        line = re.sub(r"(%(?:c-?\d+_i\d+|true|false))_\d+\b", r"\1", line)
         if line and not line.startswith("#loc") and " = arith.constant " not in line:
             lines.append(line)
     return lines

@@ -124,3 +124,29 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32} {
     tt.return %pick, %first, %either, %r#5 : i32, i32, i32, i32
   }
 }
+
+// -----
+
+// MLIR's arith canonicalizations: a constant goes to the right of a commutative op; two scalar constants
+// across an add/sub (or mul) chain merge; splat-constant chains stay (as the real pass leaves them).
+// CHECK-LABEL: tt.func @chains
+// CHECK: %[[A:.*]] = arith.addi %x, %[[C6:.*]] : i32
+// CHECK: %[[B:.*]] = arith.subi %[[C6B:.*]], %x : i32
+// CHECK: %t1 = arith.addi %t, %three : tensor<8xi32>
+// CHECK-NEXT: %t2 = arith.subi %five, %t1 : tensor<8xi32>
+// CHECK: tt.return %[[A]], %[[B]], %t2
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32} {
+  tt.func @chains(%x: i32, %t: tensor<8xi32>) -> (i32, i32, tensor<8xi32>) {
+    %c1 = arith.constant 1 : i32
+    %c7 = arith.constant 7 : i32
+    %three = arith.constant dense<3> : tensor<8xi32>
+    %five = arith.constant dense<5> : tensor<8xi32>
+    %s = arith.addi %c7, %x : i32
+    %a = arith.subi %s, %c1 : i32
+    %d = arith.subi %c7, %x : i32
+    %b = arith.subi %d, %c1 : i32
+    %t1 = arith.addi %t, %three : tensor<8xi32>
+    %t2 = arith.subi %five, %t1 : tensor<8xi32>
+    tt.return %a, %b, %t2 : i32, i32, tensor<8xi32>
+  }
+}
