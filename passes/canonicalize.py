@@ -260,6 +260,40 @@ class DeadLoad(RewritePattern):
                 rewriter.erase_op(op)
 
 
+ACCESS_DEFAULTS = {"cache": 1, "evict": 1, "isVolatile": 0}  # CacheModifier::NONE, EvictionPolicy::NORMAL, false
+
+
+def _int_value(attr) -> int | None:
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+class ConstantMask(RewritePattern):
+    """CanonicalizeMasked{Load,Store}Pattern: an all-true splat mask goes (the access is rebuilt with its
+    cache, eviction and volatility only, as Triton's builder makes it); an all-false one makes a load its
+    `other` (kept when it has none) and erases a store."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, (tt.LoadOp, tt.StoreOp)) or op.mask is None:
+            return
+        mask = splat_constant(op.mask)
+        if mask is None:
+            return
+        if not mask:
+            if isinstance(op, tt.StoreOp):
+                rewriter.erase_op(op)
+            elif op.other is not None:
+                _forward(rewriter, op, op.other)
+            return
+        kept = {k: v for k, v in op.properties.items()
+                if k in ("cache", "evict", "isVolatile") and _int_value(v) != ACCESS_DEFAULTS[k]}
+        if isinstance(op, tt.LoadOp):
+            kept["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [1, 0, 0])
+            _replace(rewriter, op, tt.LoadOp.create(operands=[op.ptr], result_types=[op.result.type], properties=kept))
+        else:
+            kept["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [1, 1, 0])
+            rewriter.replace_op(op, tt.StoreOp.create(operands=[op.ptr, op.value], properties=kept))
+
+
 class FoldSplatLike(RewritePattern):
     """Shape ops of a splat or splat constant, and one-element ranges, become a splat / constant."""
 
@@ -463,7 +497,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     IdentityReinterpret(),
     DeadWarpSpecialize(),
     FoldFpToFpZero(), IntToPtrOfPtrToInt(),
-    ConvertFromConvert(), ConvertIntoUser(), DeadLoad(), FoldSplatLike(), ExpandDimsOfBroadcast(),
+    ConvertFromConvert(), ConvertIntoUser(), DeadLoad(), ConstantMask(), FoldSplatLike(), ExpandDimsOfBroadcast(),
     ZeroOffset(), FoldIntegerArith(),
 )
 

@@ -1,7 +1,8 @@
 """MLIR's own canonicalizations of `scf.for` and `arith` that Triton's kernels meet between its passes.
 
 `canonicalize` (passes/canonicalize.py) uses these beside the patterns of Triton's ops.  Written after
-mlir/lib/Dialect/SCF/IR/SCF.cpp (`ForOpIterArgsFolder`) and mlir/lib/Dialect/Arith/IR/ArithOps.cpp
+mlir/lib/Dialect/SCF/IR/SCF.cpp (`ForOpIterArgsFolder`; scf.if's `RemoveUnusedResults`, `ConvertTrivialIfToSelect`,
+`RemoveEmptyElseBranch`) and mlir/lib/Dialect/Arith/IR/ArithOps.cpp
 (`CmpIOp::fold`, `SelectOp::fold`), and checked on the IR Triton 3.1 and 3.9 dump between their passes
 (tests/data/corpus/dumps, docs/passes/canonicalize.md).
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
@@ -88,6 +89,100 @@ class ForOpIterArgsFolder(RewritePattern):
                 same = stand_in[i]
                 replace_uses(result, op.iter_args[i] if same is None else new.results[position[same]], rewriter)
         rewriter.erase(op)
+
+
+class IfUnusedResults(RewritePattern):
+    """scf.if's RemoveUnusedResults: results nobody reads leave the op and both regions' yields."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, scf.IfOp) or not op.results:
+            return
+        kept = [i for i, r in enumerate(op.results) if r.uses]
+        if len(kept) == len(op.results):
+            return
+        for region in op.regions:
+            block = region.blocks.first
+            yield_op = block.last_op if block is not None else None
+            if isinstance(yield_op, scf.YieldOp):
+                yield_op.operands = [yield_op.operands[i] for i in kept]
+                rewriter.notify_op_modified(yield_op)
+        new = scf.IfOp.create(operands=list(op.operands), result_types=[op.results[i].type for i in kept],
+                              attributes=dict(op.attributes), properties=dict(op.properties),
+                              regions=[rewriter.move_region_contents_to_new_regions(r) for r in op.regions])
+        rewriter.insert(new, InsertPoint.before(op))
+        for new_result, i in zip(new.results, kept, strict=True):
+            copy_name(op.results[i], new_result)
+            replace_uses(op.results[i], new_result, rewriter)
+        rewriter.erase(op)
+
+
+def _defined_in(value: SSAValue, region: Region) -> bool:
+    """Is `value` defined directly in `region` (an op of one of its blocks, or a block argument)?"""
+    owner = value.owner
+    return (owner.parent_region() if isinstance(owner, Operation) else owner.parent) is region
+
+
+def _yields(op: scf.IfOp) -> list[scf.YieldOp] | None:
+    """The `scf.yield` ending each of the two regions (None when one is missing)."""
+    found = []
+    for region in (op.true_region, op.false_region):
+        block = region.blocks.first
+        if block is None or not isinstance(block.last_op, scf.YieldOp):
+            return None
+        found.append(block.last_op)
+    return found
+
+
+class TrivialIfToSelect(RewritePattern):
+    """ConvertTrivialIfToSelect: a result both branches take from outside the if is `arith.select` of the
+    condition (the value itself when both are the same); the if keeps only the others."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, scf.IfOp) or not op.results:
+            return
+        yields = _yields(op)
+        if yields is None:
+            return
+        then_yield, else_yield = yields
+        pairs = list(zip(then_yield.operands, else_yield.operands, strict=True))
+        inside = [_defined_in(t, op.true_region) or _defined_in(f, op.false_region) for t, f in pairs]
+        if all(inside):
+            return
+        kept = [i for i, stays in enumerate(inside) if stays]
+        then_yield.operands = [pairs[i][0] for i in kept]
+        else_yield.operands = [pairs[i][1] for i in kept]
+        new = scf.IfOp.create(operands=list(op.operands), result_types=[op.results[i].type for i in kept],
+                              attributes=dict(op.attributes), properties=dict(op.properties),
+                              regions=[rewriter.move_region_contents_to_new_regions(r) for r in op.regions])
+        rewriter.insert(new, InsertPoint.before(op))
+        position = {i: k for k, i in enumerate(kept)}
+        for i, result in enumerate(op.results):
+            true_value, false_value = pairs[i]
+            if i in position:
+                copy_name(result, new.results[position[i]])
+                replace_uses(result, new.results[position[i]], rewriter)
+            elif true_value is false_value:
+                replace_uses(result, true_value, rewriter)
+            else:
+                select = arith.SelectOp.create(operands=[op.operands[0], true_value, false_value],
+                                               result_types=[result.type])
+                rewriter.insert(select, InsertPoint.before(new))
+                copy_name(result, select.results[0])
+                replace_uses(result, select.results[0], rewriter)
+        rewriter.erase(op)
+
+
+class RemoveEmptyElse(RewritePattern):
+    """RemoveEmptyElseBranch: an if without results whose else holds only its yield loses the else."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, scf.IfOp) or op.results:
+            return
+        block = op.false_region.blocks.first
+        if block is not None and isinstance(block.first_op, scf.YieldOp) and not block.first_op.operands:
+            rewriter.erase(block.first_op)  # through the rewriter, so that the walker forgets it
+            op.false_region.erase_block(block)
+            rewriter.notify_op_modified(op)
 
 
 # -- arith --------------------------------------------------------------------------------------------------
@@ -252,5 +347,6 @@ class ConstantToTheRight(RewritePattern):
 def patterns_for(release: tuple[int, int, int]) -> list[RewritePattern]:
     """These patterns as the MLIR of Triton `release` has them: Triton 3.1's keeps duplicate loop-carried
     values (measured: the real 3.1.0 canonicalize keeps them, 3.3.1 on merge them; 3.2 was not run)."""
-    return [ForOpIterArgsFolder(merge_duplicates=release >= (3, 2, 0)), FoldCmpI(), FoldSelect(),
+    return [ForOpIterArgsFolder(merge_duplicates=release >= (3, 2, 0)), IfUnusedResults(), TrivialIfToSelect(),
+            RemoveEmptyElse(), FoldCmpI(), FoldSelect(),
             ReassociateConstants(), ConstantToTheRight()]

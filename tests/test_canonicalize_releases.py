@@ -174,6 +174,21 @@ SCF_ARITH = """module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 
     %8 = arith.muli %7, %c7_i32 : i32
     tt.return %1, %3, %4, %6, %8 : i32, i32, i32, tensor<8xi32>, i32
   }
+  tt.func @masks_and_ifs(%arg0: tensor<8x!tt.ptr<f32>>, %arg1: tensor<8xf32>, %arg2: i1) -> (tensor<8xf32>, tensor<8xf32>) {
+    %true = arith.constant dense<true> : tensor<8xi1>
+    %false = arith.constant dense<false> : tensor<8xi1>
+    %0 = tt.load %arg0, %true {cache = 1 : i32, evict = 1 : i32, isVolatile = false} : tensor<8x!tt.ptr<f32>>
+    %1 = tt.load %arg0, %false, %arg1 : tensor<8x!tt.ptr<f32>>
+    tt.store %arg0, %0, %true : tensor<8x!tt.ptr<f32>>
+    tt.store %arg0, %1, %false : tensor<8x!tt.ptr<f32>>
+    %2:2 = scf.if %arg2 -> (tensor<8xf32>, tensor<8xf32>) {
+      tt.store %arg0, %arg1 : tensor<8x!tt.ptr<f32>>
+      scf.yield %0, %1 : tensor<8xf32>, tensor<8xf32>
+    } else {
+      scf.yield %1, %0 : tensor<8xf32>, tensor<8xf32>
+    }
+    tt.return %2#1, %1 : tensor<8xf32>, tensor<8xf32>
+  }
 }
 """
 
