@@ -375,7 +375,8 @@ def _wrap(value: int, t) -> int:
 
 
 class FoldIntegerArith(RewritePattern):
-    """Integer arith on two constants folds; x + 0, x - 0, x * 1 are x; x * 0 is 0 (splats and scalars)."""
+    """Integer arith on two constants folds; x + 0, x - 0, x * 1 are x; x * 0 and x & 0 are that 0 (splats and
+    scalars; MLIR's muli/andi folders return the zero operand)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         fold = _INT_FOLDS.get(type(op))
@@ -399,7 +400,9 @@ class FoldIntegerArith(RewritePattern):
             _replace(rewriter, op, new)
             return
         identity = {arith.AddIOp: 0, arith.SubIOp: 0, arith.MulIOp: 1, arith.OrIOp: 0, arith.XOrIOp: 0}
-        if type(op) in identity and b == identity[type(op)]:
+        if type(op) in (arith.MulIOp, arith.AndIOp) and 0 in (a, b):  # x * 0, x & 0: the zero operand
+            _forward(rewriter, op, lhs if a == 0 else rhs)
+        elif type(op) in identity and b == identity[type(op)]:
             _forward(rewriter, op, lhs)
         elif type(op) in (arith.AddIOp, arith.MulIOp) and a == identity[type(op)]:
             _forward(rewriter, op, rhs)

@@ -26,17 +26,21 @@ from irkit.frontend.lexer import ParseError
 from irkit.frontend.parser import Parser
 from irkit.frontend.printer import print_module
 
+FUNC = re.compile(r"tt\.func (?:public |private )?@([\w.$-]+)")
 CONSTANT = re.compile(r" = (arith\.constant|ub\.poison) ")  # constant-like: MLIR hoists them
 
 
 def comparable(text: str) -> list[str]:
-    """Lines without locations, constants, value names and layout aliases (their numbering follows the order
-    of first use, which hoisting changes; the layouts stay inline in the types)."""
+    """Lines without locations, constants and value names, with each layout alias written out (their
+    numbering follows the order of first use, which hoisting constants changes)."""
+    aliases = dict(re.findall(r"^(#[\w.$-]+) = (.*)$", text, re.M))
     lines = []
     for line in text.splitlines():
         line = re.sub(r"\s*loc\((?:[^()]|\([^()]*\))*\)", "", line).rstrip()
-        if line and not line.startswith(("#loc", "#blocked", "#shared")) and not CONSTANT.search(line):
-            lines.append(re.sub(r"%[\w.$-]+", "%_", line))
+        if not line or line.startswith("#") or CONSTANT.search(line):
+            continue
+        line = re.sub(r"#[\w.$-]+", lambda m: aliases.get(m.group(), m.group()), line)
+        lines.append(re.sub(r"%[\w.$-]+", "%_", line))
     return lines
 
 
@@ -47,6 +51,8 @@ def check(path: str, version: str) -> list[dict]:
         if "Canonicalizer" not in here.pass_class or {here.anchor_op, after.anchor_op} != {"builtin.module"}:
             continue
         row = {"dump": path, "section": here.index, "header_line": here.header_line}
+        if FUNC.findall(here.text) != FUNC.findall(after.text):
+            continue  # a log of several compiles: the next dump belongs to another kernel
         try:
             parsed = Parser(here.text, "in.mlir").parse()
         except ParseError as e:
