@@ -18,6 +18,11 @@ the patterns for Triton's ops are here, written after the canonicalizers of Trit
   `tt.trans` with the identity order -> a (foldable) convert.
 * `arith`: integer add/sub/mul/and/or/xor and comparisons of two splat constants fold; x + 0, x * 1,
   x * 0 (integers) fold.
+
+Patterns Triton added after 3.3 (warp_specialize clean-ups, AMD extract_slice/concat, tmem_store of a
+convert, subslice chains, barrier fromCTA) are in passes/canonicalize_releases.py with the release that
+first has each; the `version` option picks them.  MLIR's own `scf.for`, `cmpi` and `select` rules are in
+passes/canonicalize_mlir.py.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from irkit.passes import canonicalize_mlir, canonicalize_releases
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -52,6 +58,8 @@ from xdsl.traits import Pure
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from irkit.analysis.axis_info import pointee_bit_width
+from irkit.analysis.triton_versions import release_of
+from irkit.diagnostics import PassFailure
 from irkit.dialects import arith, tt, ttg
 from irkit.dialects.builtin_extras import DenseElementsAttr
 from irkit.dialects.ttng import TMEMAllocOp
@@ -278,6 +286,40 @@ class DeadLoad(RewritePattern):
                 rewriter.erase_op(op)
 
 
+ACCESS_DEFAULTS = {"cache": 1, "evict": 1, "isVolatile": 0}  # CacheModifier::NONE, EvictionPolicy::NORMAL, false
+
+
+def _int_value(attr) -> int | None:
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+class ConstantMask(RewritePattern):
+    """CanonicalizeMasked{Load,Store}Pattern: an all-true splat mask goes (the access is rebuilt with its
+    cache, eviction and volatility only, as Triton's builder makes it); an all-false one makes a load its
+    `other` (kept when it has none) and erases a store."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, (tt.LoadOp, tt.StoreOp)) or op.mask is None:
+            return
+        mask = splat_constant(op.mask)
+        if mask is None:
+            return
+        if not mask:
+            if isinstance(op, tt.StoreOp):
+                rewriter.erase_op(op)
+            elif op.other is not None:
+                _forward(rewriter, op, op.other)
+            return
+        kept = {k: v for k, v in op.properties.items()
+                if k in ("cache", "evict", "isVolatile") and _int_value(v) != ACCESS_DEFAULTS[k]}
+        if isinstance(op, tt.LoadOp):
+            kept["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [1, 0, 0])
+            _replace(rewriter, op, tt.LoadOp.create(operands=[op.ptr], result_types=[op.result.type], properties=kept))
+        else:
+            kept["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [1, 1, 0])
+            rewriter.replace_op(op, tt.StoreOp.create(operands=[op.ptr, op.value], properties=kept))
+
+
 class FoldSplatLike(RewritePattern):
     """Shape ops of a splat or splat constant, and one-element ranges, become a splat / constant."""
 
@@ -369,7 +411,8 @@ def _wrap(value: int, t: Attribute) -> int:
 
 
 class FoldIntegerArith(RewritePattern):
-    """Integer arith on two constants folds; x + 0, x - 0, x * 1 are x; x * 0 is 0 (splats and scalars)."""
+    """Integer arith on two constants folds; x + 0, x - 0, x * 1 are x; x * 0 and x & 0 are that 0 (splats and
+    scalars; MLIR's muli/andi folders return the zero operand)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         fold = _INT_FOLDS.get(type(op))
@@ -395,7 +438,9 @@ class FoldIntegerArith(RewritePattern):
             _replace(rewriter, op, new)
             return
         identity: dict[type[Operation], int] = {arith.AddIOp: 0, arith.SubIOp: 0, arith.MulIOp: 1, arith.OrIOp: 0, arith.XOrIOp: 0}
-        if type(op) in identity and b == identity[type(op)]:
+        if type(op) in (arith.MulIOp, arith.AndIOp) and 0 in (a, b):  # x * 0, x & 0: the zero operand
+            _forward(rewriter, op, lhs if a == 0 else rhs)
+        elif type(op) in identity and b == identity[type(op)]:
             _forward(rewriter, op, lhs)
         elif type(op) in (arith.AddIOp, arith.MulIOp) and a == identity[type(op)]:
             _forward(rewriter, op, rhs)
@@ -480,7 +525,7 @@ class DeadWarpSpecialize(RewritePattern):
         for inner in op.walk():
             if inner is op or isinstance(inner, (ttg.WarpYieldOp, ttg.WarpReturnOp, ttg.WarpSpecializePartitionsOp)):
                 continue
-            if not inner.has_trait(Pure):
+            if not inner.has_trait(Pure, value_if_unregistered=False):  # an unknown op may write
                 return
         rewriter.erase_op(op)
 
@@ -497,17 +542,31 @@ PATTERNS: tuple[RewritePattern, ...] = (
     IdentityReinterpret(),
     DeadWarpSpecialize(),
     FoldFpToFpZero(), IntToPtrOfPtrToInt(),
-    ConvertFromConvert(), ConvertIntoUser(), DeadLoad(), FoldSplatLike(), ExpandDimsOfBroadcast(),
+    ConvertFromConvert(), ConvertIntoUser(), DeadLoad(), ConstantMask(), FoldSplatLike(), ExpandDimsOfBroadcast(),
     ZeroOffset(), FoldIntegerArith(),
 )
 
 
 @dataclass(frozen=True)
 class CanonicalizePass(ModulePass):
-    """Canonicalize: Triton's tt/ttg canonicalization patterns, integer folds, dead code (MLIR's -canonicalize)."""
+    """Canonicalize: Triton's tt/ttg canonicalization patterns, integer folds, dead code (MLIR's -canonicalize).
+
+    Options:
+      version: the Triton that made the input ("3.3.1", "3.8"): patterns Triton added later (warp_specialize
+               clean-ups 3.4, AMD extract_slice/concat 3.5, tmem_store of a convert 3.5.1, subslice chains
+               3.7, fp-sanitizer embeddings 3.8, barrier fromCTA 3.9) are left out; irkit-opt fills it from --triton-version or the Triton
+               cache JSON; else from the module's spelling (triton_gpu.* is 3.1, ttg.* the newest).
+    """
 
     name = "canonicalize"
 
+    version: str = ""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        applier = GreedyRewritePatternApplier(list(PATTERNS), ctx=ctx)
+        try:
+            release = release_of(self.version, op)
+        except ValueError as e:
+            raise PassFailure(op, f"canonicalize: {e}") from None
+        patterns = [*PATTERNS, *canonicalize_mlir.patterns_for(release), *canonicalize_releases.patterns_for(release)]
+        applier = GreedyRewritePatternApplier(patterns, ctx=ctx)
         PatternRewriteWalker(applier, post_walk_func=region_dce).rewrite_module(op)

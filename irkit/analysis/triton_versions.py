@@ -3,6 +3,7 @@ on), read from a version string or from a module's attribute spelling."""
 
 from __future__ import annotations
 
+import re
 from typing import overload
 
 from xdsl.dialects.builtin import (
@@ -73,3 +74,14 @@ def attr_int(a: Attribute | None) -> int | None:
     if isinstance(a, IntegerAttr):
         return a.value.data
     return None
+
+
+def release_of(version: str | None, module: Operation) -> tuple[int, int, int]:
+    """(major, minor, patch) of the Triton that made `module`: from `version` ("3.5.1", "3.8"), else from the
+    spelling (`triton_gpu.*`: 3.1; `ttg.*`: the newest irkit models, 3.9)."""
+    text = version or infer_version(module)
+    numbers = [re.match(r"\d+", part) for part in (str(text).split(".") + ["0", "0"])[:3]]
+    if not all(numbers):
+        raise ValueError(f"bad Triton version {text!r}")
+    major, minor, patch = (int(n.group()) for n in numbers if n is not None)  # "3.3.0b1": patch 0
+    return major, minor, patch

@@ -95,3 +95,58 @@ module attributes {"ttg.num-warps" = 1 : i32, "ttg.num-ctas" = 1 : i32} {
     tt.return %r : tensor<32xf32, #b1>
   }
 }
+
+// -----
+
+// MLIR's own: a loop-carried value that is yielded unchanged, that yields its initial value, or that nobody
+// reads leaves the loop; one carried exactly like an earlier one is merged into it (Triton 3.2 on; the
+// `ttg.*` spelling means the newest); constant compares and selects fold.
+// CHECK-LABEL: tt.func @loop
+// CHECK: %[[L:.*]]:2 = scf.for %iv = %c0 to %n step %c1 iter_args(%sum = %c0, %twice = %c1) -> (i32, i32)
+// CHECK: scf.yield %next, %doubled : i32, i32
+// CHECK: tt.return %[[L]]#0, %x, %x, %[[L]]#1
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32} {
+  tt.func @loop(%n: i32, %x: i32, %p: !tt.ptr<i32>, %b: i1) -> (i32, i32, i32, i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2 = arith.constant 2 : i32
+    %r:6 = scf.for %iv = %c0 to %n step %c1 iter_args(%same = %x, %init = %x, %sum = %c0, %sum2 = %c0, %unused = %x, %twice = %c1) -> (i32, i32, i32, i32, i32, i32)  : i32 {
+      %next = arith.addi %sum, %iv : i32
+      %doubled = arith.muli %twice, %c2 : i32
+      tt.store %p, %twice : !tt.ptr<i32>
+      scf.yield %same, %x, %next, %next, %doubled, %doubled : i32, i32, i32, i32, i32, i32
+    }
+    %never = arith.cmpi sge, %c1, %c2 : i32
+    %pick = arith.select %never, %r#2, %r#3 : i32
+    %always = arith.cmpi ule, %n, %n : i32
+    %first = arith.select %always, %r#0, %x : i32
+    %either = arith.select %b, %r#1, %r#1 : i32
+    tt.return %pick, %first, %either, %r#5 : i32, i32, i32, i32
+  }
+}
+
+// -----
+
+// MLIR's arith canonicalizations: a constant goes to the right of a commutative op; two scalar constants
+// across an add/sub (or mul) chain merge; splat-constant chains stay (as the real pass leaves them).
+// CHECK-LABEL: tt.func @chains
+// CHECK: %[[A:.*]] = arith.addi %x, %[[C6:.*]] : i32
+// CHECK: %[[B:.*]] = arith.subi %[[C6B:.*]], %x : i32
+// CHECK: %t1 = arith.addi %t, %three : tensor<8xi32>
+// CHECK-NEXT: %t2 = arith.subi %five, %t1 : tensor<8xi32>
+// CHECK: tt.return %[[A]], %[[B]], %t2
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32} {
+  tt.func @chains(%x: i32, %t: tensor<8xi32>) -> (i32, i32, tensor<8xi32>) {
+    %c1 = arith.constant 1 : i32
+    %c7 = arith.constant 7 : i32
+    %three = arith.constant dense<3> : tensor<8xi32>
+    %five = arith.constant dense<5> : tensor<8xi32>
+    %s = arith.addi %c7, %x : i32
+    %a = arith.subi %s, %c1 : i32
+    %d = arith.subi %c7, %x : i32
+    %b = arith.subi %d, %c1 : i32
+    %t1 = arith.addi %t, %three : tensor<8xi32>
+    %t2 = arith.subi %five, %t1 : tensor<8xi32>
+    tt.return %a, %b, %t2 : i32, i32, tensor<8xi32>
+  }
+}
