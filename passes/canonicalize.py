@@ -289,7 +289,7 @@ class DeadLoad(RewritePattern):
 ACCESS_DEFAULTS = {"cache": 1, "evict": 1, "isVolatile": 0}  # CacheModifier::NONE, EvictionPolicy::NORMAL, false
 
 
-def _int_value(attr) -> int | None:
+def _int_value(attr: Attribute) -> int | None:
     return attr.value.data if isinstance(attr, IntegerAttr) else None
 
 

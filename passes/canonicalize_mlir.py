@@ -10,8 +10,8 @@ mlir/lib/Dialect/SCF/IR/SCF.cpp (`ForOpIterArgsFolder`; scf.if's `RemoveUnusedRe
 from __future__ import annotations
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType
-from xdsl.ir import Operation, Region, SSAValue
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, TensorType
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
@@ -197,7 +197,7 @@ _CMPI = {
 _REFLEXIVE = ("eq", "sle", "sge", "ule", "uge")  # x <pred> x holds
 
 
-def _i1_constant(truth: bool, result_type) -> arith.ConstantOp:
+def _i1_constant(truth: bool, result_type: Attribute) -> arith.ConstantOp:
     if isinstance(result_type, TensorType):
         return arith.ConstantOp(DenseElementsAttr.splat(truth, result_type))
     return arith.ConstantOp(IntegerAttr(int(truth), IntegerType(1)))
@@ -237,7 +237,7 @@ class FoldSelect(RewritePattern):
             _forward(rewriter, op, op.true_value if condition else op.false_value)
 
 
-def _integer_width(t) -> int | None:
+def _integer_width(t: Attribute) -> int | None:
     element = t.element_type if isinstance(t, TensorType) else t
     return element.width.data if isinstance(element, IntegerType) else None
 
@@ -248,9 +248,11 @@ def _wrapped(value: int, width: int) -> int:
     return value - (1 << width) if width > 1 and value >= 1 << (width - 1) else value
 
 
-def _integer_constant(value: int, result_type) -> arith.ConstantOp:
+def _integer_constant(value: int, result_type: Attribute) -> arith.ConstantOp:
     if isinstance(result_type, TensorType):
         return arith.ConstantOp(DenseElementsAttr.splat(value, result_type))
+    if not isinstance(result_type, IntegerType | IndexType):
+        raise TypeError(f"an integer constant of type {result_type}")
     return arith.ConstantOp(IntegerAttr(value, result_type))
 
 
