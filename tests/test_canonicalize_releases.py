@@ -330,6 +330,8 @@ def test_patterns_by_release():
 def test_spelling_gives_the_release_and_a_bad_version_fails():
     """Without a version the `ttg.*` spelling means the newest release; a bad version is the pass's error."""
     assert "%0:2 = ttg.warp_specialize()" in canonicalized(WARP_SPECIALIZE, "")
+    # `main` (a test tree of upstream main, IRKIT_TRITON_VERSION=main) comes after every release
+    assert canonicalized(BARRIER, "main").count("fromCTA") == 1
     parsed = Parser(WARP_SPECIALIZE, "in.mlir").parse()
     with pytest.raises(PassFailure, match="bad Triton version"):
         CanonicalizePass(version="three").apply(Context(), parsed.module)

@@ -78,8 +78,10 @@ def attr_int(a: Attribute | None) -> int | None:
 
 def release_of(version: str | None, module: Operation) -> tuple[int, int, int]:
     """(major, minor, patch) of the Triton that made `module`: from `version` ("3.5.1", "3.8"), else from the
-    spelling (`triton_gpu.*`: 3.1; `ttg.*`: the newest irkit models, 3.9)."""
+    spelling (`triton_gpu.*`: 3.1; `ttg.*`: the newest irkit models, 3.9).  `main` is after every release."""
     text = version or infer_version(module)
+    if text == MAIN:
+        return 99, 0, 0
     numbers = [re.match(r"\d+", part) for part in (str(text).split(".") + ["0", "0"])[:3]]
     if not all(numbers):
         raise ValueError(f"bad Triton version {text!r}")
