@@ -16,6 +16,7 @@ from irkit.dialects.gpu_host import GPU_HOST_OPS
 from irkit.dialects.gpu_vendors import AMDG_OPS, TTIG_OPS
 from irkit.dialects.llvm_host import LLVM_HOST_OPS
 from irkit.dialects.llvm_rocdl import LLVM_OPS, ROCDL_OPS
+from irkit.dialects.nvg import NVG_OPS
 from irkit.dialects.nvws import NVWS_OPS
 from irkit.dialects.tt import TT_OPS
 from irkit.dialects.ttg import TTG_OPS
@@ -40,6 +41,6 @@ _REUSED: list[type[Operation]] = [
 OPS: dict[str, type[Operation]] = {
     cls.name: cls
     for cls in [*TT_OPS, *TTG_OPS, *TTNG_OPS, *AMDG_OPS, *TTIG_OPS, *ARITH_OPS, *MATH_OPS, *MISC_OPS, *LLVM_OPS,
-                *ROCDL_OPS, *NVWS_OPS, *TTI_OPS, *GPU_HOST_OPS, *LLVM_HOST_OPS, *_REUSED]
+                *ROCDL_OPS, *NVWS_OPS, *NVG_OPS, *TTI_OPS, *GPU_HOST_OPS, *LLVM_HOST_OPS, *_REUSED]
 }
 
