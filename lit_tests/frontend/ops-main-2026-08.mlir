@@ -129,3 +129,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, "ttg.thr
     tt.return
   }
 }
+
+// -----
+
+// `llvm.mlir.global`, as Triton's shared-memory allocation declares it in modules bound for LLVM; its keywords
+// (linkage, visibility, unnamed_addr, constant), a string global (no type written) and an initializer region.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+  llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+  // CHECK: llvm.mlir.global internal constant @str("hello\00") {addr_space = 0 : i32}
+  llvm.mlir.global internal constant @str("hello\00") {addr_space = 0 : i32}
+  // CHECK: llvm.mlir.global private unnamed_addr constant @c(42 : i32) {addr_space = 0 : i32} : i32
+  llvm.mlir.global private unnamed_addr constant @c(42 : i32) : i32
+  // CHECK: llvm.mlir.global internal @init() {addr_space = 0 : i32} : i32 {
+  // CHECK-NEXT: %0 = llvm.mlir.constant(7 : i32) : i32
+  // CHECK-NEXT: llvm.return %0 : i32
+  llvm.mlir.global internal @init() : i32 {
+    %0 = llvm.mlir.constant(7 : i32) : i32
+    llvm.return %0 : i32
+  }
+}
