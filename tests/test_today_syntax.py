@@ -1,6 +1,6 @@
-"""The syntax Triton 3.8/3.9 and main print (lit_tests/frontend/ops-main-2026.mlir): the real parser of the
-release that prints each case reads irkit's printout of it, and a broken copy is rejected (so a checker that
-accepts anything fails).  Skips without those Tritons (IRKIT_TRITON_PYTHONS, as tests/test_real_parser.py)."""
+"""The syntax Triton 3.3-3.9 and main print (lit_tests/frontend/ops-main-2026*.mlir, ops-releases-33-38.mlir):
+the real parser of the release that prints each case reads irkit's printout of it, and a broken copy is rejected
+(so a checker that accepts anything fails).  Skips without those Tritons (IRKIT_TRITON_PYTHONS, as tests/test_real_parser.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,9 @@ READER = {0: "3.8.0", 1: "3.8.0", 2: "3.8.0", 3: "3.8.0", 4: "3.3.1"}
 # the first is Intel's 2D block loads, which no released triton-xpu has
 LIT_AUG = LIT.with_name("ops-main-2026-08.mlir")
 READER_AUG = {1: "3.9.0", 2: "3.9.0", 3: "3.9.0", 4: "3.9.0", 5: "3.9.0", 6: "3.9.0", 7: "3.9.0"}
+# ops of 3.3-3.8 under those releases' names (lit_tests/frontend/ops-releases-33-38.mlir)
+LIT_RELEASES = LIT.with_name("ops-releases-33-38.mlir")
+READER_RELEASES = {0: "3.3.1", 1: "3.8.0", 2: "3.6.0", 3: "3.8.0", 4: "3.9.0"}
 
 
 def chunks(lit: Path = LIT) -> list[str]:
@@ -30,7 +33,8 @@ def chunks(lit: Path = LIT) -> list[str]:
 
 @pytest.mark.parametrize(("lit", "index", "version"),
                          [(LIT, i, v) for i, v in sorted(READER.items())]
-                         + [(LIT_AUG, i, v) for i, v in sorted(READER_AUG.items())])
+                         + [(LIT_AUG, i, v) for i, v in sorted(READER_AUG.items())]
+                         + [(LIT_RELEASES, i, v) for i, v in sorted(READER_RELEASES.items())])
 def test_real_parser_reads_irkit_printout(lit, index, version, tmp_path):
     printed = print_module(parse_text(chunks(lit)[index]))
     good = tmp_path / "printed.mlir"
@@ -45,3 +49,4 @@ def test_real_parser_reads_irkit_printout(lit, index, version, tmp_path):
 def test_every_chunk_has_a_reader():
     assert len(chunks()) == len(READER)
     assert len(chunks(LIT_AUG)) == len(READER_AUG) + 1
+    assert len(chunks(LIT_RELEASES)) == len(READER_RELEASES)

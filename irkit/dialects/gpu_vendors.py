@@ -415,6 +415,17 @@ class LocalLoadPackedTransposedOp(TritonOp):
 
 
 @irkit_op
+class LocalLoadPackedTranposedOp(TritonOp):
+    """Triton 3.5-3.8's spelling (sic) of `amdg.local_load_packed_transposed`."""
+
+    name = "amdg.local_load_packed_tranposed"
+    src = operand_def()
+    token = opt_operand_def()
+    result = result_def()
+    FORMAT = LocalLoadPackedTransposedOp.FORMAT
+
+
+@irkit_op
 class AsyncCopyLocalToGlobalOp(TritonOp):
     name = "amdg.async_copy_local_to_global"
     src = operand_def()
@@ -496,7 +507,7 @@ AMDG_OPS = [
     InstructionSchedHintOp, SchedBarrierOp, CondBarrierOp, ExtractSliceOp, ConcatOp, BufferAtomicCASOp,
     ScaledUpcastFp4Op, ScaledUpcastFp8Op, UpdateTensorDescriptorOp, AsyncTDMCopyGlobalToLocalOp,
     AsyncTDMCopyLocalToGlobalOp, AsyncTDMWaitOp, AsyncTDMFusedCopyGlobalToLocalOp, AsyncTDMScatterOp,
-    AsyncTDMGatherOp, TDMPrefetchOp, AsyncTDMIntrinsicWaitOp, AMDAsyncWaitOp, LocalLoadPackedTransposedOp,
+    AsyncTDMGatherOp, TDMPrefetchOp, AsyncTDMIntrinsicWaitOp, AMDAsyncWaitOp, LocalLoadPackedTransposedOp, LocalLoadPackedTranposedOp,
     AsyncCopyLocalToGlobalOp, MemoryCounterWaitOp, AMDInitBarrierOp, AMDWaitBarrierOp, AMDArriveBarrierOp,
     AsyncCopyMbarrierArriveOp, ClusterBarrierArriveOp, ClusterBarrierWaitOp,
 ]

@@ -1,7 +1,7 @@
-"""`nvg` (NVGPU, Triton's NVIDIA helper dialect on the way to LLVM; `nvgpu` before 2025): wgmma, cluster and
-warp-group ids, acquire loads and the tensor-memory base.  Its ops appear in IR between TritonGPU and LLVM (and in
-Triton's canonicalize tests, where `nvg.ld_acquire` must survive); irkit reads and prints them and reasons about
-none."""
+"""NVIDIA's NVGPU dialect (`nvg.*`, third_party/nvidia/include/Dialect/NVGPU/IR/NVGPUOps.td): wgmma, cluster and
+warp-group ids, acquire loads and the tensor-memory base.  They appear in IR between TritonGPU and LLVM (and in
+Triton's canonicalize tests, where `nvg.ld_acquire` in an llvm.func must survive); irkit reads and prints them and
+reasons about none."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from xdsl.irdl import operand_def, opt_operand_def, prop_def, result_def, traits
 from xdsl.traits import Pure
 
 from irkit.dialects.base import TritonOp, irkit_op
-from irkit.dialects.tt import MEM_SCOPE, MEM_SEMANTIC
+from irkit.dialects.tt import MEM_SCOPE, MEM_SEMANTIC  # NVGPU's MemSemantic / MemSyncScope: the same cases
 
 
 @irkit_op
@@ -70,7 +70,8 @@ class WarpGroupBarrierIdOp(TritonOp):
 
 @irkit_op
 class LoadAcquireOp(TritonOp):
-    """`nvg.ld_acquire acquire, gpu, %p : (!llvm.ptr<1>) -> i32`."""
+    """A load from global memory with acquire (or other) semantics at a scope (it reads and writes):
+    `nvg.ld_acquire acquire, gpu, %p : (!llvm.ptr<1>) -> i32`."""
 
     name = "nvg.ld_acquire"
     addr = operand_def()

@@ -41,6 +41,6 @@ _REUSED: list[type[Operation]] = [
 OPS: dict[str, type[Operation]] = {
     cls.name: cls
     for cls in [*TT_OPS, *TTG_OPS, *TTNG_OPS, *AMDG_OPS, *TTIG_OPS, *ARITH_OPS, *MATH_OPS, *MISC_OPS, *LLVM_OPS,
-                *ROCDL_OPS, *NVWS_OPS, *NVG_OPS, *TTI_OPS, *GPU_HOST_OPS, *LLVM_HOST_OPS, *_REUSED]
+                *ROCDL_OPS, *NVWS_OPS, *TTI_OPS, *GPU_HOST_OPS, *LLVM_HOST_OPS, *NVG_OPS, *_REUSED]
 }
 

@@ -420,8 +420,9 @@ class TMEMSubSliceOp(TritonOp):
     name = "ttng.tmem_subslice"
     src = operand_def()
     result = result_def()
-    offset = prop_def()
+    offset = opt_prop_def()  # present from 3.9 on
     dim = opt_prop_def()
+    N = opt_prop_def()  # up to 3.8: the column the slice starts at
     traits = traits_def(Pure())
     FORMAT = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))"
 
