@@ -23,7 +23,7 @@ LIT_AUG = LIT.with_name("ops-main-2026-08.mlir")
 READER_AUG = {1: "3.9.0", 2: "3.9.0", 3: "3.9.0", 4: "3.9.0", 5: "3.9.0", 6: "3.9.0", 7: "3.9.0"}
 # ops of 3.3-3.8 under those releases' names (lit_tests/frontend/ops-releases-33-38.mlir)
 LIT_RELEASES = LIT.with_name("ops-releases-33-38.mlir")
-READER_RELEASES = {0: "3.3.1", 1: "3.8.0", 2: "3.6.0", 3: "3.8.0", 4: "3.9.0"}
+READER_RELEASES = {0: "3.3.1", 1: "3.8.0", 2: "3.6.0", 3: "3.8.0", 4: "3.9.0", 5: "3.3.1"}
 
 
 def chunks(lit: Path = LIT) -> list[str]:

@@ -432,7 +432,10 @@ class TMEMCopyOp(TritonOp):
     name = "ttng.tmem_copy"
     src = operand_def()
     dst = operand_def()
+    barrier = opt_operand_def()  # 3.3 only
     FORMAT = "$src `,` $dst attr-dict `:` qualified(type(operands))"
+    # Triton 3.3 (read when the format above fails, and printed back so): `ttng.tmem_copy %0, %1,  : (...) -> ()`
+    FORMAT_LEGACY = "$src `,` $dst `,` $barrier attr-dict `:` functional-type(operands, results)"
 
 
 @irkit_op
