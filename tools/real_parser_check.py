@@ -69,6 +69,12 @@ def version_of(path: Path) -> str | None:
     return None
 
 
+def _first_error(diagnostics: str) -> str:
+    """The first `error:` line of a parser's diagnostics, without its location."""
+    line = next((ln for ln in diagnostics.splitlines() if "error:" in ln), diagnostics.strip()[:200])
+    return re.sub(r"^.*?error: ", "", line)[:300]
+
+
 def real_check(python: str, paths: list[str]) -> dict[str, str | None]:
     results: dict[str, str | None] = {}
     for i in range(0, len(paths), 400):  # keep the command line short
@@ -129,13 +135,15 @@ def main(argv: list[str] | None = None) -> int:
         paths += [o for p in mine for o in p["outputs"].values()]
         results = real_check(python, paths)
         row = {"parts": len(mine), "input_read": 0, "irkit_unreadable": 0, "forms": {f: 0 for f in FORMS},
-               "input_refused_output_read": 0, "both_refused": 0, "rejected": []}
+               "input_refused_output_read": 0, "both_refused": 0, "rejected": [], "input_refused": []}
         for p in mine:
             if p["version"] is None and results[p["input"]] is not None:
                 # this Triton does not read the input itself (newer or older syntax): no fault of the printer
                 if "default" in p["outputs"]:
                     read_anyway = results[p["outputs"]["default"]] is None
                     row["input_refused_output_read" if read_anyway else "both_refused"] += 1
+                    row["input_refused"].append({"file": p["file"], "line": p["line"], "printout_read": read_anyway,
+                                                 "error": _first_error(results[p["input"]])})
                 continue
             row["input_read"] += 1
             if "irkit_error" in p:
