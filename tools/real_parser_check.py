@@ -135,11 +135,17 @@ def main(argv: list[str] | None = None) -> int:
         paths += [o for p in mine for o in p["outputs"].values()]
         results = real_check(python, paths)
         row = {"parts": len(mine), "input_read": 0, "irkit_unreadable": 0, "forms": {f: 0 for f in FORMS},
-               "input_refused_output_read": 0, "both_refused": 0, "rejected": [], "input_refused": []}
+               "input_refused_output_read": 0, "both_refused": 0, "both_refused_irkit_parse": 0, "rejected": [],
+               "input_refused": []}
         for p in mine:
             if p["version"] is None and results[p["input"]] is not None:
                 # this Triton does not read the input itself (newer or older syntax): no fault of the printer
-                if "default" in p["outputs"]:
+                if "irkit_error" in p:  # irkit's parser refuses it too (as irkit-opt without --allow-unregistered-dialect)
+                    row["both_refused_irkit_parse"] += 1
+                    row["input_refused"].append({"file": p["file"], "line": p["line"], "printout_read": None,
+                                                 "error": _first_error(results[p["input"]]),
+                                                 "irkit_error": p["irkit_error"].splitlines()[0][:300]})
+                elif "default" in p["outputs"]:
                     read_anyway = results[p["outputs"]["default"]] is None
                     row["input_refused_output_read" if read_anyway else "both_refused"] += 1
                     row["input_refused"].append({"file": p["file"], "line": p["line"], "printout_read": read_anyway,
@@ -164,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Triton {version}: {row['input_read']} of {row['parts']} parts readable by it as input; "
               f"irkit's output read: {forms}; irkit could not read {row['irkit_unreadable']}; "
               f"input refused: {row['both_refused']} with irkit's printout, "
+              f"{row['both_refused_irkit_parse']} by irkit's parser too, "
               f"{row['input_refused_output_read']} while the printout is read")
         for r in row["rejected"][:10]:
             print(f"  {r['file']}:{r['line']} [{r['form']}] {r['error'].strip().splitlines()[0][:200]}")
