@@ -50,3 +50,11 @@ def test_every_chunk_has_a_reader():
     assert len(chunks()) == len(READER)
     assert len(chunks(LIT_AUG)) == len(READER_AUG) + 1
     assert len(chunks(LIT_RELEASES)) == len(READER_RELEASES)
+
+
+def test_intel_block_loads_print_as_triton_opt():
+    """FileCheck does not see blanks: the exact spacing of the formats with a `` ` ` `` element and braces."""
+    printed = print_module(parse_text(chunks(LIT_AUG)[0]))
+    assert "%c = ttig.2d_block_load_from_ptr %ptrs, %pitch {row_major} {base_height = 64 : i32, base_width = 32 : i32} : (" in printed
+    assert "%b = ttig.2d_block_load %p, %w, %h, %pitch[%x, %y] {column_major, pad_nan} : <f16> -> tensor<" in printed
+    assert "  {" not in printed.replace("\n  {", "")
