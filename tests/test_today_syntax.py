@@ -24,6 +24,9 @@ READER_AUG = {1: "3.9.0", 2: "3.9.0", 3: "3.9.0", 4: "3.9.0", 5: "3.9.0", 6: "3.
 # ops of 3.3-3.8 under those releases' names (lit_tests/frontend/ops-releases-33-38.mlir)
 LIT_RELEASES = LIT.with_name("ops-releases-33-38.mlir")
 READER_RELEASES = {0: "3.3.1", 1: "3.8.0", 2: "3.6.0", 3: "3.8.0", 4: "3.9.0", 5: "3.3.1"}
+# layouts Triton does not check on arith/math/scf/amdg ops (lit_tests/verifier/layouts-unchecked.mlir)
+LIT_UNCHECKED = LIT.parents[1] / "verifier" / "layouts-unchecked.mlir"
+READER_UNCHECKED = {0: "3.9.0", 1: "3.9.0"}
 
 
 def chunks(lit: Path = LIT) -> list[str]:
@@ -34,7 +37,8 @@ def chunks(lit: Path = LIT) -> list[str]:
 @pytest.mark.parametrize(("lit", "index", "version"),
                          [(LIT, i, v) for i, v in sorted(READER.items())]
                          + [(LIT_AUG, i, v) for i, v in sorted(READER_AUG.items())]
-                         + [(LIT_RELEASES, i, v) for i, v in sorted(READER_RELEASES.items())])
+                         + [(LIT_RELEASES, i, v) for i, v in sorted(READER_RELEASES.items())]
+                         + [(LIT_UNCHECKED, i, v) for i, v in sorted(READER_UNCHECKED.items())])
 def test_real_parser_reads_irkit_printout(lit, index, version, tmp_path):
     printed = print_module(parse_text(chunks(lit)[index]))
     good = tmp_path / "printed.mlir"
@@ -50,6 +54,7 @@ def test_every_chunk_has_a_reader():
     assert len(chunks()) == len(READER)
     assert len(chunks(LIT_AUG)) == len(READER_AUG) + 1
     assert len(chunks(LIT_RELEASES)) == len(READER_RELEASES)
+    assert len(chunks(LIT_UNCHECKED)) == len(READER_UNCHECKED)
 
 
 def test_intel_block_loads_print_as_triton_opt():
