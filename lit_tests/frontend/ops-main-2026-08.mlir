@@ -42,8 +42,8 @@ module attributes {"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 16 : i32,
 // -----
 
 // `#ttg.generic_linear` (swizzled warp bases), aliased `#generic_linear` as triton-opt names it.
-// CHECK: #generic_linear = #ttg.generic_linear<{register = [[1, 0], [0, 1]], lane = [[2, 0], [4, 0], [8, 0], [0, 2], [0, 4]], warp = [[16, 8], [0, 8]], block = []}>
-// CHECK: #generic_linear1 = #ttg.generic_linear<{register = [[1]], lane = [[2], [4], [8], [0], [0]], warp = [[16], [0]], block = []}>
+// CHECK: #generic_linear = #ttg.generic_linear<{register = {{\[\[}}1, 0], [0, 1]], lane = {{\[\[}}2, 0], [4, 0], [8, 0], [0, 2], [0, 4]], warp = {{\[\[}}16, 8], [0, 8]], block = []}>
+// CHECK: #generic_linear1 = #ttg.generic_linear<{register = {{\[\[}}1]], lane = {{\[\[}}2], [4], [8], [0], [0]], warp = {{\[\[}}16], [0]], block = []}>
 #src = #ttg.generic_linear<{register = [[1, 0], [0, 1]], lane = [[2, 0], [4, 0], [8, 0], [0, 2], [0, 4]], warp = [[16, 8], [0, 8]], block = []}>
 #dst = #ttg.generic_linear<{register = [[1]], lane = [[2], [4], [8], [0], [0]], warp = [[16], [0]], block = []}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
