@@ -11,6 +11,7 @@ from pathlib import Path
 
 from irkit.dialects.registry import OPS
 from irkit.frontend import custom_syntax
+from irkit.frontend import parser as _parser  # noqa: F401  (registers the GPU host ops' syntax, irkit.frontend.gpu_syntax)
 from irkit.frontend.opformat import format_of
 from irkit.frontend.spelling import CURRENT_TO_LEGACY
 

@@ -12,6 +12,13 @@ aliases, values as written), with triton-opt's value names, and generic with loc
 
     python tools/real_parser_check.py --pythons 3.1.0=/work/.venv-triton31/bin/python,... FILE|DIR ...
     python tools/real_parser_check.py --json docs/printer-real-parsers.json tests/data/corpus/ir ...
+    python tools/real_parser_check.py --positive --pythons 3.9.0=... <triton test/ folders> ...
+
+With `--positive`, Triton's lit files are split and filtered as tools/upstream_chunks.py does: only the
+chunks that expect no diagnostic.  For the parts a version does not read as input, the figures also say
+whether that version reads irkit's default printout of them anyway (`input_refused_output_read`) or
+refuses both (`both_refused`): such a part uses syntax that version does not have and is no fault of
+irkit's printer.
 
 (`--pythons` defaults to IRKIT_TRITON_PYTHONS, `VERSION=PYTHON` entries separated by ':'.)  Exit status 1
 when a real parser rejects irkit's output of a part it accepts as input.
@@ -32,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHECKER = ROOT / "tests" / "real_triton_check.py"
 FORMS = {"default": {}, "triton-names": {"mlir_value_names": True}, "generic": {"generic": True, "debuginfo": True}}
 _VERSION_DIR = re.compile(r"^\d+\.\d+\.\d+(?:\w+)?$")
+_NEGATIVE = re.compile(r"expected-(error|warning|remark|note)")  # the chunks tools/upstream_chunks.py leaves out
 
 
 def parse_pythons(spec: str) -> dict[str, str]:
@@ -61,6 +69,12 @@ def version_of(path: Path) -> str | None:
     return None
 
 
+def _first_error(diagnostics: str) -> str:
+    """The first `error:` line of a parser's diagnostics, without its location."""
+    line = next((ln for ln in diagnostics.splitlines() if "error:" in ln), diagnostics.strip()[:200])
+    return re.sub(r"^.*?error: ", "", line)[:300]
+
+
 def real_check(python: str, paths: list[str]) -> dict[str, str | None]:
     results: dict[str, str | None] = {}
     for i in range(0, len(paths), 400):  # keep the command line short
@@ -78,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pythons", default=os.environ.get("IRKIT_TRITON_PYTHONS", ""),
                     help="VERSION=PYTHON,... (default: IRKIT_TRITON_PYTHONS)")
     ap.add_argument("--json", type=Path, help="write the figures and every rejection here")
+    ap.add_argument("--positive", action="store_true",
+                    help="only the chunks that expect no diagnostic (as tools/upstream_chunks.py)")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     from irkit.frontend.lexer import ParseError
@@ -94,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
         chunks = split_input_file(text) if re.search(r"^// -----", text, re.MULTILINE) else [(text, 1)]
         for chunk, line in chunks:
             if not chunk.strip() or "module" not in chunk and "tt.func" not in chunk:
+                continue
+            if args.positive and _NEGATIVE.search(chunk):
                 continue
             name = f"{len(parts):05d}"
             part = {"file": str(path), "line": line, "version": version_of(path), "outputs": {}}
@@ -117,10 +135,22 @@ def main(argv: list[str] | None = None) -> int:
         paths += [o for p in mine for o in p["outputs"].values()]
         results = real_check(python, paths)
         row = {"parts": len(mine), "input_read": 0, "irkit_unreadable": 0, "forms": {f: 0 for f in FORMS},
-               "rejected": []}
+               "input_refused_output_read": 0, "both_refused": 0, "both_refused_irkit_parse": 0, "rejected": [],
+               "input_refused": []}
         for p in mine:
             if p["version"] is None and results[p["input"]] is not None:
-                continue  # this Triton does not read the input itself (newer or older syntax)
+                # this Triton does not read the input itself (newer or older syntax): no fault of the printer
+                if "irkit_error" in p:  # irkit's parser refuses it too (as irkit-opt without --allow-unregistered-dialect)
+                    row["both_refused_irkit_parse"] += 1
+                    row["input_refused"].append({"file": p["file"], "line": p["line"], "printout_read": None,
+                                                 "error": _first_error(results[p["input"]]),
+                                                 "irkit_error": p["irkit_error"].splitlines()[0][:300]})
+                elif "default" in p["outputs"]:
+                    read_anyway = results[p["outputs"]["default"]] is None
+                    row["input_refused_output_read" if read_anyway else "both_refused"] += 1
+                    row["input_refused"].append({"file": p["file"], "line": p["line"], "printout_read": read_anyway,
+                                                 "error": _first_error(results[p["input"]])})
+                continue
             row["input_read"] += 1
             if "irkit_error" in p:
                 failed = True
@@ -138,7 +168,10 @@ def main(argv: list[str] | None = None) -> int:
         report["versions"][version] = row
         forms = ", ".join(f"{f} {n}" for f, n in row["forms"].items())
         print(f"Triton {version}: {row['input_read']} of {row['parts']} parts readable by it as input; "
-              f"irkit's output read: {forms}; irkit could not read {row['irkit_unreadable']}")
+              f"irkit's output read: {forms}; irkit could not read {row['irkit_unreadable']}; "
+              f"input refused: {row['both_refused']} with irkit's printout, "
+              f"{row['both_refused_irkit_parse']} by irkit's parser too, "
+              f"{row['input_refused_output_read']} while the printout is read")
         for r in row["rejected"][:10]:
             print(f"  {r['file']}:{r['line']} [{r['form']}] {r['error'].strip().splitlines()[0][:200]}")
     if args.json:

@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     StringAttr,
     TensorType,
+    VectorType,
 )
 from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
@@ -57,7 +58,7 @@ class DenseElementsAttr(ParametrizedAttribute):
 
 
 def element_type(t: Attribute) -> Attribute:
-    return t.element_type if isinstance(t, TensorType) else t
+    return t.element_type if isinstance(t, (TensorType, VectorType)) else t
 
 
 def float_bits(t: Attribute) -> int | None:

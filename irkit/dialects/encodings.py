@@ -414,6 +414,19 @@ class LinearEncodingAttr(StructLayoutAttr):
         return {f.key: self.values().get(f.key) or () for f in self.LAYOUT_FIELDS}
 
 
+@layout_attr
+class GenericLinearEncodingAttr(StructLayoutAttr):
+    """`#ttg.generic_linear` (main, 2026): the bases of `#ttg.linear`, but warp bases may be swizzled (move along
+    several dims) and the layout need only be surjective.  Triton allows it on a few vetted ops only; irkit's
+    layout algebra does not read it as `#ttg.linear`."""
+
+    name = "ttg.generic_linear"
+    register_bases = intss_field("register", "one basis per register bit")
+    lane_bases = intss_field("lane", "one basis per lane bit")
+    warp_bases = intss_field("warp", "one basis per warp bit (may move along several dims)")
+    block_bases = intss_field("block", "one basis per block (CTA) bit")
+
+
 @irdl_attr_definition
 class SharedMemorySpaceAttr(ParametrizedAttribute):
     """`#ttg.shared_memory`: the memory space of shared-memory descriptors."""
@@ -519,6 +532,7 @@ STRUCT_LAYOUTS: tuple[type[StructLayoutAttr], ...] = (
     AmdRotatingSharedEncodingAttr,
     NvmmaSharedEncodingAttr,
     LinearEncodingAttr,
+    GenericLinearEncodingAttr,
 )
 
 # Layouts of matrix-multiply accumulators ("MmaEncodingTrait" in Triton).

@@ -20,11 +20,12 @@ from xdsl.irdl import (
     opt_result_def,
     prop_def,
     region_def,
+    result_def,
     traits_def,
     var_operand_def,
     var_result_def,
 )
-from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, SymbolOpInterface, SymbolTable
+from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, Pure, SymbolOpInterface, SymbolTable
 
 from irkit.dialects.base import TritonOp, irkit_op
 from irkit.dialects.types import GpuAsyncTokenType
@@ -199,4 +200,16 @@ class LLVMCallOp(TritonOp):
                                  properties={"callee": SymbolRefAttr(callee)})
 
 
-GPU_HOST_OPS = [FuncOp, ReturnOp, CallOp, GPUModuleOp, GPUFuncOp, GPUReturnOp, LaunchFuncOp, WaitOp, BinaryOp, LLVMFuncOp, LLVMCallOp]
+@irkit_op
+class SubgroupIdOp(TritonOp):
+    """`gpu.subgroup_id : index`: device code's sub-group id (Intel's kernels, Triton's liveness test); the
+    `upper_bound` MLIR 22 may write is not read."""
+
+    name = "gpu.subgroup_id"
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "attr-dict `:` type($result)"
+
+
+GPU_HOST_OPS = [FuncOp, ReturnOp, CallOp, GPUModuleOp, GPUFuncOp, GPUReturnOp, LaunchFuncOp, WaitOp, BinaryOp, LLVMFuncOp, LLVMCallOp,
+                SubgroupIdOp]

@@ -18,8 +18,8 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 
 from irkit.dialects.base import TritonOp, irkit_op
-from irkit.dialects.tt import CACHE, EVICT, MEM_SCOPE, MEM_SEMANTIC, RMW_OP
-from irkit.frontend.opformat import DenseArrayStyle, IntStyle
+from irkit.dialects.tt import CACHE, EVICT, MEM_SCOPE, MEM_SEMANTIC, RMW_OP, DescriptorGatherOp, DescriptorScatterOp
+from irkit.frontend.opformat import DenseArrayStyle, EnumStyle, IntStyle, UnitStyle
 
 # -- AMD -----------------------------------------------------------------------------------
 
@@ -314,7 +314,7 @@ class AsyncTDMScatterOp(TritonOp):
     src = operand_def()
     barrier = opt_operand_def()
     retToken = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    # one optional operand: no operand segments (Triton declares none)
     FORMAT = (
         "$desc `[` $dst_row_indices `]` `from` $src (`,` `barrier` `=` $barrier^)? attr-dict `:` "
         "qualified(type($dst_row_indices)) `,` qualified(type($src)) (`,` qualified(type($barrier))^)? "
@@ -334,7 +334,7 @@ class AsyncTDMGatherOp(TritonOp):
     dst = operand_def()
     barrier = opt_operand_def()
     token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    # one optional operand: no operand segments (Triton declares none)
     FORMAT = (
         "$desc `[` $src_row_indices `]` `to` $dst (`,` `barrier` `=` $barrier^)? attr-dict `:` "
         "qualified(type($src_row_indices)) `,` qualified(type($dst)) (`,` qualified(type($barrier))^)? "
@@ -412,6 +412,17 @@ class LocalLoadPackedTransposedOp(TritonOp):
     token = opt_operand_def()
     result = result_def()
     FORMAT = "$src (`token` $token^)? attr-dict `:` qualified(type($src)) `->` type($result)"
+
+
+@irkit_op
+class LocalLoadPackedTranposedOp(TritonOp):
+    """Triton 3.5-3.8's spelling (sic) of `amdg.local_load_packed_transposed`."""
+
+    name = "amdg.local_load_packed_tranposed"
+    src = operand_def()
+    token = opt_operand_def()
+    result = result_def()
+    FORMAT = LocalLoadPackedTransposedOp.FORMAT
 
 
 @irkit_op
@@ -496,7 +507,7 @@ AMDG_OPS = [
     InstructionSchedHintOp, SchedBarrierOp, CondBarrierOp, ExtractSliceOp, ConcatOp, BufferAtomicCASOp,
     ScaledUpcastFp4Op, ScaledUpcastFp8Op, UpdateTensorDescriptorOp, AsyncTDMCopyGlobalToLocalOp,
     AsyncTDMCopyLocalToGlobalOp, AsyncTDMWaitOp, AsyncTDMFusedCopyGlobalToLocalOp, AsyncTDMScatterOp,
-    AsyncTDMGatherOp, TDMPrefetchOp, AsyncTDMIntrinsicWaitOp, AMDAsyncWaitOp, LocalLoadPackedTransposedOp,
+    AsyncTDMGatherOp, TDMPrefetchOp, AsyncTDMIntrinsicWaitOp, AMDAsyncWaitOp, LocalLoadPackedTransposedOp, LocalLoadPackedTranposedOp,
     AsyncCopyLocalToGlobalOp, MemoryCounterWaitOp, AMDInitBarrierOp, AMDWaitBarrierOp, AMDArriveBarrierOp,
     AsyncCopyMbarrierArriveOp, ClusterBarrierArriveOp, ClusterBarrierWaitOp,
 ]
@@ -616,9 +627,94 @@ class GetTensorPointerOp(TritonOp):
     FORMAT = "$base attr-dict `:` type($base) `->` type($res)"
 
 
+BLOCK_IO_MODE = EnumStyle(("row_major", "column_major"))  # TTIG_BlockIOMode (I32EnumAttr)
+
+
+@irkit_op
+class ExtractDescOp(TritonOp):
+    """main (2026): field `index` of a tensor descriptor's struct {shapes[rank], strides[rank], base}."""
+
+    name = "ttig.extract_desc"
+    desc = operand_def()
+    result = result_def()
+    index = prop_def()
+    traits = traits_def(Pure())
+    FORMAT = "$desc `[` $index `]` attr-dict `:` type($desc) `->` type($result)"
+    ATTR_STYLES = {"index": IntStyle(32)}
+    STRIPPED = {"desc": "tt.tensordesc"}  # TT_TensorDescType prints `<64x32xf16>`
+
+
+@irkit_op
+class Subgroup2DBlockLoadOp(TritonOp):
+    """main (2026): a 2D block load from a surface given by base, width, height and pitch."""
+
+    name = "ttig.2d_block_load"
+    base_ptr = operand_def()
+    base_width = operand_def()
+    base_height = operand_def()
+    base_pitch = operand_def()
+    offset_x = operand_def()
+    offset_y = operand_def()
+    result = result_def()
+    pad_nan = opt_prop_def()
+    memory_layout = prop_def()
+    FORMAT = (
+        "$base_ptr `,` $base_width `,` $base_height `,` $base_pitch `[` $offset_x `,` $offset_y `]` "
+        "`{` $memory_layout (`,` `pad_nan` $pad_nan^)? `}` attr-dict `:` type($base_ptr) `->` type($result)"
+    )
+    ATTR_STYLES = {"memory_layout": BLOCK_IO_MODE, "pad_nan": UnitStyle()}
+    STRIPPED = {"base_ptr": "tt.ptr"}  # TT_Ptr prints `<f16>`
+
+
+@irkit_op
+class Subgroup2DBlockLoadFromPtrOp(TritonOp):
+    """main (2026): a 2D block load from a tensor of pointers (`tt.load` made eligible for 2D block IO)."""
+
+    name = "ttig.2d_block_load_from_ptr"
+    ptr = operand_def()
+    base_pitch = operand_def()
+    mask = opt_operand_def()
+    other = opt_operand_def()
+    result = result_def()
+    base_width = prop_def()
+    base_height = prop_def()
+    memory_layout = prop_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    FORMAT = (
+        "$ptr `,` $base_pitch (`,` $mask^ `,` $other)? ` ` `{` $memory_layout `}` attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+    ATTR_STYLES = {"memory_layout": BLOCK_IO_MODE}
+
+
+@irkit_op
+class IntelDescriptorGatherOp(TritonOp):
+    """main (2026): `tt.descriptor_gather` with Intel's verifier and layouts."""
+
+    name = "ttig.descriptor_gather"
+    desc = operand_def()
+    x_offsets = operand_def()
+    y_offset = operand_def()
+    result = result_def()
+    FORMAT = DescriptorGatherOp.FORMAT
+
+
+@irkit_op
+class IntelDescriptorScatterOp(TritonOp):
+    """main (2026): `tt.descriptor_scatter` with Intel's verifier and layouts."""
+
+    name = "ttig.descriptor_scatter"
+    desc = operand_def()
+    x_offsets = operand_def()
+    y_offset = operand_def()
+    src = operand_def()
+    FORMAT = DescriptorScatterOp.FORMAT
+
+
 TTIG_OPS = [
     PrefetchOp, IntelAllocOp, GlueOp, ExtractOp, IntelBroadcastOp, SubGroupTransposeOp, DescriptorPrefetchOp,
-    GetStrideOp, GetShapeOp, GetTensorPointerOp,
+    GetStrideOp, GetShapeOp, GetTensorPointerOp, ExtractDescOp, Subgroup2DBlockLoadOp, Subgroup2DBlockLoadFromPtrOp,
+    IntelDescriptorGatherOp, IntelDescriptorScatterOp,
 ]
 TritonIntelGPU = Dialect("ttig", TTIG_OPS, [])
 

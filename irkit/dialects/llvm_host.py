@@ -10,13 +10,15 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
+    region_def,
     result_def,
     successor_def,
     traits_def,
     var_operand_def,
 )
-from xdsl.traits import IsTerminator, Pure
+from xdsl.traits import IsTerminator, Pure, SymbolOpInterface
 
 from irkit.dialects.base import TritonOp, i1_like, irkit_op, same_as
 
@@ -90,5 +92,31 @@ class LLVMReturnOp(TritonOp):
     FORMAT = "attr-dict ($arg^ `:` type($arg))?"
 
 
-LLVM_HOST_OPS = [LLVMConstantOp, LLVMICmpOp, LLVMAddOp, LLVMBrOp, LLVMCondBrOp, LLVMReturnOp]
+@irkit_op
+class LLVMGlobalOp(TritonOp):
+    """`llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>`:
+    what Triton's shared-memory allocation declares in modules bound for LLVM (hand-written syntax,
+    irkit.frontend.custom_syntax; the keywords before the symbol are the enum properties below)."""
+
+    name = "llvm.mlir.global"
+    initializer = region_def()
+    sym_name = prop_def()
+    global_type = prop_def()
+    linkage = prop_def()  # #llvm.linkage<external>
+    addr_space = prop_def()
+    unnamed_addr = prop_def()  # 0 none, 1 local_unnamed_addr, 2 unnamed_addr (i64)
+    visibility_ = prop_def()  # 0 default, 1 hidden, 2 protected (i64)
+    constant = opt_prop_def()
+    thread_local_ = opt_prop_def()
+    value = opt_prop_def()
+    alignment = opt_prop_def()
+    dso_local = opt_prop_def()
+    externally_initialized = opt_prop_def()
+    section = opt_prop_def()
+    comdat = opt_prop_def()
+    dbg_exprs = opt_prop_def()
+    traits = traits_def(SymbolOpInterface())
+
+
+LLVM_HOST_OPS = [LLVMConstantOp, LLVMICmpOp, LLVMAddOp, LLVMBrOp, LLVMCondBrOp, LLVMReturnOp, LLVMGlobalOp]
 BRANCH_OPS = (LLVMBrOp, LLVMCondBrOp)

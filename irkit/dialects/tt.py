@@ -946,6 +946,41 @@ class PrintOp(TritonOp):
     ATTR_STYLES = {"prefix": StringStyle()}
 
 
+@irkit_op
+class ExperimentalDescriptorGatherOp(TritonOp):
+    """Triton 3.3's name of `tt.descriptor_gather` (the same format)."""
+
+    name = "tt.experimental_descriptor_gather"
+    desc = operand_def()
+    x_offsets = operand_def()
+    y_offset = operand_def()
+    result = result_def()
+    FORMAT = DescriptorGatherOp.FORMAT
+
+
+@irkit_op
+class ExperimentalDescriptorScatterOp(TritonOp):
+    """Triton 3.3's name of `tt.descriptor_scatter` (the same format)."""
+
+    name = "tt.experimental_descriptor_scatter"
+    desc = operand_def()
+    x_offsets = operand_def()
+    y_offset = operand_def()
+    src = operand_def()
+    FORMAT = DescriptorScatterOp.FORMAT
+
+
+@irkit_op
+class ReinterpretTensorDescOp(TritonOp):
+    """Triton 3.3: a raw TMA descriptor pointer seen as a tensor descriptor (from 3.4 in ttng, same format)."""
+
+    name = "tt.reinterpret_tensor_descriptor"
+    rawDesc = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    FORMAT = "$rawDesc attr-dict `:` qualified(type($rawDesc)) `to` qualified(type($result))"
+
+
 TT_OPS = [
     FuncOp, ReturnOp, CallOp, LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp, MakeTensorPtrOp,
     AdvanceOp, MakeTensorDescOp, DescriptorLoadOp, DescriptorStoreOp, DescriptorGatherOp,
@@ -957,6 +992,7 @@ TT_OPS = [
     BitcastOp, IntToPtrOp, PtrToIntOp, PreciseSqrtOp, PreciseDivFOp, ApproxDivFOp, MulhiUIOp, ClampFOp,
     ExternElementwiseOp, ElementwiseInlineAsmOp, DotOp, DotScaledOp, ReduceOp, ReduceReturnOp,
     ScanOp, ScanReturnOp, MapElementwiseOp, MapElementwiseReturnOp, AssertOp, PrintOp,
+    ExperimentalDescriptorGatherOp, ExperimentalDescriptorScatterOp, ReinterpretTensorDescOp,
 ]
 
 op_rules.install_layout_trait(TT_OPS)

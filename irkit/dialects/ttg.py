@@ -234,6 +234,14 @@ class BarrierOp(TritonOp):
 
 
 @irkit_op
+class LocalBarrierOp(TritonOp):
+    """Triton 3.6: a CTA-wide barrier over shared memory (3.9 has `ttg.barrier` with address spaces)."""
+
+    name = "ttg.local_barrier"
+    FORMAT = "attr-dict"
+
+
+@irkit_op
 class PredicateStageOp(TritonOp):
     name = "ttg.predicate_stage"
     iv = operand_def()
@@ -383,7 +391,7 @@ TTG_OPS = [
     AsyncCopyGlobalToLocalOp, AsyncCommitGroupOp, AsyncWaitOp, GlobalScratchAllocOp,
     UpcastMXFPOp, Fp4ToFpOp, BarrierOp, PredicateStageOp, WarpSpecializeOp, WarpYieldOp,
     WarpReturnOp, WarpSpecializePartitionsOp, WarpIdOp, InlineAsmOp, LocalGatherOp, LocalScatterOp,
-    LocalAtomicScatterRMWOp, MaskOp, MaskReturnOp,
+    LocalAtomicScatterRMWOp, MaskOp, MaskReturnOp, LocalBarrierOp,
 ]
 
 TritonGPU = Dialect("ttg", TTG_OPS, [])

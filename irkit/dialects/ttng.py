@@ -420,8 +420,9 @@ class TMEMSubSliceOp(TritonOp):
     name = "ttng.tmem_subslice"
     src = operand_def()
     result = result_def()
-    offset = prop_def()
+    offset = opt_prop_def()  # present from 3.9 on
     dim = opt_prop_def()
+    N = opt_prop_def()  # up to 3.8: the column the slice starts at
     traits = traits_def(Pure())
     FORMAT = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))"
 
@@ -431,7 +432,10 @@ class TMEMCopyOp(TritonOp):
     name = "ttng.tmem_copy"
     src = operand_def()
     dst = operand_def()
+    barrier = opt_operand_def()  # 3.3 only
     FORMAT = "$src `,` $dst attr-dict `:` qualified(type(operands))"
+    # Triton 3.3 (read when the format above fails, and printed back so): `ttng.tmem_copy %0, %1,  : (...) -> ()`
+    FORMAT_LEGACY = "$src `,` $dst `,` $barrier attr-dict `:` functional-type(operands, results)"
 
 
 @irkit_op

@@ -84,6 +84,8 @@ def alias_kind(attr: Attribute) -> str | None:
         return "mma"
     if isinstance(attr, enc.SHARED_LAYOUTS):
         return "shared"
+    if isinstance(attr, enc.GenericLinearEncodingAttr):
+        return "generic_linear"
     if isinstance(attr, enc.LinearEncodingAttr):
         return "linear"
     if isinstance(attr, enc.SharedMemorySpaceAttr):

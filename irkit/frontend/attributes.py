@@ -104,16 +104,20 @@ KNOWN_ATTRIBUTES: dict[str, frozenset[str]] = {
         "nvmma_shared", "amd_rotating_shared", "shared_linear", "padded_shared", "shared_memory",
         "partitioned_shared", "cta_layout", "mma"}),
     "ttng": frozenset({"tensor_memory", "tensor_memory_encoding", "tensor_memory_scales_encoding",
-                       "shared_cluster_memory"}),
+                       "shared_cluster_memory", "redOp", "blockRepOrder"}),  # the last two: main's enum attributes
     "tt": frozenset(), "amdg": frozenset(), "ttig": frozenset(), "nvgpu": frozenset(), "nvws": frozenset(),
     "proton": frozenset(), "llvm": frozenset(), "gpu": frozenset(), "nvvm": frozenset(), "rocdl": frozenset(),
     "arith": frozenset(), "math": frozenset(), "scf": frozenset(), "cf": frozenset(), "ub": frozenset(),
 }
 # Layout keys a Triton version writes that irkit's classes do not model: such a layout is kept as text
-_KEYS_KEPT_AS_TEXT = {"ttg.amd_wmma": frozenset({"isTranspose", "ctaLayout", "rank"})}
+# (`isTranspose` in an amd_mfma: the key of 2024, which main's parser skips as unknown; Triton's own tests write it)
+_KEYS_KEPT_AS_TEXT = {"ttg.amd_wmma": frozenset({"isTranspose", "ctaLayout", "rank"}),
+                      "ttg.amd_mfma": frozenset({"isTranspose"})}
 _CTA_KEYS_KEPT_AS_TEXT = frozenset({"ctaLayout", "CGALayout"})
 _TYPE_WORD = re.compile(r"[A-Za-z_][\w]*", re.ASCII)
 _LOC_ALIAS_USE = re.compile(r"loc\((#[\w$.\-]+)\)", re.ASCII)
+# an alias named inside a body irkit keeps as text: `#shared0`, not `#ttg.shared_memory` nor `#ttg.linear<`
+ALIAS_USE = re.compile(r"#[A-Za-z_][\w$\-]*(?![\w$.\-<])")
 
 
 def scalar_type_name(t: Attribute) -> str | None:
@@ -456,7 +460,11 @@ class AttrParser:
             return TensorDescType(block, wrapped)
         end = cur.balanced_end(start)
         cur.pos = end
-        return OpaqueType(StringAttr(raw_name), StringAttr(cur.text[start:end]))
+        body = cur.text[start:end]
+        # a verbatim body may name aliases (`!nvws.aref<[!ttg.memdesc<..., #shared0, #smem>]>`): they are read
+        # here, so that the printer can name them as it names every alias (ParsedModule.alias_values)
+        self._resolve_aliases_named(body, start)
+        return OpaqueType(StringAttr(raw_name), StringAttr(body))
 
     # -- attributes -----------------------------------------------------------------
     def parse_attribute_or_location(self) -> Attribute:
@@ -609,8 +617,8 @@ class AttrParser:
         cur.pos = end
         cur.expect(":", "after dense literal")
         t = self.parse_type()
-        if not isinstance(t, TensorType):
-            raise ParseError(start, "dense elements need a tensor type")
+        if not isinstance(t, (TensorType, VectorType)):  # vectors: `{async_task_id = dense<0> : vector<1xi32>}`
+            raise ParseError(start, "dense elements need a tensor or vector type")
         # validate the literal against the element type now, not when a pass reads it
         try:
             values = DenseElementsAttr(StringAttr(body), t).values()
@@ -714,7 +722,14 @@ class AttrParser:
             cur.pos = end
         return enc.OpaqueAttr(StringAttr(ident), StringAttr(body))
 
-    _ALIAS_USE = re.compile(r"#[A-Za-z_][\w$\-]*(?![\w$.\-<])")
+    _ALIAS_USE = ALIAS_USE
+
+    def _resolve_aliases_named(self, body: str, use_pos: int) -> None:
+        if "#" not in body:
+            return
+        for m in self._ALIAS_USE.finditer(body):
+            if m.group(0) in self.aliases.pending:
+                self.aliases.resolve(m.group(0), self, use_pos)
 
     def _aliases_written_out(self, body: str, use_pos: int) -> str:
         """A verbatim body (`#ttg.partitioned_shared<{..., partitionLayout = #inner}>`) with the aliases it
@@ -885,7 +900,7 @@ class AttrParser:
 _DECIMAL_INTEGER = re.compile(r"-?\d+", re.ASCII)
 
 
-def _dense_problem(body: str, values: list, t: TensorType) -> str | None:
+def _dense_problem(body: str, values: list, t: TensorType | VectorType) -> str | None:
     """What MLIR's dense literal parser rejects and decoding alone lets through."""
     et = t.element_type
     if isinstance(et, AnyFloat):

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     FunctionType,
     IndexType,
+    IntegerAttr,
     IntegerType,
     ModuleOp,
     StringAttr,
@@ -1009,6 +1010,96 @@ def _print_assume(pr, op):
 
 
 syntax("llvm.intr.assume")((_parse_assume, _print_assume))
+
+# -- llvm.mlir.global: `<linkage> [visibility] [thread_local] [unnamed_addr] [constant] @name(<value>?) {attrs}
+# : type [initializer region]` (MLIR's GlobalOp::print); enum keywords, by their stored integer values
+
+_LINKAGES = ("private", "internal", "available_externally", "linkonce", "weak", "common", "appending",
+             "extern_weak", "linkonce_odr", "weak_odr", "external")
+_VISIBILITIES = ("", "hidden", "protected")
+_UNNAMED_ADDRS = ("", "local_unnamed_addr", "unnamed_addr")
+_GLOBAL_KEYWORDS = {"sym_name", "global_type", "linkage", "unnamed_addr", "visibility_", "constant", "thread_local_",
+                    "value", "comdat"}
+
+
+def _parse_llvm_global(p, cls, legacy, nres):
+    from irkit.dialects.encodings import OpaqueAttr
+    from irkit.dialects.types import OpaqueType
+
+    cur = p.cur
+    i64 = IntegerType(64)
+    linkage = "external"
+    props: dict[str, Attribute] = {}
+    save = cur.pos
+    word = cur.try_keyword()
+    if word in _LINKAGES:
+        linkage, save = word, cur.pos
+        word = cur.try_keyword()
+    props["linkage"] = OpaqueAttr(StringAttr("llvm.linkage"), StringAttr(f"<{linkage}>"))
+    for key, words in (("visibility_", _VISIBILITIES), ("unnamed_addr", _UNNAMED_ADDRS)):
+        if key == "unnamed_addr" and word == "thread_local":
+            props["thread_local_"] = UnitAttr()
+            save, word = cur.pos, cur.try_keyword()
+        props[key] = IntegerAttr(words.index(word) if word and word in words[1:] else 0, i64)
+        if word and word in words[1:]:
+            save, word = cur.pos, cur.try_keyword()
+    if word == "constant":
+        props["constant"] = UnitAttr()
+    else:
+        cur.pos = save
+    pos = cur.skip()
+    sym = cur.try_symbol()
+    if sym is None:
+        raise cur.error(f"expected '@' symbol name of llvm.mlir.global, found {cur._describe_next()}", pos)
+    props["sym_name"] = StringAttr(sym)
+    cur.expect("(")
+    if not cur.try_lit(")"):
+        props["value"] = p.attrs.parse_attribute()
+        cur.expect(")")
+    if cur.try_lit("comdat"):
+        cur.expect("(")
+        props["comdat"] = p.attrs.parse_attribute()
+        cur.expect(")")
+    inherent, attrs = _split_inherent(cls, p.optional_attr_dict())
+    props.update(inherent)
+    props.setdefault("addr_space", IntegerAttr(0, IntegerType(32)))  # MLIR fills the default in
+    value = props.get("value")
+    if cur.try_lit(":"):
+        props["global_type"] = p.attrs.parse_type()
+    elif isinstance(value, StringAttr):  # a string global: an array of its bytes
+        size = len(value.data.encode("latin-1", errors="replace"))
+        props["global_type"] = OpaqueType(StringAttr("llvm.array"), StringAttr(f"<{size} x i8>"))
+    else:
+        raise cur.error("expected ':' and the type of llvm.mlir.global")
+    region = p.parse_region() if cur.peek() == "{" else Region()
+    return cls.create(regions=[region], properties=props, attributes=attrs)
+
+
+def _print_llvm_global(pr, op):
+    props = op.properties
+    pr.w(" " + props["linkage"].body.data.strip("<>") + " ")
+    for key, words in (("visibility_", _VISIBILITIES), ("unnamed_addr", _UNNAMED_ADDRS)):
+        if key == "unnamed_addr" and "thread_local_" in props:
+            pr.w("thread_local ")
+        index = props[key].value.data if key in props else 0
+        if 0 < index < len(words):
+            pr.w(words[index] + " ")
+    if "constant" in props:
+        pr.w("constant ")
+    value = props.get("value")
+    pr.w(symbol(props["sym_name"].data) + "(" + ("" if value is None else pr.attribute(value)) + ")")
+    if "comdat" in props:
+        pr.w(" comdat(" + pr.attribute(props["comdat"]) + ")")
+    _print_inherent_dict(pr, op, _GLOBAL_KEYWORDS)
+    if isinstance(value, StringAttr):
+        return
+    pr.w(" : " + pr.type(props["global_type"]))
+    if op.initializer.blocks:
+        pr.w(" ")
+        pr.print_region(op.initializer, entry_args=False)
+
+
+syntax("llvm.mlir.global")((_parse_llvm_global, _print_llvm_global))
 
 # MLIR's GPU host ops (gpu.module, gpu.launch_func, ...) have their syntax in irkit.frontend.gpu_syntax
 syntax("func.func")((_parse_func, _print_func))

@@ -120,7 +120,7 @@ def _compile(cls: type, fmt: CompiledFormat) -> FastFormat:
 
     for e in fmt.elements:
         if isinstance(e, Lit):
-            if e.text:
+            if e.text.strip():
                 parts.append(_SP + _literal(e.text))
         elif isinstance(e, Var):
             if e.kind == "operand":

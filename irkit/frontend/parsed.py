@@ -25,6 +25,8 @@ class ParsedModule:
     loc_aliases: dict[Attribute, str] = field(default_factory=dict)
     top_loc_aliases: set[str] = field(default_factory=set)  # defined before the module
     alias_order: list[str] = field(default_factory=list)  # every alias name, in file order
+    # every attribute alias by its input name: what a verbatim type body (`!nvws.aref<[... #shared0 ...]>`) names
+    alias_values: dict[str, Attribute] = field(default_factory=dict)
     variants: dict[str, str] = field(default_factory=dict)
     text: str = ""
     line_offset: int = 0  # lines before this chunk (with --split-input-file)

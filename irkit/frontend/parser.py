@@ -197,6 +197,7 @@ class Parser:
                     pm.top_loc_aliases.add(key[1:])
             else:
                 pm.attr_aliases.setdefault(value, key[1:])
+                pm.alias_values[key[1:]] = value
         return pm
 
     def _spelling(self, module: ModuleOp) -> Spelling:
@@ -532,7 +533,7 @@ class Parser:
         for e in elements:
             kind = type(e)  # the element classes are final: `is` is the cheapest test
             if kind is Lit:
-                if e.text:
+                if e.text.strip():  # `` ` ` `` (a blank) only spaces the printout
                     cur.expect(e.text)
             elif kind is Var:
                 if e.kind == "operand" or e.kind == "all_operands":

@@ -54,7 +54,7 @@ from irkit.dialects.types import (
 )
 from irkit.frontend import custom_syntax
 from irkit.frontend.aliases import AliasNamer, alias_kind
-from irkit.frontend.attributes import LOCATION_TYPES, scalar_type_name
+from irkit.frontend.attributes import ALIAS_USE, LOCATION_TYPES, scalar_type_name
 from irkit.frontend.construct import gc_paused
 from irkit.frontend.gpu_syntax import FUNC_DEFAULT_DIALECT_OPS
 from irkit.frontend.lexer import BARE_KEY, quote_string, symbol
@@ -103,6 +103,7 @@ class AliasState:
     used_attrs: dict[str, Attribute] = field(default_factory=dict)
     used_locs: dict[str, Attribute] = field(default_factory=dict)
     used_types: dict[str, Attribute] = field(default_factory=dict)
+    input_values: dict[str, Attribute] = field(default_factory=dict)  # attribute aliases by their input names
 
 
 # Texts of attributes and types are memoized only up to this size: each level of a deeply nested one
@@ -768,11 +769,25 @@ class Printer:
         if isinstance(t, GpuAsyncTokenType):
             return "!gpu.async.token"
         if isinstance(t, OpaqueType):
-            return "!" + t.dialect_name.data + t.body.data
+            return "!" + t.dialect_name.data + self._verbatim_body(t.body.data)
         if isinstance(t, FunctionType):
             ins = ", ".join(self.type(x) for x in t.inputs.data)
             return f"({ins}) -> " + self.result_types(list(t.outputs.data))
         return str(t)
+
+
+    def _verbatim_body(self, body: str) -> str:
+        """A body irkit keeps as text, with each alias it names (by the input's name) under the name this
+        printout gives that attribute."""
+        values = self.aliases.input_values
+        if "#" not in body or not values:
+            return body
+
+        def renamed(m: Any) -> str:
+            attr = values.get(m.group(0)[1:])
+            return m.group(0) if attr is None else self.attribute(attr)
+
+        return ALIAS_USE.sub(renamed, body)
 
 
 class _SpaceState:
@@ -788,6 +803,11 @@ class _SpaceState:
         if value == "":
             self.should_space = False
             self.last_punct = True
+            return
+        if value == " ":  # OpFormatGen's genSpacePrinter: exactly one blank, none added before what follows
+            p.w(" ")
+            self.should_space = False
+            self.last_punct = False
             return
         if self.should_space and _space_before(value, self.last_punct):
             p.w(" ")
@@ -883,6 +903,7 @@ def print_module(
             type_names=dict(parsed.type_aliases),
             top_locs=set(parsed.top_loc_aliases),
             order=list(parsed.alias_order),
+            input_values=dict(parsed.alias_values),
         )
         module, implicit = parsed.module, parsed.implicit_module
         spelling = spelling or parsed.spelling
