@@ -52,6 +52,9 @@ PARSE_PRINT_FRACTION = 1 / 5  # irkit parse+print ops/s at least this fraction o
 SCALING_LIMIT = 11.0  # a 10x larger module may cost at most this many times more
 REPORT_LIMIT_S = 5.0
 REPORT_OVER_OPT_LIMIT = 3.0  # irkit-report on a module at most this many times irkit-opt's time
+# propagate-mma over many functions: at most 5.5x the time for 4x the ops (2.5k -> 10k ops), i.e. this
+# much time ratio per ops ratio (issue 22)
+PASS_SCALING_PER_OPS = 5.5 / 4
 HELP_LIMIT_S = 0.5
 MEMORY_LIMIT_MB = 1024.0
 
@@ -99,45 +102,87 @@ def child_cpu(cmd: list[str]) -> tuple[float, float, int]:
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode
 
 
+# propagate-mma as irkit-opt runs it, on irkit's own work (the default, profit=auto, adds the real compiler's
+# time where a Triton is installed)
+OPT_PASS = "propagate-mma{profit=model}"
+REPORT_TOOLS = ("irkit-opt", "irkit-opt -p propagate-mma", "irkit-report")
+
+
 def report_vs_opt(inputs: list[dict], reps: int) -> list[dict]:
-    """irkit-report and irkit-opt on each generated module: best CPU s of `reps` fresh processes."""
+    """irkit-opt (parse, verify, print), irkit-opt with propagate-mma and irkit-report on each generated module:
+    CPU s of `reps` fresh processes (best and median), repetitions round-robin over modules and tools."""
     bindir = str(Path(sys.executable).parent)
     opt = shutil.which("irkit-opt", path=bindir) or shutil.which("irkit-opt")
     report = shutil.which("irkit-report", path=bindir) or shutil.which("irkit-report")
-    out = []
+    if not opt or not report:
+        return []
     work = BENCH / ".work"
+    rows = []
+    jobs = []
     for inp in inputs:
-        if inp["kind"] != "big" or not opt or not report:
+        if inp["kind"] != "big":
             continue
         path = inp["files"][0]
-        row = {"input": inp["name"], "size": inp["size"], "file": os.path.relpath(path, ROOT)}
-        for tool, cmd in (("irkit-opt", [opt, path, "-o", str(work / "opt_out.ttgir")]),
-                          ("irkit-report", [report, path, "-o", str(work / "report_out.txt")])):
-            runs = [child_cpu(cmd) for _ in range(reps)]
-            if any(r[2] != 0 for r in runs):
-                raise RuntimeError(f"{' '.join(cmd)} failed")
-            row[tool] = {"cpu_s": min(r[0] for r in runs), "rss_peak_mb": max(r[1] for r in runs),
-                         "command": " ".join(Path(c).name if c in (opt, report) else os.path.relpath(c, ROOT) for c in cmd)}
-        row["report_over_opt"] = row["irkit-report"]["cpu_s"] / row["irkit-opt"]["cpu_s"]
-        out.append(row)
-    return out
+        row = {"input": inp["name"], "size": inp["size"], "functions": inp.get("functions"),
+               "file": os.path.relpath(path, ROOT)}
+        commands = {
+            "irkit-opt": [opt, path, "-o", str(work / "opt_out.ttgir")],
+            "irkit-opt -p propagate-mma": [opt, path, "-p", OPT_PASS, "-o", str(work / "opt_pass_out.ttgir")],
+            "irkit-report": [report, path, "-o", str(work / "report_out.txt")],
+        }
+        for tool, cmd in commands.items():
+            row[tool] = {"command": " ".join(Path(c).name if c in (opt, report) else
+                                             c if not os.path.isabs(c) else os.path.relpath(c, ROOT) for c in cmd)}
+            jobs.append((row, tool, cmd))
+        rows.append(row)
+    samples: dict[tuple[int, str], list[tuple[float, float, int]]] = {}
+    for rep in range(reps):
+        sys.stderr.write(f"irkit-opt / irkit-report: repetition {rep + 1} of {reps} ...\n")
+        for row, tool, cmd in jobs:
+            samples.setdefault((id(row), tool), []).append(child_cpu(cmd))
+    for row, tool, cmd in jobs:
+        runs = samples[(id(row), tool)]
+        if any(r[2] != 0 for r in runs):
+            raise RuntimeError(f"{' '.join(cmd)} failed")
+        cpu = [r[0] for r in runs]
+        row[tool].update({"cpu_s": min(cpu), "cpu_s_median": statistics.median(cpu), "cpu_s_all": cpu,
+                          "rss_peak_mb": max(r[1] for r in runs)})
+    for row in rows:
+        for stat in ("cpu_s", "cpu_s_median"):
+            suffix = "" if stat == "cpu_s" else "_median"
+            opt_s = row["irkit-opt"][stat]
+            row["report_over_opt" + suffix] = row["irkit-report"][stat] / opt_s
+            row["opt_pass_over_opt" + suffix] = row["irkit-opt -p propagate-mma"][stat] / opt_s
+    return rows
 
 
 def print_report_rows(rows: list[dict], reps: int) -> tuple[float | None, float | None]:
-    """The table; returns (worst report/opt ratio, report scaling over ops scaling)."""
-    print(f"## irkit-report vs irkit-opt on one module (CPU s, best of {reps} fresh processes)\n")
-    lines = [[r["input"], f"{r['irkit-opt']['cpu_s']:.2f}", f"{r['irkit-report']['cpu_s']:.2f}",
-              f"{r['report_over_opt']:.2f}x", f"{r['irkit-report']['rss_peak_mb']:.0f}"] for r in rows]
-    print(table(["input", "irkit-opt s", "irkit-report s", "report / opt", "report peak RSS MB"], lines))
+    """The table; returns (worst ratio to irkit-opt of irkit-report and irkit-opt with the pass, medians;
+    irkit-report's scaling over ops scaling, 10k -> the largest module)."""
+    print(f"## irkit-opt, irkit-opt -p {OPT_PASS} and irkit-report on one module "
+          f"(CPU s, median [best] of {reps} fresh processes)\n")
+    lines = []
+    for r in rows:
+        cells = [r["input"]]
+        for tool in REPORT_TOOLS:
+            cells.append(f"{r[tool]['cpu_s_median']:.2f} [{r[tool]['cpu_s']:.2f}]")
+        cells += [f"{r['opt_pass_over_opt_median']:.2f}x [{r['opt_pass_over_opt']:.2f}x]",
+                  f"{r['report_over_opt_median']:.2f}x [{r['report_over_opt']:.2f}x]",
+                  f"{r['irkit-report']['rss_peak_mb']:.0f}"]
+        lines.append(cells)
+    print(table(["input", "irkit-opt s", "with the pass s", "irkit-report s", "with the pass / opt", "report / opt",
+                 "report peak RSS MB"], lines))
     print()
-    worst = max((r["report_over_opt"] for r in rows), default=None)
+    worst = max((max(r["report_over_opt_median"], r["opt_pass_over_opt_median"]) for r in rows), default=None)
     scaling = None
     if len(rows) >= 2:
-        small, large = rows[0], rows[-1]
-        scaling = (large["irkit-report"]["cpu_s"] / small["irkit-report"]["cpu_s"]) / (large["size"] / small["size"])
-        print(f"irkit-report {small['input']} -> {large['input']}: "
-              f"{large['irkit-report']['cpu_s'] / small['irkit-report']['cpu_s']:.1f}x the time for "
-              f"{large['size'] / small['size']:.0f}x the ops (time ratio / ops ratio = {scaling:.2f}; 1.0 is linear)\n")
+        small = next((r for r in rows if r["size"] == 10000), rows[0])
+        large = rows[-1]
+        if large is not small:
+            t = large["irkit-report"]["cpu_s_median"] / small["irkit-report"]["cpu_s_median"]
+            scaling = t / (large["size"] / small["size"])
+            print(f"irkit-report {small['input']} -> {large['input']}: {t:.1f}x the time (medians) for "
+                  f"{large['size'] / small['size']:.0f}x the ops (time ratio / ops ratio = {scaling:.2f}; 1.0 is linear)\n")
     return worst, scaling
 
 
@@ -180,11 +225,11 @@ def make_inputs(args) -> list[dict]:
     parsed_sources = [gen_big.split_source(p) for p in sources]
     for size in args.sizes:
         text, ops, copies = gen_big.build(parsed_sources, size)
-        path = work / f"big_{size // 1000}k.ttgir"
+        path = work / f"big_{size_label(size)}.ttgir"
         if not path.exists() or path.read_text() != text:
             path.write_text(text)
-        inputs.append({"name": f"{size // 1000}k-op module ({copies} functions)", "files": [str(path)], "mlir": True,
-                       "kind": "big", "size": size})
+        inputs.append({"name": f"{size_label(size)}-op module ({copies} functions)", "files": [str(path)], "mlir": True,
+                       "kind": "big", "size": size, "functions": copies})
     # the generated module is MLIR-readable only by the Triton version that wrote its sources
     source_version = "3.1.0"
     for inp in inputs:
@@ -194,6 +239,11 @@ def make_inputs(args) -> list[dict]:
 
 
 # -- formatting -------------------------------------------------------------------------------------
+
+
+def size_label(size: int) -> str:
+    """2500 -> '2.5k', 10000 -> '10k'."""
+    return f"{size / 1000:g}k"
 
 
 def _s(x: float | None) -> str:
@@ -221,6 +271,45 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def _the_10k(bigs: list[dict]) -> dict:
+    """The 10k-op module (the base of the 10x scaling figures), else the smallest."""
+    return next((r for r in bigs if r["input"].get("size") == 10000), bigs[0])
+
+
+def print_pass_scaling(bigs: list[dict]) -> float | None:
+    """The passes' own CPU time on every generated module, against the smallest; returns propagate-mma's
+    time ratio / ops ratio from 2.5k to 10k ops (medians), None without both."""
+    if not bigs:
+        return None
+    base = bigs[0]
+    rows = []
+    for r in bigs:
+        ops_ratio = r["irkit"]["ops"] / base["irkit"]["ops"]
+        cells = [r["input"]["name"], f"{r['irkit']['ops']:,}", f"{ops_ratio:.2f}x"]
+        for tool in ("irkit", "mlir"):
+            if r[tool] is None or "pass" not in r[tool]["cpu"]:
+                cells += ["-", "-", "-"]
+                continue
+            best, median = r[tool]["cpu"]["pass"], r[tool]["cpu_median"]["pass"]
+            b_best, b_median = base[tool]["cpu"]["pass"], base[tool]["cpu_median"]["pass"]
+            cells += [f"{median:.3f} [{best:.3f}]", f"{median / r['irkit']['ops'] * 1e6:.0f}",
+                      f"{median / b_median:.2f}x [{best / b_best:.2f}x]"]
+        rows.append(cells)
+    print(f"## Passes over module size (many functions; CPU s of the pass alone, median [best] of {base['irkit']['reps']})\n")
+    print(table(["input", "ops", "ops vs smallest", "propagate-mma s", "us/op", "vs smallest",
+                 "MLIR remove-layout-conversions s", "us/op", "vs smallest"], rows))
+    print()
+    by_size = {r["input"].get("size"): r for r in bigs}
+    small, large = by_size.get(2500), by_size.get(10000)
+    if small is None or large is None or "pass" not in small["irkit"]["cpu_median"]:
+        return None
+    t = large["irkit"]["cpu_median"]["pass"] / small["irkit"]["cpu_median"]["pass"]
+    n = large["irkit"]["ops"] / small["irkit"]["ops"]
+    print(f"propagate-mma {small['input']['name']} -> {large['input']['name']}: {t:.2f}x the time (medians) for "
+          f"{n:.2f}x the ops (time ratio / ops ratio = {t / n:.3f}; target: 5.5x for 4x, {PASS_SCALING_PER_OPS:.3f})\n")
+    return t / n
+
+
 # -- main ---------------------------------------------------------------------------------------------
 
 
@@ -230,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--triton-python", default=None, help="a Python that imports triton (default: this one, if it does)")
     ap.add_argument("--reps", type=int, default=3, help="fresh processes per measurement (best is reported)")
     ap.add_argument("--quick", action="store_true", help="1 repetition, no 100k-op module")
-    ap.add_argument("--sizes", default="10000,100000", help="op counts of the generated modules")
+    ap.add_argument("--sizes", default="2500,5000,10000,100000", help="op counts of the generated modules")
     ap.add_argument("--json", type=Path, default=None, help="write all figures here")
     ap.add_argument("--report-only", action="store_true", help="only irkit-report vs irkit-opt on the generated modules")
     args = ap.parse_args(argv)
@@ -344,8 +433,8 @@ def main(argv: list[str] | None = None) -> int:
     # -- table 3: scaling
     bigs = [r for r in results if r["input"]["kind"] == "big"]
     worst_scaling = None
-    if len(bigs) >= 2:
-        small, large = bigs[0], bigs[-1]
+    if len(bigs) >= 2 and bigs[-1] is not _the_10k(bigs):
+        small, large = _the_10k(bigs), bigs[-1]
         n_ratio = large["irkit"]["ops"] / small["irkit"]["ops"]
         rows = []
         for tool in ("irkit", "mlir"):
@@ -369,6 +458,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"## Scaling {small['input']['name']} -> {large['input']['name']} ({n_ratio:.2f}x the ops)\n")
         print(table(["tool", "parse", "verify", "print", "pass", "memory over baseline"], rows))
         print()
+    pass_scaling = print_pass_scaling(bigs)
 
     # -- end-to-end commands
     print(f"## End-to-end commands (wall-clock s, best of {max(args.reps, 3)})\n")
@@ -403,10 +493,10 @@ def main(argv: list[str] | None = None) -> int:
 
     # -- targets
     print("## Targets\n")
-    met = []
+    met: list[dict] = []
 
     def target(name: str, value: str, ok: bool | None) -> None:
-        met.append(ok)
+        met.append({"target": name, "measured": value, "met": ok})
         print(f"- {name}: {value} -> {'met' if ok else 'NOT met' if ok is not None else 'not measured'}")
 
     target("parse+print >= 1/5 of MLIR C++ ops/s (10k-op module)",
@@ -419,10 +509,14 @@ def main(argv: list[str] | None = None) -> int:
            None if report_s is None else report_s < REPORT_LIMIT_S)
     target(f"irkit-opt --help < {HELP_LIMIT_S} s", f"{_s(help_s)} s" if help_s else "not run",
            None if help_s is None else help_s < HELP_LIMIT_S)
-    target(f"irkit-report <= {REPORT_OVER_OPT_LIMIT:.0f}x irkit-opt on one module",
-           f"worst {worst_report:.2f}x" if worst_report else "not run",
+    target(f"propagate-mma over many functions (2.5k -> 10k ops: at most 5.5x the time for 4x the ops, "
+           f"time ratio / ops ratio <= {PASS_SCALING_PER_OPS:.3f})",
+           f"{pass_scaling:.3f} (medians)" if pass_scaling else "no 2.5k and 10k runs",
+           None if pass_scaling is None else pass_scaling <= PASS_SCALING_PER_OPS)
+    target(f"irkit-report and irkit-opt -p propagate-mma <= {REPORT_OVER_OPT_LIMIT:.0f}x irkit-opt on one module",
+           f"worst {worst_report:.2f}x (medians)" if worst_report else "not run",
            None if worst_report is None else worst_report <= REPORT_OVER_OPT_LIMIT)
-    target("irkit-report linear (time ratio / ops ratio <= 1.1, 10k -> 100k)",
+    target("irkit-report linear (time ratio / ops ratio <= 1.1, 10k -> the largest module, medians)",
            f"{report_scaling:.2f}" if report_scaling else "no 100k run",
            None if report_scaling is None else report_scaling <= SCALING_LIMIT / 10)
     big = [r for r in bigs if r["input"].get("size", 0) >= 100000]
@@ -430,8 +524,10 @@ def main(argv: list[str] | None = None) -> int:
     target(f"peak memory < {MEMORY_LIMIT_MB:.0f} MB at 100k ops", f"{peak:.0f} MB" if peak else "no 100k run",
            None if peak is None else peak < MEMORY_LIMIT_MB)
     if args.json:
-        args.json.write_text(json.dumps({"env": env, "results": results, "help_s": help_s, "report_s": report_s,
-                                         "report_vs_opt": report_rows}, indent=1))
+        args.json.write_text(json.dumps({"env": env, "command": "python bench/run.py " + " ".join(argv or sys.argv[1:]),
+                                         "results": results, "help_s": help_s, "report_s": report_s,
+                                         "pass_time_ratio_per_ops_ratio_2_5k_to_10k": pass_scaling,
+                                         "report_vs_opt": report_rows, "targets_met": met}, indent=1))
     return 0
 
 
