@@ -127,6 +127,37 @@ def test_a_dialect_spelled_both_ways(tmp_path):
     _rejected(path, "spells the dialect both 'triton_gpu' and 'ttg'")
 
 
+UNDEF_KERNEL = KERNELS / "3.1.0" / "cuda_80" / "block_ptr_matmul_fp16.source.ttir"
+UNDEF_LINE = "    %16 = llvm.mlir.undef : i32 loc(#loc8)\n"
+
+
+@pytest.mark.parametrize("type_, accepted", [
+    ("tensor<4xi32>", False), ("index", False), ("ui32", False), ("f8E5M2", False), ("!tt.ptr<f32>", False),
+    ("vector<2x2xf32>", False), ("i128", True), ("vector<4xf8E5M2>", True), ("!llvm.ptr<1>", True)])
+def test_llvm_undef_of_a_type_llvm_has_not(tmp_path, type_, accepted):
+    # LLVM_Type (isCompatibleOuterType), as Triton 3.1-3.9 check it: a signless integer, f16..f128, an llvm
+    # dialect type or a 1-D vector; a retyped `llvm.mlir.undef : tensor<4xi32>` passed before
+    path = _mutant(tmp_path, UNDEF_KERNEL, UNDEF_LINE, UNDEF_LINE + f"    %undef_x = llvm.mlir.undef : {type_}\n")
+    if accepted:
+        code, _, err = run_in_process([str(path), "-o", os.devnull])
+        assert code == 0, err
+    else:
+        _rejected(path, "'llvm.mlir.undef' op result #0 must be LLVM dialect-compatible type, but got '")
+
+
+@pytest.mark.parametrize("attr, bad, most", [("elem_type", -2147483648, 15), ("elem_type", 16, 15),
+                                             ("swizzle_mode", 4, 3), ("interleave_layout", 3, 2), ("fill_mode", 2, 1)])
+def test_tensormap_create_enums_are_bounded(tmp_path, attr, bad, most):
+    base = KERNELS / "3.9.0" / "cuda_90" / "tensor_desc_matmul_fp16.ttgir"
+    old = re.search(rf"{attr} = \d+ : i32", base.read_text()).group(0)
+    path = _mutant(tmp_path, base, old, f"{attr} = {bad} : i32")
+    _rejected(path, f"attribute '{attr}' failed to satisfy constraint: 32-bit signless integer attribute whose value "
+                    f"is non-negative whose maximum value is {most}")
+    path = _mutant(tmp_path, base, old, f"{attr} = {most} : i32")
+    code, _, err = run_in_process([str(path), "-o", os.devnull])
+    assert code == 0, err
+
+
 def test_real_kernels_still_verify():
     for path in sorted(KERNELS.glob("*/*/*.ttgir"))[::7]:
         code, _, err = run_in_process([str(path), "-o", os.devnull])
