@@ -158,6 +158,30 @@ def test_tensormap_create_enums_are_bounded(tmp_path, attr, bad, most):
     assert code == 0, err
 
 
+@pytest.mark.parametrize("base, old, new, expected", [
+    # the default CTA layout (1 CTA) of a layout without CTA fields, held against the module's num-ctas
+    (INT_ARITH, 'num-ctas" = 1 : i32', 'num-ctas" = 2 : i32', "Layout has a total of 1 CTAs per CGA"),
+    # DotOperandEncodingAttr::verify: an Ampere parent needs kWidth; 3.1 allows it on Ampere only
+    (BATCHED, "parent = #mma, kWidth = 2", "parent = #mma", "kWidth parameter is mandatory for Ampere MMA parent"),
+    (BATCHED, "versionMajor = 2, versionMinor = 0", "versionMajor = 3, versionMinor = 0",
+     "kWidth parameter can only be non-zero for Ampere MMA parent"),
+    # Triton 3.9 aborts on an Ampere instrShape that has not one entry per dim
+    (BATCHED, "instrShape = [1, 16, 8]", "instrShape = [16, 8]", "of an Ampere layout must have one entry per dimension"),
+    # `-0` in a dense array, as in a scalar (Triton 3.1 and 3.3: integer constant out of range)
+    (UNDEF_KERNEL, "array<i32: 1, 0>", "array<i32: 1, -0>", "integer constant out of range"),
+])
+def test_layout_and_attribute_rules_of_the_oracle_campaign(tmp_path, base, old, new, expected):
+    _rejected(_mutant(tmp_path, base, old, new), expected)
+
+
+def test_a_bool_attribute_given_an_integer(tmp_path):
+    base = KERNELS / "3.9.0" / "cuda_90" / "tensor_desc_matmul_fp16.ttgir"
+    if "bCluster = false" not in base.read_text():
+        pytest.skip("no ttng.fence_async_shared in the kernel")
+    _rejected(_mutant(tmp_path, base, "bCluster = false", "bCluster = -5 : i32"),
+              "attribute 'bCluster' failed to satisfy constraint: bool attribute")
+
+
 def test_real_kernels_still_verify():
     for path in sorted(KERNELS.glob("*/*/*.ttgir"))[::7]:
         code, _, err = run_in_process([str(path), "-o", os.devnull])
