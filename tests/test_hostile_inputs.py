@@ -182,6 +182,14 @@ def test_a_bool_attribute_given_an_integer(tmp_path):
               "attribute 'bCluster' failed to satisfy constraint: bool attribute")
 
 
+def test_a_value_of_a_later_block_used_in_the_entry_block(tmp_path):
+    # the final campaign's one wrong success: `tt.return %1` in the entry block, %1 defined in ^bb1
+    path = tmp_path / "cfg.ttir"
+    path.write_text("module {\n  tt.func @f() -> f32 {\n    tt.return %1 : f32\n  ^bb1:\n"
+                    "    %1 = ub.poison : f32\n    tt.return %1 : f32\n  }\n}\n")
+    _rejected(path, "operand #0 does not dominate this use")
+
+
 def test_real_kernels_still_verify():
     for path in sorted(KERNELS.glob("*/*/*.ttgir"))[::7]:
         code, _, err = run_in_process([str(path), "-o", os.devnull])
