@@ -205,7 +205,7 @@ def _callee_problem(op: Operation) -> str | None:
     target = callee.root_reference.data
     found = not callee.nested_references.data and any(
         isinstance(f.properties.get("sym_name"), StringAttr) and f.properties["sym_name"].data == target
-        for f in module.body.block.ops)
+        for block in module.body.blocks for f in block.ops)
     return None if found else f"'{callee.string_value()}' does not reference a valid function"
 
 
