@@ -101,13 +101,14 @@ class _Tree:
 
 def _in_other_block_of_same_region(op: Operation, block: Block | None) -> bool:
     """Whether `op` lies in another block of `block`'s region (a CFG: dominance
-    across blocks needs the dominator tree, which this check does not build)."""
+    across blocks needs the dominator tree, which this check does not build, except
+    that nothing but the entry block dominates the entry block)."""
     region = block.parent if block is not None else None
     a: Operation | None = op
     while a is not None:
         b = a.parent_block()
         if b is not None and b.parent is region:
-            return True
+            return not (region is not None and b is region.first_block and block is not b)
         a = a.parent_op()
     return False
 

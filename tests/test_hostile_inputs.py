@@ -127,6 +127,69 @@ def test_a_dialect_spelled_both_ways(tmp_path):
     _rejected(path, "spells the dialect both 'triton_gpu' and 'ttg'")
 
 
+UNDEF_KERNEL = KERNELS / "3.1.0" / "cuda_80" / "block_ptr_matmul_fp16.source.ttir"
+UNDEF_LINE = "    %16 = llvm.mlir.undef : i32 loc(#loc8)\n"
+
+
+@pytest.mark.parametrize("type_, accepted", [
+    ("tensor<4xi32>", False), ("index", False), ("ui32", False), ("f8E5M2", False), ("!tt.ptr<f32>", False),
+    ("vector<2x2xf32>", False), ("i128", True), ("vector<4xf8E5M2>", True), ("!llvm.ptr<1>", True)])
+def test_llvm_undef_of_a_type_llvm_has_not(tmp_path, type_, accepted):
+    # LLVM_Type (isCompatibleOuterType), as Triton 3.1-3.9 check it: a signless integer, f16..f128, an llvm
+    # dialect type or a 1-D vector; a retyped `llvm.mlir.undef : tensor<4xi32>` passed before
+    path = _mutant(tmp_path, UNDEF_KERNEL, UNDEF_LINE, UNDEF_LINE + f"    %undef_x = llvm.mlir.undef : {type_}\n")
+    if accepted:
+        code, _, err = run_in_process([str(path), "-o", os.devnull])
+        assert code == 0, err
+    else:
+        _rejected(path, "'llvm.mlir.undef' op result #0 must be LLVM dialect-compatible type, but got '")
+
+
+@pytest.mark.parametrize("attr, bad, most", [("elem_type", -2147483648, 15), ("elem_type", 16, 15),
+                                             ("swizzle_mode", 4, 3), ("interleave_layout", 3, 2), ("fill_mode", 2, 1)])
+def test_tensormap_create_enums_are_bounded(tmp_path, attr, bad, most):
+    base = KERNELS / "3.9.0" / "cuda_90" / "tensor_desc_matmul_fp16.ttgir"
+    old = re.search(rf"{attr} = \d+ : i32", base.read_text()).group(0)
+    path = _mutant(tmp_path, base, old, f"{attr} = {bad} : i32")
+    _rejected(path, f"attribute '{attr}' failed to satisfy constraint: 32-bit signless integer attribute whose value "
+                    f"is non-negative whose maximum value is {most}")
+    path = _mutant(tmp_path, base, old, f"{attr} = {most} : i32")
+    code, _, err = run_in_process([str(path), "-o", os.devnull])
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("base, old, new, expected", [
+    # the default CTA layout (1 CTA) of a layout without CTA fields, held against the module's num-ctas
+    (INT_ARITH, 'num-ctas" = 1 : i32', 'num-ctas" = 2 : i32', "Layout has a total of 1 CTAs per CGA"),
+    # DotOperandEncodingAttr::verify: an Ampere parent needs kWidth; 3.1 allows it on Ampere only
+    (BATCHED, "parent = #mma, kWidth = 2", "parent = #mma", "kWidth parameter is mandatory for Ampere MMA parent"),
+    (BATCHED, "versionMajor = 2, versionMinor = 0", "versionMajor = 3, versionMinor = 0",
+     "kWidth parameter can only be non-zero for Ampere MMA parent"),
+    # Triton 3.9 aborts on an Ampere instrShape that has not one entry per dim
+    (BATCHED, "instrShape = [1, 16, 8]", "instrShape = [16, 8]", "of an Ampere layout must have one entry per dimension"),
+    # `-0` in a dense array, as in a scalar (Triton 3.1 and 3.3: integer constant out of range)
+    (UNDEF_KERNEL, "array<i32: 1, 0>", "array<i32: 1, -0>", "integer constant out of range"),
+])
+def test_layout_and_attribute_rules_of_the_oracle_campaign(tmp_path, base, old, new, expected):
+    _rejected(_mutant(tmp_path, base, old, new), expected)
+
+
+def test_a_bool_attribute_given_an_integer(tmp_path):
+    base = KERNELS / "3.9.0" / "cuda_90" / "tensor_desc_matmul_fp16.ttgir"
+    if "bCluster = false" not in base.read_text():
+        pytest.skip("no ttng.fence_async_shared in the kernel")
+    _rejected(_mutant(tmp_path, base, "bCluster = false", "bCluster = -5 : i32"),
+              "attribute 'bCluster' failed to satisfy constraint: bool attribute")
+
+
+def test_a_value_of_a_later_block_used_in_the_entry_block(tmp_path):
+    # the final campaign's one wrong success: `tt.return %1` in the entry block, %1 defined in ^bb1
+    path = tmp_path / "cfg.ttir"
+    path.write_text("module {\n  tt.func @f() -> f32 {\n    tt.return %1 : f32\n  ^bb1:\n"
+                    "    %1 = ub.poison : f32\n    tt.return %1 : f32\n  }\n}\n")
+    _rejected(path, "operand #0 does not dominate this use")
+
+
 def test_real_kernels_still_verify():
     for path in sorted(KERNELS.glob("*/*/*.ttgir"))[::7]:
         code, _, err = run_in_process([str(path), "-o", os.devnull])

@@ -12,7 +12,23 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import FunctionType, IntegerAttr, IntegerType, NoneType, TensorType
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    Float80Type,
+    Float128Type,
+    FunctionType,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    NoneType,
+    Signedness,
+    TensorType,
+    VectorType,
+)
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import (
     operand_def,
@@ -25,6 +41,7 @@ from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from irkit.dialects.base import TritonOp, i1_like, irkit_op
+from irkit.dialects.types import OpaqueType
 from irkit.frontend.opformat import AttrStyle, EnumStyle
 
 CMPI_PREDICATES = EnumStyle(("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"), width=64)
@@ -396,6 +413,31 @@ class UndefOp(TritonOp):
     res = result_def()
     traits = traits_def(Pure())
     FORMAT = "attr-dict `:` type($res)"
+
+    def verify_(self) -> None:
+        if not llvm_compatible(self.res.type):
+            from irkit.frontend.printer import mlir_text
+
+            raise VerifyException(f"result #0 must be LLVM dialect-compatible type, but got '{mlir_text(self.res.type)}'")
+
+
+_LLVM_FLOATS = (BFloat16Type, Float16Type, Float32Type, Float64Type, Float80Type, Float128Type)
+
+
+def llvm_compatible(t: Attribute) -> bool:
+    """MLIR's `LLVM::isCompatibleOuterType` (the `LLVM_Type` constraint): a signless integer, an IEEE float
+    of 16 to 128 bits, a type of the llvm dialect, or a 1-D vector (whose element type the vector type
+    itself constrains: an integer, index or float)."""
+    if isinstance(t, IntegerType):
+        return t.signedness.data == Signedness.SIGNLESS
+    if isinstance(t, _LLVM_FLOATS):
+        return True
+    if isinstance(t, OpaqueType):
+        return t.dialect_name.data.startswith("llvm.")  # `!llvm.ptr`, `!llvm.struct<...>`: kept as text
+    if isinstance(t, VectorType):
+        return (t.get_num_dims() == 1 and t.get_shape()[0] > 0
+                and isinstance(t.element_type, (IntegerType, IndexType, AnyFloat)))
+    return False
 
 
 MISC_OPS = [PoisonOp, UndefOp]

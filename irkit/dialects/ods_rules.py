@@ -89,9 +89,13 @@ OPERAND_RULES: dict[str, dict[str, str]] = {
 _I32_ATTRS = {"axis", "start", "end", "num", "maxNumImpreciseAcc", "alignment", "interleave_layout", "swizzle_mode",
               "fill_mode", "elem_type", "nbytes", "nbytes_alignment", "pendings"}
 # I32EnumAttr cases written as integers (tt.dot's, ttng.warp_group_dot's inputPrecision: tf32 .. bf16x6)
-_ENUM_RANGES = {"inputPrecision": range(0, 5), "swizzle_mode": range(0, 4), "fill_mode": range(0, 2),
-                "interleave_layout": range(0, 3)}
-_BOOL_ATTRS = {"isVolatile", "reverse", "isAsync", "pure"}
+_ENUM_RANGES = {"inputPrecision": range(0, 5)}
+# ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<N>]>: ttng.tensormap_create's CUtensorMap enums
+_I32_MAX = {"elem_type": 15, "interleave_layout": 2, "swizzle_mode": 3, "fill_mode": 1}
+# BoolAttr arguments of Triton's ops (3.3 to main)
+_BOOL_ATTRS = {"isVolatile", "reverse", "isAsync", "pure", "bCluster", "isStore", "forceNoAlias", "abs", "NaN",
+               "speculative", "lhs_k_pack", "rhs_k_pack", "relaxed", "publishClock", "multicast", "hex", "fastMath",
+               "aSigned", "bSigned", "acquireStreamClock", "isBufferLoadsAEnabled", "isBufferLoadsBEnabled"}
 _I32_ARRAYS = {"order"}
 _TRITON_DIALECTS = ("tt.", "ttg.", "ttng.", "amdg.", "ttig.")
 # The ops whose tensors' layouts Triton checks against num-warps/threads/num-ctas (VerifyTensorLayoutsTrait, on
@@ -206,7 +210,7 @@ def _callee_problem(op: Operation) -> str | None:
     target = callee.root_reference.data
     found = not callee.nested_references.data and any(
         isinstance(f.properties.get("sym_name"), StringAttr) and f.properties["sym_name"].data == target
-        for f in module.body.block.ops)
+        for block in module.body.blocks for f in block.ops)
     return None if found else f"'{callee.string_value()}' does not reference a valid function"
 
 
@@ -225,6 +229,9 @@ def _barrier_layout_problem(t: Attribute) -> str | None:
 def _attribute_problem(key: str, value: Attribute) -> str | None:
     if key in _I32_ATTRS and not (isinstance(value, IntegerAttr) and value.type == _I32):
         return "32-bit signless integer attribute"
+    most = _I32_MAX.get(key)
+    if most is not None and isinstance(value, IntegerAttr) and not 0 <= value.value.data <= most:
+        return f"32-bit signless integer attribute whose value is non-negative whose maximum value is {most}"
     cases = _ENUM_RANGES.get(key)
     if cases is not None and isinstance(value, IntegerAttr) and (value.type != _I32 or value.value.data not in cases):
         return f"allowed 32-bit signless integer cases: {', '.join(map(str, cases))}"

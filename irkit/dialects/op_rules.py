@@ -167,19 +167,27 @@ def _total_warps(enc: Attribute) -> int | None:
 
 
 def _total_ctas(enc: Attribute) -> int | None:
-    """CTAs per CGA of a distributed layout, None where unknown or left out (Triton main's tests write
-    layouts without CTA fields in modules of 2-8 CTAs, and its parser reads them)."""
+    """CTAs per CGA of a distributed layout, None where unknown: CTAsPerCGA multiplied out (3.1-3.8), 2 to the
+    number of `CGALayout` block bases (3.9 and main, whose multi-CTA tests write only those), 1 where the
+    layout has neither (the default CTA layout every Triton parser gives it, which its verifier then
+    holds against a module of 2 or more CTAs)."""
     from irkit.dialects.encodings import DotOperandEncodingAttr, SliceEncodingAttr, StructLayoutAttr, is_shared
 
     if isinstance(enc, (SliceEncodingAttr, DotOperandEncodingAttr)):
         return _total_ctas(enc.get("parent"))
     if not isinstance(enc, StructLayoutAttr) or is_shared(enc):
         return None
+    if isinstance(enc, LinearEncodingAttr):  # one block basis per doubling of the CTAs
+        block = enc.get("block")
+        return None if block is None else 2 ** len(block)
     try:
         ctas = enc.get("CTAsPerCGA")
+        cga = enc.get("CGALayout")
     except (KeyError, AttributeError, TypeError, ValueError):
         return None
-    return math.prod(ctas) if ctas else None
+    if ctas:
+        return math.prod(ctas)
+    return 2 ** len(cga) if cga is not None else 1
 
 
 def _layout_totals(enc: Attribute) -> tuple[int | None, int | None]:

@@ -654,7 +654,8 @@ class AttrParser:
                     if is_float:
                         raise ParseError(npos, "floating point value not valid for integer type")
                     value = int(num, 0)
-                    if not elem.value_range()[0] <= value < elem.value_range()[1]:
+                    if not elem.value_range()[0] <= value < elem.value_range()[1] or (value == 0 and num.startswith("-")):
+                        # `-0` as in a scalar attribute: Triton 3.1 and 3.3 reject it
                         raise ParseError(npos, f"integer constant out of range for {elem}")
                     values.append(value)
                 else:
@@ -773,7 +774,7 @@ class AttrParser:
                     break
                 cur.expect(",", "or '}' in layout parameters")
         cur.expect(">", f"to end #{cls.name}")
-        problem = layout_problem(cls, values)
+        problem = layout_problem(cls, values, legacy=self.saw_legacy and not self.saw_current)
         if problem is not None:
             raise ParseError(start, f"invalid #{cls.name} layout: {problem}")
         return cls.from_values(**values)
@@ -930,10 +931,11 @@ _POSITIVE_FIELDS = ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "CTAsPerCG
 _RANKED_FIELDS = ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "CTAsPerCGA", "CTASplitNum", "CTAOrder")
 
 
-def layout_problem(cls: type[enc.StructLayoutAttr], values: dict[str, object]) -> str | None:
+def layout_problem(cls: type[enc.StructLayoutAttr], values: dict[str, object], legacy: bool = False) -> str | None:
     """What Triton's layout verifiers would reject in a parsed layout (None: fine):
     missing parameters, ranks that differ, orders that are no permutation,
-    sizes below 1.  Kept to checks every Triton version makes."""
+    sizes below 1.  Kept to checks every Triton version makes, or the versions the file's spelling
+    admits (`legacy`: `triton_gpu.*`, Triton 3.1-3.2)."""
     missing = [k for k in _REQUIRED_FIELDS.get(cls.name, ()) if k not in values]
     if missing:
         return f"missing parameter(s) {', '.join(missing)}"
@@ -985,8 +987,37 @@ def layout_problem(cls: type[enc.StructLayoutAttr], values: dict[str, object]) -
         return f"elementBitWidth = {values['elementBitWidth']} must be 8, 16, 32 or 64"
     if values.get("swizzlingByteWidth") not in (None, 0, 32, 64, 128):
         return "swizzlingByteWidth must be 0, 32, 64, or 128"
-    if cls.name == "ttg.dot_op" and values["opIdx"] not in (0, 1):
-        return f"opIdx = {values['opIdx']} must be 0 or 1"
+    if cls.name == "ttg.nvidia_mma" and values.get("versionMajor") == 2 and isinstance(shape, tuple) \
+            and isinstance(warps := values.get("warpsPerCTA"), tuple) and len(shape) != len(warps):
+        # Triton 3.9 builds an Ampere tile of one instrShape entry per dim (and aborts on others)
+        return f"instrShape = {list(shape)} of an Ampere layout must have one entry per dimension ({len(warps)})"
+    if cls.name == "ttg.dot_op":
+        if values["opIdx"] not in (0, 1):
+            return f"opIdx = {values['opIdx']} must be 0 or 1"
+        return _dot_operand_problem(values, legacy)
+    return None
+
+
+def _dot_operand_problem(values: dict[str, object], legacy: bool) -> str | None:
+    """DotOperandEncodingAttr::verify on an MMA parent: the elements per thread along K (kWidth) are
+    needed by Ampere and AMD MFMA (and Hopper from 3.3 on, where only operand A may sit in registers);
+    3.1 allows kWidth only on an Ampere parent."""
+    parent, k_width = values.get("parent"), values.get("kWidth") or 0
+    if isinstance(parent, enc.AmdMfmaEncodingAttr) and not k_width:
+        return "kWidth parameter is mandatory for MFMA parent"
+    if not isinstance(parent, enc.NvidiaMmaEncodingAttr):
+        return None
+    major = parent.get("versionMajor")
+    if legacy:
+        if major == 2 and not k_width:
+            return "kWidth parameter is mandatory for Ampere MMA parent"
+        if major != 2 and k_width:
+            return "kWidth parameter can only be non-zero for Ampere MMA parent"
+        return None
+    if major == 3 and values["opIdx"] != 0:
+        return "opIdx parameter must be 0 for Hopper MMA parent, since Hopper WGMMA only allows first operand to be in registers"
+    if major in (2, 3) and not k_width:
+        return "kWidth parameter is mandatory for Ampere or Hopper MMA parent"
     return None
 
 

@@ -33,17 +33,16 @@ class ValueNames:
         self.groups: dict[Operation, list[tuple[str, int]]] = {}
         self.blocks: dict[Block, str] = {}
 
-    def number(self, region: Region, next_value: int = 0, next_arg: int = 0, chain: tuple[set[str], ...] = (),
-               next_conflict: int = 0) -> None:
-        used: set[str] = set()
-        chain = chain + (used,)
-        mlir = self.mlir
+    def number(self, region: Region) -> None:
+        self._number(region, 0, 0, set(), 0)
 
-        def taken(n: str) -> bool:
-            for u in chain:
-                if n in u:
-                    return True
-            return False
+    def _number(self, region: Region, next_value: int, next_arg: int, visible: set[str], next_conflict: int) -> None:
+        """`visible`: the names of this region's enclosing regions, to which this one's are added while its
+        nested regions are numbered, then taken away (one set for every depth, not one per level: 10,000
+        nested regions stay linear)."""
+        used: set[str] = set()
+        mlir = self.mlir
+        taken = visible.__contains__
 
         conflict = [next_conflict]  # a list, not `nonlocal`: the loops below stay free of cell variables
 
@@ -59,6 +58,7 @@ class ValueNames:
                     name = f"{hint}_{i}"
                     i += 1
             used.add(name)
+            visible.add(name)
             return name
 
         for bi, block in enumerate(region.blocks):
@@ -73,6 +73,7 @@ class ValueNames:
                         next_value += 1
                     self.values[arg] = str(next_value)
                     used.add(str(next_value))
+                    visible.add(str(next_value))
                     next_value += 1
                     continue
                 i = next_arg
@@ -97,6 +98,7 @@ class ValueNames:
                     name = str(next_value)
                     next_value += 1
                     used.add(name)
+                    visible.add(name)
                     self.values[r] = name
                     continue
                 groups: list[tuple[str, int]] = []
@@ -112,6 +114,7 @@ class ValueNames:
                         name = str(next_value)
                         next_value += 1
                         used.add(name)
+                        visible.add(name)
                     groups.append((name, len(run)))
                     if len(run) == 1:
                         self.values[run[0]] = name
@@ -125,7 +128,8 @@ class ValueNames:
                 if is_isolated(op):
                     continue
                 for r in op.regions:
-                    self.number(r, next_value, next_arg, chain, conflict[0])
+                    self._number(r, next_value, next_arg, visible, conflict[0])
+        visible -= used
 
 
 # Ops naming their results (OpAsmOpInterface::getAsmResultNames), by op name; checked against the real printers.
