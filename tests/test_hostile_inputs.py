@@ -169,6 +169,11 @@ def test_tensormap_create_enums_are_bounded(tmp_path, attr, bad, most):
     (BATCHED, "instrShape = [1, 16, 8]", "instrShape = [16, 8]", "of an Ampere layout must have one entry per dimension"),
     # `-0` in a dense array, as in a scalar (Triton 3.1 and 3.3: integer constant out of range)
     (UNDEF_KERNEL, "array<i32: 1, 0>", "array<i32: 1, -0>", "integer constant out of range"),
+    # and in a layout's parameters, which Triton reads as an MLIR dictionary attribute (3.1, 3.3 and 3.9)
+    (INT_ARITH, "order = [0]", "order = [-0]", "integer constant out of range for attribute"),
+    # MLIR lexes a float only with its decimal point: `1e400` is the integer 1, then `e400` (3.9: expected '>')
+    (KERNELS / "3.9.0" / "cuda_90" / "tensor_desc_matmul_fp16.ttgir", "dense<0.000000e+00>", "dense<1e400>",
+     "a float literal needs a decimal point before its exponent"),
 ])
 def test_layout_and_attribute_rules_of_the_oracle_campaign(tmp_path, base, old, new, expected):
     _rejected(_mutant(tmp_path, base, old, new), expected)

@@ -782,7 +782,7 @@ class AttrParser:
     def _struct_value(self, kind: str, pos: int) -> object:
         cur = self.cur
         if kind == enc.INT:
-            return cur.integer()
+            return self._dictionary_integer()
         if kind == enc.BOOL:
             if cur.try_lit("true"):
                 return True
@@ -810,10 +810,22 @@ class AttrParser:
         if cur.try_lit("]"):
             return out
         while True:
-            out.append(cur.integer())
+            out.append(self._dictionary_integer())
             if cur.try_lit("]"):
                 return out
             cur.expect(",", "or ']' in integer list")
+
+    def _dictionary_integer(self) -> int:
+        """An integer of a layout's `{...}`, which Triton's parsers read as an MLIR dictionary attribute: a
+        literal MLIR builds as an integer attribute, where `-0` is out of range (a negated literal must come
+        out negative), as for any other attribute (`_number_attribute`)."""
+        cur = self.cur
+        start = cur.skip()
+        negative_zero = cur.text.startswith("-", start)
+        value = cur.integer()
+        if negative_zero and value == 0:
+            raise ParseError(start, "integer constant out of range for attribute")
+        return value
 
     # -- locations ----------------------------------------------------------------------
     def try_location(self) -> Attribute | None:
@@ -899,6 +911,7 @@ class AttrParser:
 
 
 _DECIMAL_INTEGER = re.compile(r"-?\d+", re.ASCII)
+_EXPONENT_WITHOUT_POINT = re.compile(r"[-+]?\d+[eE]", re.ASCII)  # MLIR lexes `1e5` as the integer 1, then `e5`
 
 
 def _dense_problem(body: str, values: list, t: TensorType | VectorType) -> str | None:
@@ -908,6 +921,8 @@ def _dense_problem(body: str, values: list, t: TensorType | VectorType) -> str |
         tokens = body.replace("[", " ").replace("]", " ").replace(",", " ").split()
         if any(_DECIMAL_INTEGER.fullmatch(tok) for tok in tokens):
             return "expected floating-point elements, but parsed integer"
+        if any(_EXPONENT_WITHOUT_POINT.match(tok) for tok in tokens):
+            return "a float literal needs a decimal point before its exponent (MLIR reads `1e5` as 1, then `e5`)"
     elif isinstance(et, IntegerType) and et.width.data > 1:
         low, high = et.value_range()
         if any(not low <= v < high for v in values):
