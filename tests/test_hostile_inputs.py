@@ -167,6 +167,9 @@ def test_tensormap_create_enums_are_bounded(tmp_path, attr, bad, most):
      "kWidth parameter can only be non-zero for Ampere MMA parent"),
     # Triton 3.9 aborts on an Ampere instrShape that has not one entry per dim
     (BATCHED, "instrShape = [1, 16, 8]", "instrShape = [16, 8]", "of an Ampere layout must have one entry per dimension"),
+    # a Hopper instrShape whose N is no multiple of 8 (Triton 3.9 aborts: n % (kWidth * 4) == 0)
+    (KERNELS / "3.9.0" / "cuda_90" / "tensor_desc_matmul_fp16.ttgir", "instrShape = [16, 128, 16]",
+     "instrShape = [16, 1, 16]", "of a Hopper layout needs N a multiple of 8"),
     # `-0` in a dense array, as in a scalar (Triton 3.1 and 3.3: integer constant out of range)
     (UNDEF_KERNEL, "array<i32: 1, 0>", "array<i32: 1, -0>", "integer constant out of range"),
     # and in a layout's parameters, which Triton reads as an MLIR dictionary attribute (3.1, 3.3 and 3.9)

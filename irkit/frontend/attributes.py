@@ -1006,6 +1006,10 @@ def layout_problem(cls: type[enc.StructLayoutAttr], values: dict[str, object], l
             and isinstance(warps := values.get("warpsPerCTA"), tuple) and len(shape) != len(warps):
         # Triton 3.9 builds an Ampere tile of one instrShape entry per dim (and aborts on others)
         return f"instrShape = {list(shape)} of an Ampere layout must have one entry per dimension ({len(warps)})"
+    if cls.name == "ttg.nvidia_mma" and values.get("versionMajor") == 3 and isinstance(shape, tuple) \
+            and len(shape) == 3 and shape[1] % 8:
+        # wgmma's N is a multiple of 8; Triton 3.9 aborts building the tile otherwise (n % (kWidth * 4))
+        return f"instrShape = {list(shape)} of a Hopper layout needs N a multiple of 8"
     if cls.name == "ttg.dot_op":
         if values["opIdx"] not in (0, 1):
             return f"opIdx = {values['opIdx']} must be 0 or 1"
