@@ -413,12 +413,8 @@ class UndefOp(TritonOp):
     res = result_def()
     traits = traits_def(Pure())
     FORMAT = "attr-dict `:` type($res)"
-
-    def verify_(self) -> None:
-        if not llvm_compatible(self.res.type):
-            from irkit.frontend.printer import mlir_text
-
-            raise VerifyException(f"result #0 must be LLVM dialect-compatible type, but got '{mlir_text(self.res.type)}'")
+    # its result's LLVM_Type constraint is checked with the other ODS rules (ods_rules.ods_error), which
+    # name the type as MLIR prints it
 
 
 _LLVM_FLOATS = (BFloat16Type, Float16Type, Float32Type, Float64Type, Float80Type, Float128Type)

@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, Tens
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from irkit.dialects.arith import UndefOp, llvm_compatible
 from irkit.dialects.encodings import SwizzledSharedEncodingAttr
 from irkit.dialects.op_rules import TensorLayoutsMatchContext, _pointee
 from irkit.dialects.types import AsyncTokenType, MemDescType, PointerType
@@ -179,6 +180,8 @@ def ods_error(op: Operation) -> str | None:
             TensorLayoutsMatchContext().verify(op)
         except VerifyException as e:
             return str(e)
+    if isinstance(op, UndefOp) and not llvm_compatible(op.res.type):
+        return f"result #0 must be LLVM dialect-compatible type, but got '{mlir_text(op.res.type)}'"
     if name == "tt.call":
         problem = _callee_problem(op)
         if problem is not None:
