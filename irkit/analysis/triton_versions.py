@@ -24,6 +24,7 @@ APPROX = "approximate: "  # notes with this prefix also go to SharedMemoryReport
 MAIN = "main"
 """The version of upstream Triton's main branch after the newest release irkit knows (a tree of Triton's
 tests at such a commit, `irkit-opt --triton-version=main`)."""
+MAIN_RELEASE = (99, 0, 0)  # `main` as (major, minor, patch): after every release
 
 
 def is_main(version: str) -> bool:
@@ -80,8 +81,8 @@ def release_of(version: str | None, module: Operation) -> tuple[int, int, int]:
     """(major, minor, patch) of the Triton that made `module`: from `version` ("3.5.1", "3.8"), else from the
     spelling (`triton_gpu.*`: 3.1; `ttg.*`: the newest irkit models, 3.9).  `main` is after every release."""
     text = version or infer_version(module)
-    if text == MAIN:
-        return 99, 0, 0
+    if str(text).strip() == MAIN:
+        return MAIN_RELEASE
     numbers = [re.match(r"\d+", part) for part in (str(text).split(".") + ["0", "0"])[:3]]
     if not all(numbers):
         raise ValueError(f"bad Triton version {text!r}")

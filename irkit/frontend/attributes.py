@@ -586,7 +586,7 @@ class AttrParser:
             width = t.width.data if isinstance(t, IntegerType) else 64
             # the range xDSL's IntegerAttr accepts: signed or unsigned reading of `width` bits
             low, high = (-(1 << (width - 1)), 1 << width) if width else (0, 1)
-            if not low <= value < high or (value == 0 and num.startswith("-")):
+            if not low <= value < high or _negative_zero(num, value):
                 # `-0`: Triton 3.1's MLIR rejects it (a negated literal must come out negative)
                 raise ParseError(start, f"integer constant out of range for attribute of type {t}")
             if t == _I1:
@@ -654,7 +654,7 @@ class AttrParser:
                     if is_float:
                         raise ParseError(npos, "floating point value not valid for integer type")
                     value = int(num, 0)
-                    if not elem.value_range()[0] <= value < elem.value_range()[1] or (value == 0 and num.startswith("-")):
+                    if not elem.value_range()[0] <= value < elem.value_range()[1] or _negative_zero(num, value):
                         # `-0` as in a scalar attribute: Triton 3.1 and 3.3 reject it
                         raise ParseError(npos, f"integer constant out of range for {elem}")
                     values.append(value)
@@ -816,14 +816,12 @@ class AttrParser:
             cur.expect(",", "or ']' in integer list")
 
     def _dictionary_integer(self) -> int:
-        """An integer of a layout's `{...}`, which Triton's parsers read as an MLIR dictionary attribute: a
-        literal MLIR builds as an integer attribute, where `-0` is out of range (a negated literal must come
-        out negative), as for any other attribute (`_number_attribute`)."""
+        """An integer of a layout's `{...}`, which Triton's parsers read as an MLIR dictionary attribute: an
+        integer attribute literal, so `-0` is out of range as in any other (`_negative_zero`)."""
         cur = self.cur
         start = cur.skip()
-        negative_zero = cur.text.startswith("-", start)
         value = cur.integer()
-        if negative_zero and value == 0:
+        if _negative_zero(cur.text[start:cur.pos], value):
             raise ParseError(start, "integer constant out of range for attribute")
         return value
 
@@ -908,6 +906,12 @@ class AttrParser:
             raise ParseError(pos, f"expected {what} (an unsigned 32-bit integer), found {cur._describe_next()}")
         cur.pos = m.end()
         return int(m.group(0))
+
+
+def _negative_zero(literal: str, value: int) -> bool:
+    """`-0` as an integer attribute literal, which MLIR rejects ("integer constant out of range"): it builds a
+    negated literal and requires the result to come out negative."""
+    return value == 0 and literal.lstrip().startswith("-")
 
 
 _DECIMAL_INTEGER = re.compile(r"-?\d+", re.ASCII)
