@@ -428,6 +428,32 @@ def test_run_upstream_lit_reports_files_and_failing_check_lines(tmp_path, coales
     assert good.read_text().startswith("// RUN: triton-opt")  # the checkout is left as it was
 
 
+def test_run_upstream_lit_names_values_as_triton_opt(tmp_path, capsys):
+    """Upstream's CHECKs were written against triton-opt's printer (`%arg0`); the runner stands in for it,
+    and `--input-names` gives irkit's own default (names as written), which such a CHECK rejects."""
+    runner = _load_runner()
+    checkout = tmp_path / "triton"
+    (checkout / "test" / "Triton").mkdir(parents=True)
+    (checkout / "test" / "Triton" / "names.mlir").write_text(
+        "// RUN: triton-opt %s -canonicalize | FileCheck %s\n"
+        "// CHECK: tt.return %arg0 : i32\n"
+        "tt.func @f(%width: i32) -> i32 {\n  tt.return %width : i32\n}\n")
+    assert runner.main([str(checkout), "test/Triton/names.mlir"]) == 0
+    assert runner.main([str(checkout), "test/Triton/names.mlir", "--input-names"]) == 1
+    capsys.readouterr()
+
+
+def test_the_environment_asks_for_triton_opt_names(tmp_path, monkeypatch):
+    src = tmp_path / "k.mlir"
+    src.write_text("tt.func @f(%width: i32) -> i32 {\n  tt.return %width : i32\n}\n")
+    monkeypatch.setenv("IRKIT_MLIR_PRINT_TRITON_NAMES", "1")
+    named = run([str(src)])
+    monkeypatch.setenv("IRKIT_MLIR_PRINT_TRITON_NAMES", "0")
+    kept = run([str(src)])
+    assert named.code == kept.code == 0
+    assert "tt.return %arg0 : i32" in named.out and "tt.return %width : i32" in kept.out
+
+
 def test_report_screen_takes_each_module_as_a_config(tmp_path):
     import json
 

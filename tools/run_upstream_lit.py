@@ -5,7 +5,10 @@
 Takes a checkout (or an export of its test/ folder) of triton-lang/triton that you made; fetches
 nothing and copies nothing into this repository.  Each test file is copied into a temporary folder
 with one change, `triton-opt` -> `irkit-opt` on its RUN lines, and run by lit with upstream's
-FileCheck setting (FILECHECK_OPTS=--enable-var-scope).  Then, for a file that fails, its RUN
+FileCheck setting (FILECHECK_OPTS=--enable-var-scope).  Standing in for triton-opt, irkit-opt names
+values as triton-opt does (`IRKIT_MLIR_PRINT_TRITON_NAMES=1`: `%arg0`, `%0`, `%c0_i32`), since upstream's
+CHECKs were written against that printer; `--input-names` keeps irkit's default (names as written).
+The tree's release reaches irkit-opt as `IRKIT_TRITON_VERSION`, as in tools/upstream_runlines.py.  Then, for a file that fails, its RUN
 pipeline is run once more and every failing CHECK line is listed: LLVM's FileCheck checks each
 CHECK-LABEL block on its own, so one failure does not hide the others.
 
@@ -44,10 +47,22 @@ config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.environment["PATH"] = {path!r}
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope"  # as Triton's test/lit.cfg.py
+config.environment["IRKIT_MLIR_PRINT_TRITON_NAMES"] = {triton_names!r}
+if {version!r}:
+    config.environment["IRKIT_TRITON_VERSION"] = {version!r}
 config.substitutions.append((r"(?<![\\w/.-])FileCheck(?![\\w/.-])", {filecheck!r}))
 """
 
 RUN_LINE = re.compile(r"^\s*//\s*RUN:(.*)$")
+
+
+def tree_version(root: Path) -> str | None:
+    """`__version__` of the tree's python/triton/__init__.py, if the export has it."""
+    init = root / "python" / "triton" / "__init__.py"
+    if not init.is_file():
+        return None
+    found = re.search(r"^__version__\s*=\s*['\"]([^'\"]+)['\"]", init.read_text(), re.MULTILINE)
+    return found.group(1) if found else None
 
 
 def llvm_filecheck() -> str | None:
@@ -117,6 +132,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--filecheck", default=None, help="FileCheck binary (default: LLVM's if installed, else filecheck)")
     ap.add_argument("--json", default=None, metavar="FILE", help="write the summary as JSON")
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder and print its path")
+    ap.add_argument("--triton-version", default=None,
+                    help="the release the tree targets (X.Y or main); default: the tree's python/triton/__init__.py")
+    ap.add_argument("--input-names", action="store_true",
+                    help="print value names as the input wrote them (irkit's default) instead of as triton-opt does")
     args = ap.parse_args(argv)
 
     root = Path(args.triton)
@@ -124,11 +143,16 @@ def main(argv: list[str] | None = None) -> int:
     bin_dir = os.path.dirname(sys.executable)
     filecheck = args.filecheck or llvm_filecheck() or shutil.which("filecheck", path=bin_dir) or "filecheck"
     path = bin_dir + os.pathsep + os.environ.get("PATH", "")
-    env = dict(os.environ, PATH=path, FILECHECK_OPTS="--enable-var-scope")
+    triton_names = "0" if args.input_names else "1"
+    env = dict(os.environ, PATH=path, FILECHECK_OPTS="--enable-var-scope", IRKIT_MLIR_PRINT_TRITON_NAMES=triton_names)
+    version = args.triton_version or tree_version(root)
+    env.pop("IRKIT_TRITON_VERSION", None)
+    if version:
+        env["IRKIT_TRITON_VERSION"] = version
     work = Path(tempfile.mkdtemp(prefix="upstream-lit-"))
     summary = {"triton": str(root), "filecheck": filecheck, "files": []}
     try:
-        (work / "lit.cfg.py").write_text(LIT_CFG.format(path=path, filecheck=filecheck))
+        (work / "lit.cfg.py").write_text(LIT_CFG.format(path=path, filecheck=filecheck, triton_names=triton_names, version=version))
         for rel in tests:
             src = root / rel
             if not src.is_file():

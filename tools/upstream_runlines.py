@@ -12,7 +12,9 @@ The RUN lines do not say which Triton release their tree targets, and the `ttg.*
 from 3.9, so the runs get it the way a user's shell would give it: `IRKIT_TRITON_VERSION`, which irkit-opt
 reads as the default of `--triton-version`.  It is `--triton-version` when given (`main` for a commit of
 upstream main past the newest release), else the `__version__` of the tree's python/triton/__init__.py
-when the export has it, else unset.
+when the export has it, else unset.  Standing in for triton-opt, irkit-opt also names values as triton-opt
+does (`IRKIT_MLIR_PRINT_TRITON_NAMES=1`, the default of `--mlir-print-triton-names`), since upstream's CHECKs
+were written against that printer; `--input-names` keeps irkit's default, names as the input wrote them.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run_upstream_lit import llvm_filecheck, run_commands  # noqa: E402
+from run_upstream_lit import llvm_filecheck, run_commands, tree_version  # noqa: E402
 
 PASSES = ("tritongpu-coalesce", "triton-rewrite-tensor-pointer", "test-print-alignment", "test-print-allocation",
           "canonicalize", "cse")
@@ -45,28 +47,21 @@ def selected(command: str) -> bool:
     return any(f in PASSES for f in flags) and all(f in PASSES or f in DRIVER_FLAGS for f in flags)
 
 
-def tree_version(root: Path) -> str | None:
-    """`__version__` of the tree's python/triton/__init__.py, if the export has it."""
-    init = root / "python" / "triton" / "__init__.py"
-    if not init.is_file():
-        return None
-    found = re.search(r"^__version__\s*=\s*['\"]([^'\"]+)['\"]", init.read_text(), re.MULTILINE)
-    return found.group(1) if found else None
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("triton")
     ap.add_argument("--json", default=None)
     ap.add_argument("--triton-version", default=None,
                     help="the release the tree targets (X.Y or main); default: the tree's python/triton/__init__.py")
+    ap.add_argument("--input-names", action="store_true",
+                    help="print value names as the input wrote them (irkit's default) instead of as triton-opt does")
     args = ap.parse_args(argv)
     root = Path(args.triton)
     version = args.triton_version or tree_version(root)
     bin_dir = os.path.dirname(sys.executable)
     filecheck = llvm_filecheck() or shutil.which("filecheck", path=bin_dir) or "filecheck"
     env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""),
-               FILECHECK_OPTS="--enable-var-scope")
+               FILECHECK_OPTS="--enable-var-scope", IRKIT_MLIR_PRINT_TRITON_NAMES="0" if args.input_names else "1")
     env.pop("IRKIT_TRITON_VERSION", None)
     if version:
         env["IRKIT_TRITON_VERSION"] = version
@@ -93,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{n} of {len(rows)} RUN lines pass with irkit-opt (FileCheck: {filecheck})")
     if args.json:
         Path(args.json).write_text(json.dumps({"triton": str(root), "triton_version": version,
+                                               "value_names": "input" if args.input_names else "triton-opt",
                                                "filecheck": filecheck, "run_lines": rows},
                                               indent=1) + "\n")
     return 0 if n == len(rows) else 1

@@ -97,7 +97,9 @@ def build_arg_parser(with_passes: bool = True) -> argparse.ArgumentParser:
     ap.add_argument("--mlir-print-op-generic", action="store_true", help="print every op in generic form")
     ap.add_argument("--mlir-print-debuginfo", action="store_true", help="print locations (loc(#locN) with the alias block)")
     ap.add_argument("--mlir-print-triton-names", action="store_true",
-                    help="name values as triton-opt does (%%0, %%arg0, %%c0_i32, %%cst) instead of as the input wrote them")
+                    default=os.environ.get("IRKIT_MLIR_PRINT_TRITON_NAMES", "") not in ("", "0"),
+                    help="name values as triton-opt does (%%0, %%arg0, %%c0_i32, %%cst) instead of as the input wrote "
+                    "them; default: on when $IRKIT_MLIR_PRINT_TRITON_NAMES is set (not 0), as a triton-opt stand-in")
     ap.add_argument("--mlir-print-input-aliases", action="store_true",
                     help="keep the input's alias names (#dot0, #AL) instead of triton-opt's (#blocked, #mma; dot_op inline)")
     ap.add_argument("--mlir-print-ir-after-all", action="store_true", help="print the IR after every pass to stderr")
