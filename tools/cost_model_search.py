@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "propagate-mma-results"
 TIMINGS = ("h100_addmm_always.json", "h100_attention_always.json", "h100_shapes_always.json",
            "h100_attention_always_r6.json", "h100_shapes_always_r6.json", "r7_addmm_always.json", "r7_bias_always.json",
-           "r8_bias_always.json", "r8_scale_always.json")
+           "r8_bias_always.json", "r8_scale_always.json", "r9_colmajor_always.json")
 
 
 def kernel_key(k: dict) -> str:
@@ -69,6 +69,7 @@ def compile_all(out: Path, only: str = "") -> None:
     from addmm import addmm_kernel
     from attention import attention_fwd
     from gemm_bias import gemm_bias_kernel
+    from gemm_colmajor import gemm_colmajor_kernel
     from gemm_scale import gemm_scale_kernel
     from propagate_mma_shapes import addmm_shapes
 
@@ -101,6 +102,13 @@ def compile_all(out: Path, only: str = "") -> None:
                 consts = {"BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"], "BLOCK_K": c["BLOCK_K"], "BIAS": c["BIAS"]}
                 values = ["ptr"] * 6 + list(args)[:9]
                 consts.update({n: 1 for n, v in zip(list(sig)[6:], values[6:]) if v == 1})
+            elif name.startswith("gemm_colmajor"):
+                fn = gemm_colmajor_kernel
+                sig = {"a_ptr": "*fp16", "b_ptr": "*fp16", "d_ptr": "*fp32", "bias_ptr": "*fp32", "c_ptr": "*fp32"}
+                sig.update({n: "i32" for n in ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sdm", "sdn", "scm", "scn")})
+                consts = {"BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"], "BLOCK_K": c["BLOCK_K"], "ADD": c["ADD"]}
+                values = ["ptr"] * 5 + list(args)[:11]
+                consts.update({n: 1 for n, v in zip(list(sig)[5:], values[5:]) if v == 1})
             else:
                 elem = {"D=float16": "fp16", "D=bfloat16": "bf16"}.get(name.split()[-1], "fp32")
                 fn = addmm_shapes if name.startswith("addmm_shapes") else addmm_kernel
