@@ -71,27 +71,6 @@ def test_unlocking_wins_over_a_loss():
     assert unlocked.take and "brings shared memory under the limit" in unlocked.summary()
 
 
-def test_a_round_carrying_almost_nothing_is_latency_at_any_warp_count():
-    """32 rounds of 4 registers per thread (a 64 KiB f32 tile through a 2 KiB scratch) cost their rounds even
-    with 4 warps; the same tile in 8 rounds of 16 registers costs nothing at 4 warps (the sync rule needs 8)."""
-    tiny = cost_model.ConversionCost(65536, True, 2048, 32, 32, 64, 1, 1, 128)
-    fuller = cost_model.ConversionCost(65536, True, 8192, 8, 32, 64, 1, 1, 128)
-    w = cost_model.DEFAULT_WEIGHTS
-    assert cost_model.judge([tiny], [], [], num_warps=4, ctas_per_sm=2).gain == 32 * w.latency_round
-    assert cost_model.judge([fuller], [], [], num_warps=4, ctas_per_sm=2).gain == 0
-    assert 4 <= w.latency_payload < 16  # bracketed by the H100 runs (the Weights docstring)
-
-
-def test_masked_column_major_epilogue_is_removed():
-    """Triton 3.6 TTGIR (cuda:90) of examples/gpu/gemm_colmajor.py at 3500x2500x1500, 128x128x32 w4 s4: its D
-    load and C store conversions run 32 rounds of 4 registers each; removing both ran 17% faster on the H100
-    (docs/propagate-mma-results.md, round 9)."""
-    verdicts = [a for a in assess_module(_module("h100-colmajor-masked-128x128x32-w4s4.ttgir").module) if a.word != "-"]
-    tiles = [a for a in verdicts if "32 shared-memory round(s) of 4 regs/thread" in a.text]
-    assert len(tiles) == 2 and all(a.word == "remove" and a.gain > 0 for a in tiles)
-    assert all(a.word == "remove" for a in verdicts)
-
-
 def _module(name: str):
     path = INPUTS / name
     return Parser(path.read_text(), str(path)).parse()

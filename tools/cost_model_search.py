@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "propagate-mma-results"
 TIMINGS = ("h100_addmm_always.json", "h100_attention_always.json", "h100_shapes_always.json",
            "h100_attention_always_r6.json", "h100_shapes_always_r6.json", "r7_addmm_always.json", "r7_bias_always.json",
-           "r8_bias_always.json", "r8_scale_always.json", "r9_colmajor_always.json")
+           "r8_bias_always.json", "r8_scale_always.json", "r9_colmajor_always.json",
+           "r10_swiglu_always.json")
 
 
 def kernel_key(k: dict) -> str:
@@ -71,6 +72,7 @@ def compile_all(out: Path, only: str = "") -> None:
     from gemm_bias import gemm_bias_kernel
     from gemm_colmajor import gemm_colmajor_kernel
     from gemm_scale import gemm_scale_kernel
+    from gemm_swiglu import gemm_swiglu_kernel
     from propagate_mma_shapes import addmm_shapes
 
     out.mkdir(parents=True, exist_ok=True)
@@ -102,6 +104,13 @@ def compile_all(out: Path, only: str = "") -> None:
                 consts = {"BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"], "BLOCK_K": c["BLOCK_K"], "BIAS": c["BIAS"]}
                 values = ["ptr"] * 6 + list(args)[:9]
                 consts.update({n: 1 for n, v in zip(list(sig)[6:], values[6:]) if v == 1})
+            elif name.startswith("gemm_swiglu"):
+                fn = gemm_swiglu_kernel
+                sig = {"x_ptr": "*bf16", "wg_ptr": "*bf16", "wu_ptr": "*bf16", "y_ptr": "*bf16"}
+                sig.update({n: "i32" for n in ("M", "N", "K", "sxm", "sxk", "swk", "swn", "sym", "syn")})
+                consts = {"BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"], "BLOCK_K": c["BLOCK_K"]}
+                values = ["ptr"] * 4 + list(args)[:9]
+                consts.update({n: 1 for n, v in zip(list(sig)[4:], values[4:]) if v == 1})
             elif name.startswith("gemm_colmajor"):
                 fn = gemm_colmajor_kernel
                 sig = {"a_ptr": "*fp16", "b_ptr": "*fp16", "d_ptr": "*fp32", "bias_ptr": "*fp32", "c_ptr": "*fp32"}

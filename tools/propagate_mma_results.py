@@ -26,6 +26,10 @@ OUT = ROOT / "docs" / "propagate-mma-results.md"
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
 FAMILIES = [
+    ("examples/gpu/gemm_swiglu.py", "H100, round 10 (held out); its default is the latency-round model of 316956f, "
+     "which this run refuted and which is reverted: the current model keeps all 30 "
+     "(`r10_replay_cpu.json`)", "r10_swiglu_default.json", "r10_swiglu_always.json", "9270556", "r10_all.txt",
+     "default"),
     ("examples/gpu/gemm_colmajor.py", "H100, round 9 (held out: written after the last change of the model)",
      "r9_colmajor_default.json", "r9_colmajor_always.json", "198860f", "r9_all.txt", "default"),
     ("examples/gpu/gemm_scale.py", "H100, round 9's default against round 8's `profit=always` (the model of a26fe56)",

@@ -6,7 +6,8 @@ written either row-major or into a column-major buffer (a transposed view, as wh
 K-major); coalescing then picks an M-fastest layout for the store.
 
 This program was written after the cost model's session-8 change (the latency of near-empty shared-memory
-rounds) and is not used to tune it: it is the third held-out check.
+rounds, refuted by this program on the H100 and reverted) and is not used to tune it: it is the third
+held-out check.
 
     irkit-check -p propagate-mma -- python examples/gpu/gemm_swiglu.py
     irkit-check -p propagate-mma -- python examples/gpu/gemm_swiglu.py --quick      # 2 configs, the masked size

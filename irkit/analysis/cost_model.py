@@ -351,24 +351,18 @@ class Weights:
     * likewise `extra_round` (issue 22, examples/gpu/gemm_bias.py on the H100: its fp16 store conversion,
       128x128x64 w4 s4 alone on its SM, 4 rounds, was worth +573 cycles with every round counted, and its
       removal ran 5.6% slower): it counts only rounds of 32-bit elements.
-    * a round carrying almost nothing (at most `latency_payload` registers per thread) is pure latency at any
-      warp count: a shared-memory store, a barrier, a load and a barrier in a row, ~`latency_round` cycles
-      (the measured sync rule above needs 8 warps).  Triton 3.6 splits a scalar conversion with a small
-      scratch into many such rounds: examples/gpu/gemm_colmajor.py at 3500x2500x1500, 128x128x32 w4 s4, 32
-      rounds of 4 registers per conversion (132 barriers compiled), ran 17% faster without its two
-      conversions, where the model had called it a loss (-538 cycles).  The bound is bracketed by the H100
-      runs: 4 registers per round paid; 16 (add-matrix 64x128x64 w4 s4 and 64x64x64 w4 s4 at 4096^3, 2 and 1
-      rounds) did not, so it is 8.
 
-    The other terms are computed and reported but weigh nothing until measurements say how much."""
+    The other terms are computed and reported but weigh nothing until measurements say how much.
+
+    Tried and refuted (docs/propagate-mma-results.md, round 10): charging ~100 cycles for every round of at most
+    8 registers per thread at any warp count.  Fitted to one gemm_colmajor kernel (32 such rounds, 17% faster
+    without), it made 6 of 14 kernels of the held-out gemm_swiglu.py slower by 1.3-5.2%."""
 
     sync_round: float = 1500.0  # a barrier-bound round (8+ warps, small payload per thread)
     sync_payload: int = 64  # registers per thread and round under which a round is barrier-bound
     sync_warps: int = 8
     sync_bits: int = 32  # element width from which a small-payload round is barrier-bound (measured: f32)
     extra_round: float = 400.0  # each round after the first, when the CTA is alone on its SM
-    latency_round: float = 100.0  # a round carrying at most `latency_payload` registers per thread, any warps
-    latency_payload: int = 8
     line: float = 0.35  # one 128-byte line request of a global access (L1/TEX)
     sector: float = 0.0  # one 32-byte sector request of a global access (L1/L2 bandwidth)
     shared_byte: float = 0.0  # shared-memory bandwidth (bytes through the pipe, conflicts counted)
@@ -437,8 +431,6 @@ def judge(
             cycles += c.rounds * w.sync_round
         if alone and c.elem_bits >= w.sync_bits:
             cycles += (c.rounds - 1) * w.extra_round
-        if c.live_registers / c.rounds <= w.latency_payload:
-            cycles += c.rounds * w.latency_round
         return cycles
 
     def access_cycles(a: AccessCost) -> float:
