@@ -128,7 +128,10 @@ def compile_all(out: Path, only: str = "") -> None:
                     consts["ADD"] = c["ADD"]
                 values = ["ptr"] * 4 + list(args)[:11]
                 consts.update({n: 1 for n, v in zip(list(sig)[4:], values[4:]) if v == 1})
-            sig.update({n: "constexpr" for n in consts if n not in sig})
+            # every specialised value typed constexpr: Triton 3.6 hashes a compile by the signature's constexprs,
+            # so a 1-valued stride left as i32 is applied but not hashed (Y=row and Y=col of gemm_swiglu at the
+            # masked size, which differ only in which stride is 1, came back as one cached kernel)
+            sig.update({n: "constexpr" for n in consts})
             path = out / f"{kernel_key(k)}.ttgir"
             path.write_text(_compile(fn, sig, consts, _divisible(values), c["num_warps"], c["num_stages"]))
             print(path.name, flush=True)
