@@ -8,9 +8,9 @@ with one change, `triton-opt` -> `irkit-opt` on its RUN lines, and run by lit wi
 FileCheck setting (FILECHECK_OPTS=--enable-var-scope).  Standing in for triton-opt, irkit-opt names
 values as triton-opt does (`IRKIT_MLIR_PRINT_TRITON_NAMES=1`: `%arg0`, `%0`, `%c0_i32`), since upstream's
 CHECKs were written against that printer; `--input-names` keeps irkit's default (names as written).
-The tree's release reaches irkit-opt as `IRKIT_TRITON_VERSION`, as in tools/upstream_runlines.py.  Then, for a file that fails, its RUN
-pipeline is run once more and every failing CHECK line is listed: LLVM's FileCheck checks each
-CHECK-LABEL block on its own, so one failure does not hide the others.
+The tree's release reaches irkit-opt as `IRKIT_TRITON_VERSION`, as in tools/upstream_runlines.py.
+Then, for a file that fails, its RUN pipeline is run once more and every failing CHECK line is listed:
+LLVM's FileCheck checks each CHECK-LABEL block on its own, so one failure does not hide the others.
 
 Without test paths it runs the four files of issue 8: test/TritonGPU/coalesce.mlir,
 test/Triton/rewrite-tensor-pointer.mlir, test/Analysis/test-allocation.mlir,
@@ -63,6 +63,16 @@ def tree_version(root: Path) -> str | None:
         return None
     found = re.search(r"^__version__\s*=\s*['\"]([^'\"]+)['\"]", init.read_text(), re.MULTILINE)
     return found.group(1) if found else None
+
+
+def stand_in_env(env: dict[str, str], version: str | None, input_names: bool) -> dict[str, str]:
+    """`env` for irkit-opt standing in for triton-opt: the tree's release (`IRKIT_TRITON_VERSION`, unset when
+    unknown) and triton-opt's value names unless `input_names`."""
+    out = dict(env, IRKIT_MLIR_PRINT_TRITON_NAMES="0" if input_names else "1")
+    out.pop("IRKIT_TRITON_VERSION", None)
+    if version:
+        out["IRKIT_TRITON_VERSION"] = version
+    return out
 
 
 def llvm_filecheck() -> str | None:
@@ -143,16 +153,13 @@ def main(argv: list[str] | None = None) -> int:
     bin_dir = os.path.dirname(sys.executable)
     filecheck = args.filecheck or llvm_filecheck() or shutil.which("filecheck", path=bin_dir) or "filecheck"
     path = bin_dir + os.pathsep + os.environ.get("PATH", "")
-    triton_names = "0" if args.input_names else "1"
-    env = dict(os.environ, PATH=path, FILECHECK_OPTS="--enable-var-scope", IRKIT_MLIR_PRINT_TRITON_NAMES=triton_names)
     version = args.triton_version or tree_version(root)
-    env.pop("IRKIT_TRITON_VERSION", None)
-    if version:
-        env["IRKIT_TRITON_VERSION"] = version
+    env = stand_in_env(dict(os.environ, PATH=path, FILECHECK_OPTS="--enable-var-scope"), version, args.input_names)
     work = Path(tempfile.mkdtemp(prefix="upstream-lit-"))
     summary = {"triton": str(root), "filecheck": filecheck, "files": []}
     try:
-        (work / "lit.cfg.py").write_text(LIT_CFG.format(path=path, filecheck=filecheck, triton_names=triton_names, version=version))
+        (work / "lit.cfg.py").write_text(LIT_CFG.format(path=path, filecheck=filecheck,
+                                                        triton_names=env["IRKIT_MLIR_PRINT_TRITON_NAMES"], version=version))
         for rel in tests:
             src = root / rel
             if not src.is_file():

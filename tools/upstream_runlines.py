@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run_upstream_lit import llvm_filecheck, run_commands, tree_version  # noqa: E402
+from run_upstream_lit import llvm_filecheck, run_commands, stand_in_env, tree_version  # noqa: E402
 
 PASSES = ("tritongpu-coalesce", "triton-rewrite-tensor-pointer", "test-print-alignment", "test-print-allocation",
           "canonicalize", "cse")
@@ -60,11 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     version = args.triton_version or tree_version(root)
     bin_dir = os.path.dirname(sys.executable)
     filecheck = llvm_filecheck() or shutil.which("filecheck", path=bin_dir) or "filecheck"
-    env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""),
-               FILECHECK_OPTS="--enable-var-scope", IRKIT_MLIR_PRINT_TRITON_NAMES="0" if args.input_names else "1")
-    env.pop("IRKIT_TRITON_VERSION", None)
-    if version:
-        env["IRKIT_TRITON_VERSION"] = version
+    env = stand_in_env(dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""),
+                            FILECHECK_OPTS="--enable-var-scope"), version, args.input_names)
     print(f"Triton version of the tree: {version or '(unknown: irkit-opt reads it from the spelling)'}")
     rows = []
     with tempfile.TemporaryDirectory(prefix="upstream-runlines-") as tmp:
