@@ -65,6 +65,21 @@ def _divisible(values: list) -> list[int]:
     return [i for i, v in enumerate(values) if v == "ptr" or (isinstance(v, int) and v != 1 and v % 16 == 0)]
 
 
+ADDMM_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sdm", "sdn", "scm", "scn")
+
+
+def _gemm_signature(pointers: dict[str, str], ints: tuple[str, ...], flags: tuple[str, ...], config: dict,
+                    args: list) -> tuple[dict[str, str], dict[str, int], list]:
+    """A GEMM program's launch as Triton specialises it: its pointers, its integer arguments (the run's values;
+    those equal to 1 become constexprs), and the tile sizes and `flags` of the config as constexprs.
+    Returns (signature, constexprs, the argument values for `_divisible`)."""
+    sig = dict(pointers) | {n: "i32" for n in ints}
+    consts = {n: config[n] for n in ("BLOCK_M", "BLOCK_N", "BLOCK_K", *flags)}
+    values = ["ptr"] * len(pointers) + list(args)[:len(ints)]
+    consts.update({n: 1 for n, v in zip(ints, values[len(pointers):]) if v == 1})
+    return sig, consts, values
+
+
 def compile_all(out: Path, only: str = "") -> None:
     sys.path[:0] = [str(ROOT / "examples" / "gpu"), str(ROOT / "bench")]
     from addmm import addmm_kernel
@@ -91,43 +106,30 @@ def compile_all(out: Path, only: str = "") -> None:
                 values = ["ptr"] * 4 + list(args)[:7]
             elif name.startswith("gemm_bias"):
                 fn = gemm_bias_kernel
-                sig = {"a_ptr": "*fp16", "b_ptr": "*fp16", "bias_ptr": "*fp16", "r_ptr": "*fp16", "c_ptr": "*fp16"}
-                sig.update({n: "i32" for n in ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "scm", "scn")})
-                consts = {"BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"], "BLOCK_K": c["BLOCK_K"], "RES": c["RES"]}
-                values = ["ptr"] * 5 + list(args)[:11]
-                consts.update({n: 1 for n, v in zip(list(sig)[5:], values[5:]) if v == 1})
+                sig, consts, values = _gemm_signature(
+                    {"a_ptr": "*fp16", "b_ptr": "*fp16", "bias_ptr": "*fp16", "r_ptr": "*fp16", "c_ptr": "*fp16"},
+                    ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "scm", "scn"), ("RES",), c, args)
             elif name.startswith("gemm_scale"):
                 fn = gemm_scale_kernel
-                sig = {"a_ptr": "*bf16", "b_ptr": "*bf16", "rs_ptr": "*fp32", "cs_ptr": "*fp32", "bias_ptr": "*bf16",
-                       "c_ptr": "*bf16"}
-                sig.update({n: "i32" for n in ("M", "N", "K", "sam", "sak", "sbk", "sbn", "scm", "scn")})
-                consts = {"BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"], "BLOCK_K": c["BLOCK_K"], "BIAS": c["BIAS"]}
-                values = ["ptr"] * 6 + list(args)[:9]
-                consts.update({n: 1 for n, v in zip(list(sig)[6:], values[6:]) if v == 1})
+                sig, consts, values = _gemm_signature(
+                    {"a_ptr": "*bf16", "b_ptr": "*bf16", "rs_ptr": "*fp32", "cs_ptr": "*fp32", "bias_ptr": "*bf16",
+                     "c_ptr": "*bf16"}, ("M", "N", "K", "sam", "sak", "sbk", "sbn", "scm", "scn"), ("BIAS",), c, args)
             elif name.startswith("gemm_swiglu"):
                 fn = gemm_swiglu_kernel
-                sig = {"x_ptr": "*bf16", "wg_ptr": "*bf16", "wu_ptr": "*bf16", "y_ptr": "*bf16"}
-                sig.update({n: "i32" for n in ("M", "N", "K", "sxm", "sxk", "swk", "swn", "sym", "syn")})
-                consts = {"BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"], "BLOCK_K": c["BLOCK_K"]}
-                values = ["ptr"] * 4 + list(args)[:9]
-                consts.update({n: 1 for n, v in zip(list(sig)[4:], values[4:]) if v == 1})
+                sig, consts, values = _gemm_signature(
+                    {"x_ptr": "*bf16", "wg_ptr": "*bf16", "wu_ptr": "*bf16", "y_ptr": "*bf16"},
+                    ("M", "N", "K", "sxm", "sxk", "swk", "swn", "sym", "syn"), (), c, args)
             elif name.startswith("gemm_colmajor"):
                 fn = gemm_colmajor_kernel
-                sig = {"a_ptr": "*fp16", "b_ptr": "*fp16", "d_ptr": "*fp32", "bias_ptr": "*fp32", "c_ptr": "*fp32"}
-                sig.update({n: "i32" for n in ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sdm", "sdn", "scm", "scn")})
-                consts = {"BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"], "BLOCK_K": c["BLOCK_K"], "ADD": c["ADD"]}
-                values = ["ptr"] * 5 + list(args)[:11]
-                consts.update({n: 1 for n, v in zip(list(sig)[5:], values[5:]) if v == 1})
+                sig, consts, values = _gemm_signature(
+                    {"a_ptr": "*fp16", "b_ptr": "*fp16", "d_ptr": "*fp32", "bias_ptr": "*fp32", "c_ptr": "*fp32"},
+                    ADDMM_INTS, ("ADD",), c, args)
             else:
                 elem = {"D=float16": "fp16", "D=bfloat16": "bf16"}.get(name.split()[-1], "fp32")
                 fn = addmm_shapes if name.startswith("addmm_shapes") else addmm_kernel
-                sig = {"a_ptr": "*bf16", "b_ptr": "*bf16", "d_ptr": f"*{elem}", "c_ptr": f"*{elem}"}
-                sig.update({n: "i32" for n in ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sdm", "sdn", "scm", "scn")})
-                consts = {"BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"], "BLOCK_K": c["BLOCK_K"]}
-                if fn is addmm_kernel:
-                    consts["ADD"] = c["ADD"]
-                values = ["ptr"] * 4 + list(args)[:11]
-                consts.update({n: 1 for n, v in zip(list(sig)[4:], values[4:]) if v == 1})
+                sig, consts, values = _gemm_signature(
+                    {"a_ptr": "*bf16", "b_ptr": "*bf16", "d_ptr": f"*{elem}", "c_ptr": f"*{elem}"}, ADDMM_INTS,
+                    ("ADD",) if fn is addmm_kernel else (), c, args)
             # every specialised value typed constexpr: Triton 3.6 hashes a compile by the signature's constexprs,
             # so a 1-valued stride left as i32 is applied but not hashed (Y=row and Y=col of gemm_swiglu at the
             # masked size, which differ only in which stride is 1, came back as one cached kernel)
