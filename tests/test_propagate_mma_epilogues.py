@@ -173,10 +173,13 @@ def test_every_conversion_left_alone_has_a_remark(options):
 @pytest.mark.parametrize("path", [*sorted(INPUTS.glob("h100-*.ttgir")), *BLACKWELL, HOPPER_BIAS],
                          ids=lambda p: p.stem)
 def test_the_report_says_what_the_pass_does(path):
+    """The report judges the module as it came, so it speaks of the conversions in it: a conversion the pass
+    retargets on the way (a bias row's, once the tile it is added to changes layout) is a new op, not counted."""
     report = assess_module(parse_file(str(path)).module)
     module = parse_file(str(path)).module
-    moved = [r for r in run(module, profit="model") if ": moved to" in r]
-    assert sum(a.word == "remove" for a in report) == len(moved)
+    original = conversions(module)  # held, so that no new op can take a removed one's id
+    moved = [d for d in run_pass(module, profit="model") if d.severity == "remark" and ": moved to" in d.message]
+    assert sum(a.word == "remove" for a in report) == sum(any(d.op is op for op in original) for d in moved)
 
 
 def test_the_loads_only_fallback_is_the_reports_too(monkeypatch):

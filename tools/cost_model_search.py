@@ -86,6 +86,7 @@ def compile_all(out: Path, only: str = "") -> None:
     from attention import attention_fwd
     from gemm_bias import gemm_bias_kernel
     from gemm_colmajor import gemm_colmajor_kernel
+    from gemm_gelu_residual import gemm_gelu_residual_kernel
     from gemm_scale import gemm_scale_kernel
     from gemm_swiglu import gemm_swiglu_kernel
     from propagate_mma_shapes import addmm_shapes
@@ -119,6 +120,12 @@ def compile_all(out: Path, only: str = "") -> None:
                 sig, consts, values = _gemm_signature(
                     {"x_ptr": "*bf16", "wg_ptr": "*bf16", "wu_ptr": "*bf16", "y_ptr": "*bf16"},
                     ("M", "N", "K", "sxm", "sxk", "swk", "swn", "sym", "syn"), (), c, args)
+            elif name.startswith("gemm_gelu_residual"):
+                fn = gemm_gelu_residual_kernel
+                out_elem = "fp32" if c.get("OUT_F32") else "fp16"
+                sig, consts, values = _gemm_signature(
+                    {"a_ptr": "*fp16", "b_ptr": "*fp16", "bias_ptr": "*fp16", "r_ptr": f"*{out_elem}", "c_ptr": f"*{out_elem}"},
+                    ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "scm", "scn"), ("OUT_F32",), c, args)
             elif name.startswith("gemm_colmajor"):
                 fn = gemm_colmajor_kernel
                 sig, consts, values = _gemm_signature(
@@ -201,7 +208,7 @@ def decide(seeds: list, judge, weights) -> str:
             words.append("loads-only")
         else:
             words.append("keep")
-    taken = sum(v.gain for v, w in zip(verdicts, words) if w != "keep")
+    taken = sum(v.gain for v, w in zip(verdicts, words) if w != "keep") if any(w != "keep" for w in words) else None
     words = ["full" if w == "keep" and completes_rewrite(taken, v) else w for v, w in zip(verdicts, words)]
     return "remove" if all(w == "full" for w in words) else "keep" if all(w == "keep" for w in words) else "partial"
 

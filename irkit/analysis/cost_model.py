@@ -368,6 +368,8 @@ class Weights:
     shared_byte: float = 0.0  # shared-memory bandwidth (bytes through the pipe, conflicts counted)
     instruction: float = 0.0  # one warp instruction issued
     register_over: float = 0.0  # per register the estimated peak goes over the per-thread limit
+    scalar_lines_free_warps: int = 4  # at most this many warps, scalar accesses' extra lines are not charged
+    scalar_lines_free_targets: tuple[str, ...] = ("cuda:90",)  # where that was measured (H100)
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -415,10 +417,12 @@ def judge(
     num_warps: int = 4,
     ctas_per_sm: int | None = None,
     weights: Weights = DEFAULT_WEIGHTS,
+    target: str | None = None,
 ) -> Verdict:
     """Weigh a rewrite: conversions it removes and adds, global accesses whose layout it changes
     (`(op name, before, after)`), the estimated register peaks, whether it unlocks the kernel, the warps
-    per CTA and how many CTAs the shared memory lets share an SM (None: unknown, taken as one)."""
+    per CTA and how many CTAs the shared memory lets share an SM (None: unknown, taken as one), and the
+    module's target ("cuda:90"), for the terms measured on one GPU only."""
     w = weights
     alone = ctas_per_sm is None or ctas_per_sm <= 1
 
@@ -438,9 +442,11 @@ def judge(
 
     gain = sum(cvt_cycles(c) for c in removed) - sum(cvt_cycles(c) for c in added)
     reasons: list[str] = []
+    scalar_lines_free = (target in w.scalar_lines_free_targets and bool(accesses) and num_warps <= w.scalar_lines_free_warps
+                         and all(b.vector == 1 for _, b, _ in accesses))
     for op, before, after in accesses:
         delta = access_cycles(after) - access_cycles(before)
-        gain -= delta
+        gain -= min(delta, 0.0) if scalar_lines_free else delta
         if after.vector != before.vector or after.lines_per_instruction != before.lines_per_instruction:
             verb = "narrows" if after.vector < before.vector else ("widens" if after.vector > before.vector else "moves")
             sectors = ""
@@ -451,6 +457,9 @@ def judge(
                 f"(was {before.instructions} x {before.width}; {after.lines_per_instruction} vs "
                 f"{before.lines_per_instruction} lines/instr{sectors})"
             )
+    if scalar_lines_free:
+        reasons.append(f"every access it moves is scalar, at {num_warps} warps: the lines mma-layout accesses scatter over "
+                       "are not charged")
     if removed:
         rounds = sum(c.rounds for c in removed if c.needs_shared)
         payload = max((c.live_registers // max(1, c.rounds) for c in removed if c.needs_shared), default=0)
