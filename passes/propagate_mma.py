@@ -90,55 +90,52 @@ class PropagateMmaPass(ModulePass):
         """Apply the plans the model takes; returns the conversions it keeps, with its judgement of each."""
         settled: set[Operation] = set()  # conversions already reported or covered by a plan
         kept: dict[Operation, PlanJudgement] = {}  # judged a loss alone
-        taken_gain: float | None = None  # the model's gain of the plans applied to this function (None: none yet)
+        taken_gain = 0.0  # the model's gain of the plans applied to this function
         acc = mma_slice.accumulator_layouts(func)  # tmem_load never changes layout: once per function
         # not candidates (yet): said at the end, for those still there (a rewrite may retarget one into a
         # candidate, e.g. a bias row converted to a #slice of the store layout, then of the accumulator's)
         not_candidates: dict[Operation, str] = {}
         copies: list[tuple[SSAValue, str | None, SSAValue]] = []  # rebuilt values, named once their originals go
-        while True:  # until no conversion goes with the rest: one that goes may retarget another into a candidate
-            progress = True
-            while progress:
-                progress = False
-                for cvt in [o for o in func.walk() if isinstance(o, ConvertLayoutOp) or mma_slice.is_dot_operand_round_trip(o)]:
-                    if cvt in settled:
-                        continue
-                    plan = self._plan(cvt, kinds, acc, not_candidates)
-                    settled.add(cvt)
-                    if plan is None:
-                        continue
-                    if not plan.accepted:
-                        emit_remark(cvt, f"propagate-mma: conversion left alone: {plan.reason}")
-                        continue
-                    plan, judgement = self._choose(plan, facts[0])
-                    if plan is None:
-                        kept[cvt] = judgement
-                        continue
-                    taken_gain = (taken_gain or 0.0) + judgement.verdict.gain
-                    what = _outcome(plan, judgement)
-                    if self.dry_run:
-                        emit_remark(cvt, f"propagate-mma: would move to {mma_slice.layout_name(plan.target)}: {what}")
-                        settled.update(plan.removed)
-                        continue
-                    emit_remark(cvt, f"propagate-mma: moved to {mma_slice.layout_name(plan.target)}: {what}")
-                    settled.update(apply_plan(plan, func, copies))  # the conversions it adds were counted: not seeds
-                    facts[0].refresh(func)
-                    progress = True
-                    break  # the IR changed: look at the remaining conversions again
-            completed = False
-            for cvt, judgement in list(kept.items()):
-                gain = self._complete(cvt, judgement, facts, func, taken_gain, acc, copies)
-                if gain is not None:
-                    del kept[cvt]
-                    taken_gain = (taken_gain or 0.0) + gain
-                    completed = True
-            if not completed:
-                break
+        progress = True
+        while progress:
+            progress = False
+            for cvt in [o for o in func.walk() if isinstance(o, ConvertLayoutOp) or mma_slice.is_dot_operand_round_trip(o)]:
+                if cvt in settled:
+                    continue
+                plan = self._plan(cvt, kinds, acc, not_candidates)
+                settled.add(cvt)
+                if plan is None:
+                    continue
+                if not plan.accepted:
+                    emit_remark(cvt, f"propagate-mma: conversion left alone: {plan.reason}")
+                    continue
+                plan, judgement = self._choose(plan, facts[0])
+                if plan is None:
+                    kept[cvt] = judgement
+                    continue
+                taken_gain += judgement.verdict.gain
+                what = _outcome(plan, judgement)
+                if self.dry_run:
+                    emit_remark(cvt, f"propagate-mma: would move to {mma_slice.layout_name(plan.target)}: {what}")
+                    settled.update(plan.removed)
+                    continue
+                emit_remark(cvt, f"propagate-mma: moved to {mma_slice.layout_name(plan.target)}: {what}")
+                settled.update(apply_plan(plan, func, copies))  # the conversions it adds were counted: not seeds
+                facts[0].refresh(func)
+                progress = True
+                break  # the IR changed: look at the remaining conversions again
         for cvt, why_not in not_candidates.items():
             if cvt.parent is not None:
                 emit_remark(cvt, f"propagate-mma: conversion left alone: {why_not}")
+        still_kept = {}
+        for cvt, judgement in kept.items():
+            gain = self._complete(cvt, judgement, facts, func, taken_gain, acc, copies)
+            if gain is None:
+                still_kept[cvt] = judgement
+            else:
+                taken_gain += gain
         name_copies(copies)
-        return kept
+        return still_kept
 
     def _original_for_the_compiler(self, module: ModuleOp) -> tuple[ModuleOp | None, str | None]:
         """A copy of the module as it came, for the compiler to compare with (None where none is asked), and
@@ -204,7 +201,7 @@ class PropagateMmaPass(ModulePass):
         raise PassFailure(module, f"propagate-mma: profit=compiled needs the real Triton: {unavailable}")
 
     def _complete(self, cvt: Operation, judgement: PlanJudgement, facts: list[ModuleFacts], func: Operation,
-                  taken_gain: float | None, acc: frozenset[Attribute], copies: list) -> float | None:
+                  taken_gain: float, acc: frozenset[Attribute], copies: list) -> float | None:
         """Take a conversion the model judged a loss alone when, with the rewrites already taken in the
         function, the whole is still a gain (`mma_profit.completes_rewrite`); its gain, or None when kept.
         Re-planned on the rewritten IR (a dry run keeps the first plan: nothing was rewritten)."""
@@ -220,7 +217,7 @@ class PropagateMmaPass(ModulePass):
         gain = judgement.verdict.gain
         if not completes_rewrite(taken_gain, judgement.verdict):
             return None
-        together = f"taken with this function's other rewrites ({(taken_gain or 0.0) + gain:+,.0f} cycles/CTA together)"
+        together = f"taken with this function's other rewrites ({taken_gain + gain:+,.0f} cycles/CTA together)"
         if plan is None:
             emit_remark(cvt, f"propagate-mma: would move with the rest: {judgement.verdict.summary()}; {together}")
             return gain

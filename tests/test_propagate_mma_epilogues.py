@@ -173,13 +173,10 @@ def test_every_conversion_left_alone_has_a_remark(options):
 @pytest.mark.parametrize("path", [*sorted(INPUTS.glob("h100-*.ttgir")), *BLACKWELL, HOPPER_BIAS],
                          ids=lambda p: p.stem)
 def test_the_report_says_what_the_pass_does(path):
-    """The report judges the module as it came, so it speaks of the conversions in it: a conversion the pass
-    retargets on the way (a bias row's, once the tile it is added to changes layout) is a new op, not counted."""
     report = assess_module(parse_file(str(path)).module)
     module = parse_file(str(path)).module
-    original = conversions(module)  # held, so that no new op can take a removed one's id
-    moved = [d for d in run_pass(module, profit="model") if d.severity == "remark" and ": moved to" in d.message]
-    assert sum(a.word == "remove" for a in report) == sum(any(d.op is op for op in original) for d in moved)
+    moved = [r for r in run(module, profit="model") if ": moved to" in r]
+    assert sum(a.word == "remove" for a in report) == len(moved)
 
 
 def test_the_loads_only_fallback_is_the_reports_too(monkeypatch):
@@ -258,6 +255,7 @@ MEASURED_SLOWER = (  # the H100's time ratio of the old default's rewrite after 
     "gemm_bias_RES_False_4096x4096x4096_128x256x64_w8_s3_cuda90_triton360",  # 1.090
     "gemm_bias_RES_False_4096x4096x4096_64x128x64_w4_s4_cuda90_triton360",  # 1.013
     "gemm_swiglu_Ycol_4096x4096x4096_128x128x64_w8_s3_cuda90_triton360",  # 1.045
+    "gemm_gelu_residual_out_fp16_2900x3310x1400_128x64x64_w4_s4_cuda90_triton360",  # 1.144 (round 11)
 )
 
 

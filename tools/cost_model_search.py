@@ -38,7 +38,7 @@ DATA = ROOT / "docs" / "propagate-mma-results"
 TIMINGS = ("h100_addmm_always.json", "h100_attention_always.json", "h100_shapes_always.json",
            "h100_attention_always_r6.json", "h100_shapes_always_r6.json", "r7_addmm_always.json", "r7_bias_always.json",
            "r8_bias_always.json", "r8_scale_always.json", "r9_colmajor_always.json",
-           "r10_swiglu_always.json")
+           "r10_swiglu_always.json", "r11_gelu_always.json")
 
 
 def kernel_key(k: dict) -> str:
@@ -208,7 +208,7 @@ def decide(seeds: list, judge, weights) -> str:
             words.append("loads-only")
         else:
             words.append("keep")
-    taken = sum(v.gain for v, w in zip(verdicts, words) if w != "keep") if any(w != "keep" for w in words) else None
+    taken = sum(v.gain for v, w in zip(verdicts, words) if w != "keep")
     words = ["full" if w == "keep" and completes_rewrite(taken, v) else w for v, w in zip(verdicts, words)]
     return "remove" if all(w == "full" for w in words) else "keep" if all(w == "keep" for w in words) else "partial"
 

@@ -26,6 +26,9 @@ OUT = ROOT / "docs" / "propagate-mma-results.md"
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
 FAMILIES = [
+    ("examples/gpu/gemm_gelu_residual.py", "H100, round 11 (held out); its default is the scalar-lines rule of 5584d0d, "
+     "which this run refuted and which is reverted: the current model's decisions are in `r11_replay_cpu.json`",
+     "r11_gelu_default.json", "r11_gelu_always.json", "5584d0d", "r11_all.txt", "default"),
     ("examples/gpu/gemm_swiglu.py", "H100, round 10 (held out); its default is the latency-round model of 316956f, "
      "which this run refuted and which is reverted: the current model keeps all 30 "
      "(`r10_replay_cpu.json`)", "r10_swiglu_default.json", "r10_swiglu_always.json", "9270556", "r10_all.txt",

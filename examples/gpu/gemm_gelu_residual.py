@@ -4,8 +4,10 @@ The epilogue loads a bias row (broadcast over the tile's rows) and the residual 
 propagate-mma may remove the residual load's conversion, the store's, and the bias row's.  GELU is the
 sigmoid form x * sigmoid(1.702 x).
 
-This program was written after the cost model's session-9 change (scalar accesses at 4 warps, the
-`scalar_lines_free_warps` weight) and is not used to tune it: it is the fourth held-out check.
+This program was written after the cost model's session-9 change (not charging scattered lines where every
+access is scalar, at 4 warps: commit 5584d0d) and is not used to tune it: it is the fourth held-out check.  On the
+H100 it refuted that change (3 of the 6 kernels it decided ran 2.7-14.4% slower), which is reverted;
+docs/propagate-mma-results.md, round 11.
 
     irkit-check -p propagate-mma -- python examples/gpu/gemm_gelu_residual.py
     irkit-check -p propagate-mma -- python examples/gpu/gemm_gelu_residual.py --quick   # 2 configs, one masked size
@@ -13,7 +15,8 @@ This program was written after the cost model's session-9 change (scalar accesse
 Every launch is checked against torch in float64, so the program fails loudly by itself if a kernel computes
 the wrong thing.  Sizes: 4096 x 4096 x 4096 (fp16 out), a masked 2900 x 3310 x 1400 (fp16 and fp32 out) and a
 masked 5000 x 1030 x 2050 (fp16 out); 3310, 1030, 1400 and 2050 are not multiples of 16, so Triton cannot
-assume aligned rows there.
+assume aligned rows there.  The two masked sizes specialise alike, so their fp16 launches run the same compiled
+kernels: irkit-check times each kernel once (24 kernels for 32 launches), the third size adds correctness checks.
 """
 
 from __future__ import annotations

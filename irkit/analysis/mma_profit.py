@@ -213,7 +213,7 @@ def judge_plan(plan: mma_slice.MmaSlicePlan, facts: ModuleFacts, weights: cost_m
     unlocks = facts.limit is not None and shared_before > facts.limit >= shared_after
     ctas = facts.limit // shared_before if facts.limit and shared_before else None
     verdict = cost_model.judge(removed, added, accesses, peak_before, peak_after, unlocks=unlocks, num_warps=facts.num_warps,
-                      ctas_per_sm=ctas, weights=weights, target=facts.triple)
+                      ctas_per_sm=ctas, weights=weights)
     return PlanJudgement(verdict, shared_before, shared_after)
 
 
@@ -244,20 +244,14 @@ def decide(plan: mma_slice.MmaSlicePlan, facts: ModuleFacts, always: bool = Fals
     return Decision(None, judgement)
 
 
-def completes_rewrite(taken_gain: float | None, verdict: cost_model.Verdict) -> bool:
+def completes_rewrite(taken_gain: float, verdict: cost_model.Verdict) -> bool:
     """Is a conversion the model calls a loss alone worth removing along with the rewrites already taken
-    in its function (their model gains summed in `taken_gain`; None: none taken)?  Yes when the whole is
-    still a gain, or, where the rewrites taken were ties (no cycles either way, scratch saved), when it adds
-    no loss: a broadcast operand's conversion then goes with the store's (`Weights.scalar_lines_free_warps`).
+    in its function (their model gains summed in `taken_gain`)?  Yes when the whole is still a gain.
 
     Why: a partial rewrite leaves the value going through shared memory while the rest of the epilogue
     works in the mma layout, and ptxas then keeps more of it live.  Measured on the H100
     (docs/propagate-mma-results.md), add-matrix 64x256x64 w4 s4: the D load alone (the model's per-conversion
     choice) 0.964x with spills 30 -> 14; D load and C store 0.951x, spills 30 -> 2."""
-    if taken_gain is None:
-        return False
-    if taken_gain == 0:
-        return verdict.gain >= 0
     return taken_gain > 0 and taken_gain + verdict.gain > 0
 
 
@@ -328,11 +322,10 @@ def _complete_rewrites(assessments: list[ConversionAssessment]) -> None:
         if a.gain is not None:
             by_function.setdefault(id(enclosing(a.op, FuncOp)), []).append((a, a.gain))
     for group in by_function.values():
-        gains = [gain for a, gain in group if a.word == "remove"]
-        taken: float | None = sum(gains) if gains else None
+        taken: float = sum(gain for a, gain in group if a.word == "remove")
         for a, gain in group:
             if a.word == "keep" and completes_rewrite(taken, cost_model.Verdict(gain, 0, False)):
-                taken = (taken or 0.0) + gain
+                taken += gain
                 a.word = "remove"
                 a.text += f"; taken with this function's other rewrites ({taken:+,.0f} cycles/CTA together)"
 
