@@ -66,6 +66,7 @@ def _divisible(values: list) -> list[int]:
 
 
 ADDMM_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sdm", "sdn", "scm", "scn")
+BATCHED_INTS = ("M", "N", "K", "sab", "sam", "sak", "sbb", "sbk", "sbn", "ssb", "sdb", "sdm", "sdn", "scb", "scm", "scn")
 
 
 def _gemm_signature(pointers: dict[str, str], ints: tuple[str, ...], flags: tuple[str, ...], config: dict,
@@ -84,6 +85,7 @@ def compile_all(out: Path, only: str = "") -> None:
     sys.path[:0] = [str(ROOT / "examples" / "gpu"), str(ROOT / "bench")]
     from addmm import addmm_kernel
     from attention import attention_fwd
+    from gemm_batched_rowscale import gemm_batched_rowscale_kernel
     from gemm_bias import gemm_bias_kernel
     from gemm_colmajor import gemm_colmajor_kernel
     from gemm_gelu_residual import gemm_gelu_residual_kernel
@@ -126,6 +128,12 @@ def compile_all(out: Path, only: str = "") -> None:
                 sig, consts, values = _gemm_signature(
                     {"a_ptr": "*fp16", "b_ptr": "*fp16", "bias_ptr": "*fp16", "r_ptr": f"*{out_elem}", "c_ptr": f"*{out_elem}"},
                     ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "scm", "scn"), ("OUT_F32",), c, args)
+            elif name.startswith("gemm_batched_rowscale"):
+                fn = gemm_batched_rowscale_kernel
+                out_elem = "fp32" if c.get("OUT_F32") else "bf16"
+                sig, consts, values = _gemm_signature(
+                    {"a_ptr": "*bf16", "b_ptr": "*bf16", "s_ptr": "*fp32", "d_ptr": f"*{out_elem}", "c_ptr": f"*{out_elem}"},
+                    BATCHED_INTS, ("OUT_F32",), c, args)
             elif name.startswith("gemm_colmajor"):
                 fn = gemm_colmajor_kernel
                 sig, consts, values = _gemm_signature(
