@@ -26,8 +26,8 @@ OUT = ROOT / "docs" / "propagate-mma-results.md"
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
 FAMILIES = [
-    ("examples/gpu/gemm_batched_rowscale.py", "H200, round 12 (held out; the first run of the current model on a program "
-     "written after it, and on a GPU it was not calibrated on: the device lent this session was an H200)",
+    ("examples/gpu/gemm_batched_rowscale.py", "H200, round 12 (held out; the first GPU run of the current model's default on a "
+     "program written after it, and on a GPU it was not calibrated on: the device lent that session was an H200)",
      "r12_batched_default.json", "r12_batched_always.json", "bb28fd5", "r12_all.txt", "default"),
     ("examples/gpu/gemm_gelu_residual.py", "H100, round 11 (held out); its default is the scalar-lines rule of 5584d0d, "
      "which this run refuted and which is reverted: the current model's decisions are in `r11_replay_cpu.json`",
