@@ -99,7 +99,7 @@ def _replace(rewriter: PatternRewriter, op: Operation, new: Operation) -> None:
 
 def _forward(rewriter: PatternRewriter, op: Operation, value: SSAValue) -> None:
     """Replace `op`'s one result by an existing value."""
-    rewriter.replace_op(op, [], [value])
+    rewriter.replace(op, [], [value])
 
 
 def is_expensive_view(src: Attribute, dst: Attribute) -> bool:
@@ -185,9 +185,9 @@ class ConvertFromConvert(RewritePattern):
             _replace(rewriter, op, _with_type(arg, arg.operands, [dst_type]))
         elif isinstance(arg, ttg.LocalLoadOp):
             new = _with_type(arg, arg.operands, [dst_type])
-            rewriter.insert_op(new, _before(arg))
+            rewriter.insert(new, _before(arg))
             copy_name(op.result, new.results[0])
-            rewriter.replace_op(op, [], [new.results[0]])
+            rewriter.replace(op, [], [new.results[0]])
         elif isinstance(arg, ttg.ConvertLayoutOp):
             _replace(rewriter, op, ttg.ConvertLayoutOp(arg.src, dst_type))
         elif isinstance(arg, tt.SplatOp):
@@ -258,7 +258,7 @@ class ConvertIntoUser(RewritePattern):
                 return  # tensors only (TT_Tensor in Triton's ODS; the dialect does not say so yet)
             mask_type = TensorType(mask.element_type, tensor.get_shape(), tensor.encoding)
             mask_cvt = ttg.ConvertLayoutOp(op.mask, mask_type)
-            rewriter.insert_op(mask_cvt, _before(op))
+            rewriter.insert(mask_cvt, _before(op))
             operands = [source, mask_cvt.result]
         _replace(rewriter, op, _with_type(op, operands, [r.type for r in op.results]))
 
@@ -277,13 +277,13 @@ class DeadLoad(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, tt.LoadOp) and not op.result.uses and not _is_volatile(op):
-            rewriter.erase_op(op)
+            rewriter.erase(op)
         elif isinstance(op, ttg.LocalLoadOp) and not op.result.uses:
-            rewriter.erase_op(op)
+            rewriter.erase(op)
         elif isinstance(op, (ttg.LocalAllocOp, TMEMAllocOp)) and op.results and not op.results[0].uses:
             # an allocation nobody uses (what it writes lands in memory only it owns)
             if isinstance(op, TMEMAllocOp) or op.src is None:
-                rewriter.erase_op(op)
+                rewriter.erase(op)
 
 
 ACCESS_DEFAULTS = {"cache": 1, "evict": 1, "isVolatile": 0}  # CacheModifier::NONE, EvictionPolicy::NORMAL, false
@@ -306,7 +306,7 @@ class ConstantMask(RewritePattern):
             return
         if not mask:
             if isinstance(op, tt.StoreOp):
-                rewriter.erase_op(op)
+                rewriter.erase(op)
             elif op.other is not None:
                 _forward(rewriter, op, op.other)
             return
@@ -317,7 +317,7 @@ class ConstantMask(RewritePattern):
             _replace(rewriter, op, tt.LoadOp.create(operands=[op.ptr], result_types=[op.result.type], properties=kept))
         else:
             kept["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [1, 1, 0])
-            rewriter.replace_op(op, tt.StoreOp.create(operands=[op.ptr, op.value], properties=kept))
+            rewriter.replace(op, tt.StoreOp.create(operands=[op.ptr, op.value], properties=kept))
 
 
 class FoldSplatLike(RewritePattern):
@@ -372,7 +372,7 @@ class ExpandDimsOfBroadcast(RewritePattern):
         shape = list(inner_type.get_shape())
         shape.insert(axis, 1)
         expanded = _with_type(op, [inner], [TensorType(inner_type.element_type, shape, op.result.type.encoding)])
-        rewriter.insert_op(expanded, _before(op))
+        rewriter.insert(expanded, _before(op))
         _replace(rewriter, op, tt.BroadcastOp(expanded.result, op.result.type))
 
 
@@ -511,7 +511,7 @@ class IntToPtrOfPtrToInt(RewritePattern):
             cst = arith.ConstantOp(IntegerAttr(elements, offset_type))
         else:
             return
-        rewriter.insert_op(cst, _before(op))
+        rewriter.insert(cst, _before(op))
         _replace(rewriter, op, tt.AddPtrOp.create(operands=[ptr, cst.result], result_types=[op.result.type]))
 
 
@@ -527,7 +527,7 @@ class DeadWarpSpecialize(RewritePattern):
                 continue
             if not inner.has_trait(Pure, value_if_unregistered=False):  # an unknown op may write
                 return
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 class IdentityReinterpret(RewritePattern):

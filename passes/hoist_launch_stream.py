@@ -47,20 +47,20 @@ class _SharedStreamLoop(RewritePattern):
             return
         self.accepted.discard(loop)
         stream = WaitOp.build_async([])
-        rewriter.insert_op(stream, InsertPoint.before(loop))
+        rewriter.insert(stream, InsertPoint.before(loop))
         token = stream.results[0]
         for launch in [op for op in loop.body.walk() if isinstance(op, LaunchFuncOp)]:
-            rewriter.replace_op(launch, launch.on_stream(token), new_results=[])
+            rewriter.replace(launch, launch.on_stream(token), new_results=[])
         if self.keep_sync:
             # the gpu dialect has no "synchronize, keep the stream": gpu.wait [%t] would destroy it.  The token
             # is the stream pointer once gpu-to-llvm converts it, so a cast to !llvm.ptr and the runtime call
             # survive the lowering (form C of seed-notes §1.3: one more mgpuStreamSynchronize per iteration).
             pointer = UnrealizedConversionCastOp.get([token], [llvm_pointer_type()])
-            rewriter.insert_op(pointer, InsertPoint.after(stream))
+            rewriter.insert(pointer, InsertPoint.after(stream))
             terminator = loop.body.block.last_op
             assert terminator is not None  # an scf.for body ends in its scf.yield
-            rewriter.insert_op(LLVMCallOp.to(SYNCHRONIZE, [pointer.results[0]], []), InsertPoint.before(terminator))
-        rewriter.insert_op(WaitOp.build_sync([token]), InsertPoint.after(loop))
+            rewriter.insert(LLVMCallOp.to(SYNCHRONIZE, [pointer.results[0]], []), InsertPoint.before(terminator))
+        rewriter.insert(WaitOp.build_sync([token]), InsertPoint.after(loop))
 
 
 @dataclass(frozen=True)
