@@ -29,6 +29,9 @@ FAMILIES = [
     ("examples/gpu/gemm_batched_rowscale.py", "H200, round 12 (held out; the first GPU run of the current model's default on a "
      "program written after it, and on a GPU it was not calibrated on: the device lent that session was an H200)",
      "r12_batched_default.json", "r12_batched_always.json", "bb28fd5", "r12_all.txt", "default"),
+    ("examples/gpu/gemm_gelu_residual.py", "H200, round 12 (round 11's held-out program again, with the current "
+     "model's default run on the GPU: on the H100 only its CPU replay was)", "r12_gelu_h200_default.json",
+     "r12_gelu_h200_always.json", "8157458", "r12_gelu_h200_all.txt", "default"),
     ("examples/gpu/gemm_gelu_residual.py", "H100, round 11 (held out); its default is the scalar-lines rule of 5584d0d, "
      "which this run refuted and which is reverted: the current model's decisions are in `r11_replay_cpu.json`",
      "r11_gelu_default.json", "r11_gelu_always.json", "5584d0d", "r11_all.txt", "default"),
