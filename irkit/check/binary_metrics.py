@@ -160,6 +160,53 @@ def amdgcn_resources(asm: str) -> dict[str, int]:
 _CONVERT = re.compile(r"\b(?:ttg|triton_gpu)\.convert_layout\b")
 
 
+# -- SASS (nvdisasm -c) ------------------------------------------------------------------------------
+
+_SASS_INSN = re.compile(r"/\*[0-9a-f]+\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*)\s*(.*?)\s*;")
+_SASS_LABEL = re.compile(r"^\s*\.(L_x_\d+):")
+_SASS_BACK_BRANCH = re.compile(r"\bBRA\S*\s+(?:`\()?\.?(L_x_\d+)")
+# opcodes whose operands are all read (no destination register first)
+_SASS_NO_DEST = ("ST", "RED", "ATOM", "BAR", "BRA", "EXIT", "RET", "CALL", "WARPSYNC", "BSYNC", "BSSY", "NOP",
+                 "MEMBAR", "FENCE", "ARRIVES", "SYNCS")
+RELOAD_WINDOW = 32  # instructions: about the latency of a local-memory load that hits L1, at one per cycle
+
+
+def sass_loop_reload_exposure(sass: str, window: int = RELOAD_WINDOW) -> int:
+    """How much of the spill-reload latency in a kernel's loops its own code does not cover: for each LDL
+    inside a loop (a label up to a later branch back to it), `window` minus the number of instructions until
+    its register is first read, when that is sooner (0 when it is not read in the loop).
+
+    Why: a register-starved kernel's main loop reloads spilled values from local memory every iteration, and
+    a reload whose value is needed a few instructions later stalls the warp (ncu's long-scoreboard stall).
+    ptxas places them differently for each variant of a kernel, even when their count barely changes."""
+    lines = sass.splitlines()
+    labels = {m.group(1): i for i, line in enumerate(lines) if (m := _SASS_LABEL.match(line))}
+    inside: set[int] = set()
+    for i, line in enumerate(lines):
+        m = _SASS_BACK_BRANCH.search(line)
+        if m and m.group(1) in labels and labels[m.group(1)] < i:
+            inside.update(range(labels[m.group(1)], i + 1))
+    insns = [(i, m.group(1), m.group(2)) for i, line in enumerate(lines) if (m := _SASS_INSN.search(line))]
+    exposure = 0
+    for n, (line, opcode, operands) in enumerate(insns):
+        dest = re.match(r"R(\d+)", operands)
+        if not opcode.startswith("LDL") or line not in inside or dest is None:
+            continue
+        width = 4 if ".128" in opcode else 2 if ".64" in opcode else 1
+        regs = [re.compile(rf"\bR{int(dest.group(1)) + k}(?![0-9])") for k in range(width)]
+        for distance, (later, op, args) in enumerate(insns[n + 1:n + window], 1):
+            if later not in inside:
+                break
+            parts = [a.strip() for a in re.split(r",(?![^\[]*\])", args)]
+            reads = parts if op.startswith(_SASS_NO_DEST) else parts[1:]
+            if any(r.search(a) for r in regs for a in reads):
+                exposure += window - distance
+                break
+            if not op.startswith(_SASS_NO_DEST) and parts and any(r.fullmatch(parts[0]) for r in regs):
+                break  # overwritten before it is read
+    return exposure
+
+
 def convert_layout_count(ttgir: str) -> int:
     return len(_CONVERT.findall(ttgir))
 
@@ -183,6 +230,8 @@ def binary_summary(asm: dict[str, str], ptxas_log: str | None = None, kernel: st
             out["spill_store_bytes"] = res.get("spill_store_bytes")
             out["spill_load_bytes"] = res.get("spill_load_bytes")
             out["stack_frame_bytes"] = res.get("stack_frame_bytes")
+    if asm.get("sass"):
+        out["reload_exposure"] = sass_loop_reload_exposure(asm["sass"])
     if asm.get("amdgcn"):
         ops = amdgcn_memory_ops(asm["amdgcn"])
         out["global_loads"], out["global_stores"] = ops["loads"], ops["stores"]

@@ -83,6 +83,19 @@ def ptxas_log(ptx, ptxas, fmad=True):
         return p.stderr + p.stdout
 
 
+def sass_of(triton_module, cubin):
+    """nvdisasm's text of a cubin, with the nvdisasm Triton's wheel carries (3.4+); None without one."""
+    nvdisasm = os.path.join(os.path.dirname(triton_module.__file__), "backends", "nvidia", "bin", "nvdisasm")
+    if not isinstance(cubin, bytes) or not os.path.exists(nvdisasm):
+        return None
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "k.cubin")
+        with open(path, "wb") as f:
+            f.write(cubin)
+        p = subprocess.run([nvdisasm, "-c", path], capture_output=True, text=True, check=False)
+        return p.stdout if p.returncode == 0 else None
+
+
 def compile_one(triton, path, target, options=None):
     with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryFile("w+b") as err:
         os.environ["TRITON_CACHE_DIR"] = cache
@@ -114,6 +127,9 @@ def compile_one(triton, path, target, options=None):
            "asm": {k: v for k, v in asm.items() if k != "llir"}}
     if "ptx" in asm:
         out["ptxas_log"] = ptxas_log(asm["ptx"], ptxas_path(triton, asm["ptx"]), getattr(md, "enable_fp_fusion", True))
+        sass = sass_of(triton, kernel.asm.get("cubin"))
+        if sass:
+            out["asm"]["sass"] = sass
     for key in ("build_flags", "n_regs", "n_spills", "waves_per_eu"):
         if hasattr(md, key):
             out[key] = getattr(md, key)

@@ -90,7 +90,8 @@ def compile_modules(modules: list[ModuleOp], python: str | None = None) -> list[
             out.append(f"the compiler reported no register count for target {row['target']}")
         else:
             out.append(CompiledKernel(int(row["registers"]), spill_bytes(row), int(row["shared"] or 0),
-                                      int(row.get("occupancy_sgprs") or row.get("sgpr_count") or 0)))
+                                      int(row.get("occupancy_sgprs") or row.get("sgpr_count") or 0),
+                                      row.get("reload_exposure")))
     return out
 
 
