@@ -39,7 +39,7 @@ TIMINGS = ("h100_addmm_always.json", "h100_attention_always.json", "h100_shapes_
            "h100_attention_always_r6.json", "h100_shapes_always_r6.json", "r7_addmm_always.json", "r7_bias_always.json",
            "r8_bias_always.json", "r8_scale_always.json", "r9_colmajor_always.json",
            "r10_swiglu_always.json", "r11_gelu_always.json",
-           "r12_batched_always.json")
+           "r12_batched_always.json", "r13_gated_always.json")
 
 
 def kernel_key(k: dict) -> str:

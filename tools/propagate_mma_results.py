@@ -26,6 +26,10 @@ OUT = ROOT / "docs" / "propagate-mma-results.md"
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
 FAMILIES = [
+    ("examples/gpu/gemm_gated_residual.py", "H200, round 13 (held out; its default is the loop-reload rule of f087d65, "
+     "which this run refuted and which is reverted: without it the compiler check takes the two masked 256x128x64 "
+     "w8 s3 kernels as well, both faster)", "r13_gated_default.json", "r13_gated_always.json", "f640ef0",
+     "r13_all.txt", "default"),
     ("examples/gpu/gemm_batched_rowscale.py", "H200, round 12 (held out; the first GPU run of the current model's default on a "
      "program written after it, and on a GPU it was not calibrated on: the device lent that session was an H200)",
      "r12_batched_default.json", "r12_batched_always.json", "bb28fd5", "r12_all.txt", "default"),

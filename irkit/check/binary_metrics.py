@@ -178,7 +178,13 @@ def sass_loop_reload_exposure(sass: str, window: int = RELOAD_WINDOW) -> int:
 
     Why: a register-starved kernel's main loop reloads spilled values from local memory every iteration, and
     a reload whose value is needed a few instructions later stalls the warp (ncu's long-scoreboard stall).
-    ptxas places them differently for each variant of a kernel, even when their count barely changes."""
+    ptxas places them differently for each variant of a kernel, even when their count barely changes.
+
+    Reported in propagate-mma's remarks (profit=auto, compiled), not decided on.  Over the 55 recorded kernels
+    whose loops reload spills (rounds 10-12), every rise of 642 or more ran slower and every fall of 498 or
+    more faster; a rule on it (f087d65: keep at +450, take at -450) was refuted by the next program written,
+    round 13's gemm_gated_residual.py, whose two masked 256x128x64 w8 s3 kernels rose +814 and +837 and ran
+    13-14% faster without their conversions (docs/propagate-mma-results.md)."""
     lines = sass.splitlines()
     labels = {m.group(1): i for i, line in enumerate(lines) if (m := _SASS_LABEL.match(line))}
     inside: set[int] = set()
