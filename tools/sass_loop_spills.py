@@ -14,9 +14,14 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
+from pathlib import Path
+
+# irkit's SASS reader and the compile worker's disassembly (both plain Python) from this checkout: this tool runs
+# under Triton's Python, where irkit need not be installed
+sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "irkit" / "check")]
+import binary_metrics  # noqa: E402
+import compile_worker  # noqa: E402
 
 
 def sass_of(path: str) -> str:
@@ -24,32 +29,12 @@ def sass_of(path: str) -> str:
     from triton.backends.compiler import GPUTarget
 
     kernel = triton.compile(path, target=GPUTarget("cuda", 90, 32))
-    nvdisasm = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "nvdisasm")
-    with tempfile.TemporaryDirectory() as d:
-        cubin = os.path.join(d, "k.cubin")
-        with open(cubin, "wb") as f:
-            f.write(kernel.asm["cubin"])
-        return subprocess.run([nvdisasm, "-c", cubin], capture_output=True, text=True, check=True).stdout
-
-
-def loop_lines(lines: list[str]) -> set[int]:
-    """Indices of the lines inside some loop: from a label to a later branch back to it."""
-    labels = {}
-    for i, line in enumerate(lines):
-        m = re.match(r"^\.(L_x_\d+):", line.strip())
-        if m:
-            labels[m.group(1)] = i
-    inside: set[int] = set()
-    for i, line in enumerate(lines):
-        m = re.search(r"BRA\S*\s+(?:`\()?\.?(L_x_\d+)", line)
-        if m and m.group(1) in labels and labels[m.group(1)] < i:
-            inside.update(range(labels[m.group(1)], i + 1))
-    return inside
+    return compile_worker.sass_of(triton, kernel.asm["cubin"])
 
 
 def counts(sass: str) -> dict[str, int]:
     lines = sass.splitlines()
-    inside = loop_lines(lines)
+    inside = binary_metrics.sass_loop_lines(lines)
     out = {}
     for op in ("STL", "LDL", "BAR"):
         hits = [i for i, line in enumerate(lines) if re.search(rf"\b{op}\b", line)]

@@ -171,6 +171,17 @@ _SASS_NO_DEST = ("ST", "RED", "ATOM", "BAR", "BRA", "EXIT", "RET", "CALL", "WARP
 RELOAD_WINDOW = 32  # instructions: about the latency of a local-memory load that hits L1, at one per cycle
 
 
+def sass_loop_lines(lines: list[str]) -> set[int]:
+    """Indices of the SASS lines inside some loop: from a label to a later branch back to it."""
+    labels = {m.group(1): i for i, line in enumerate(lines) if (m := _SASS_LABEL.match(line))}
+    inside: set[int] = set()
+    for i, line in enumerate(lines):
+        m = _SASS_BACK_BRANCH.search(line)
+        if m and m.group(1) in labels and labels[m.group(1)] < i:
+            inside.update(range(labels[m.group(1)], i + 1))
+    return inside
+
+
 def sass_loop_reload_exposure(sass: str, window: int = RELOAD_WINDOW) -> int:
     """How much of the spill-reload latency in a kernel's loops its own code does not cover: for each LDL
     inside a loop (a label up to a later branch back to it), `window` minus the number of instructions until
@@ -186,12 +197,7 @@ def sass_loop_reload_exposure(sass: str, window: int = RELOAD_WINDOW) -> int:
     round 13's gemm_gated_residual.py, whose two masked 256x128x64 w8 s3 kernels rose +814 and +837 and ran
     13-14% faster without their conversions (docs/propagate-mma-results.md)."""
     lines = sass.splitlines()
-    labels = {m.group(1): i for i, line in enumerate(lines) if (m := _SASS_LABEL.match(line))}
-    inside: set[int] = set()
-    for i, line in enumerate(lines):
-        m = _SASS_BACK_BRANCH.search(line)
-        if m and m.group(1) in labels and labels[m.group(1)] < i:
-            inside.update(range(labels[m.group(1)], i + 1))
+    inside = sass_loop_lines(lines)
     insns = [(i, m.group(1), m.group(2)) for i, line in enumerate(lines) if (m := _SASS_INSN.search(line))]
     exposure = 0
     for n, (line, opcode, operands) in enumerate(insns):
