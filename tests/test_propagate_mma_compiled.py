@@ -30,6 +30,11 @@ INPUTS = Path(__file__).resolve().parents[1] / "lit_tests" / "passes" / "Inputs"
 GEMM_128 = INPUTS / "h100-gemm-128x128x32-w4s3.ttgir"  # ptxas: 176 registers; 168 without the conversion
 GEMM_64 = INPUTS / "h100-gemm-64x128x32-w4s3.ttgir"  # 110; 96 without it
 MASKED_256 = INPUTS / "h100-addmm-masked-256x128x64-w8s3.ttgir"  # spill stores 2,434 B; 1,302 without them
+MEASURED = Path(__file__).resolve().parent / "data" / "propagate_mma"
+# round 13 (docs/propagate-mma-results.md): the masked fp16 256x128x64 w8 s3 kernel of the held-out
+# gemm_gated_residual.py ran 0.869 with its conversions removed; the loop-reload rule of f087d65 kept it
+# (uncovered spill reloads in its loops 1738 -> 2575), which refuted the rule
+GATED_WINNER = MEASURED / "gemm_gated_residual_out_fp16_2200x2900x1800_256x128x64_w8_s3_cuda90_triton360.ttgir"
 
 
 @pytest.fixture(autouse=True)
@@ -281,12 +286,6 @@ def test_passes_import_nothing_from_the_tools():
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert loaded == "[]"
 
-
-MEASURED = Path(__file__).resolve().parent / "data" / "propagate_mma"
-# round 13 (docs/propagate-mma-results.md): the masked fp16 256x128x64 w8 s3 kernel of the held-out
-# gemm_gated_residual.py ran 0.869 with its conversions removed; the loop-reload rule of f087d65 kept it
-# (uncovered spill reloads in its loops 1738 -> 2575), which refuted the rule
-GATED_WINNER = MEASURED / "gemm_gated_residual_out_fp16_2200x2900x1800_256x128x64_w8_s3_cuda90_triton360.ttgir"
 
 
 def test_the_loops_spill_reloads_are_told_and_the_spills_decide(triton36, monkeypatch):
