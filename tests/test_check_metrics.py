@@ -112,3 +112,14 @@ def test_loop_reload_exposure_counts_reloads_used_soon():
     assert sass_loop_reload_exposure(SASS_LOOP) == 60
     assert sass_loop_reload_exposure(SASS_LOOP, window=2) == 0
     assert sass_loop_reload_exposure(SASS_LOOP.replace("@P0 BRA `(.L_x_1)", "NOP")) == 0  # no loop
+
+
+def test_sass_instructions_counted_by_family_in_and_out_of_loops():
+    counts = binary_metrics.sass_instruction_counts(SASS_LOOP)
+    # in the loop: 3 LDL, 1 STL, and IMAD, FADD, MOV, MOV, BRA as its other work; before it an LDL and an IADD3,
+    # after it the EXIT
+    assert counts == {"ldl_out": 1, "other_out": 2, "ldl_loop": 3, "other_loop": 5, "stl_loop": 1}
+    assert binary_metrics.sass_family("LDSM.16.M88.4") == "lds" and binary_metrics.sass_family("HGMMA.64x128x16") == "mma"
+    assert binary_metrics.sass_cost_figures(SASS_LOOP) == {"loop_other": 5, "outside_loops": 3, "reload_exposure": 60}
+    flat = binary_metrics.sass_instruction_counts(SASS_LOOP.replace("@P0 BRA `(.L_x_1)", "NOP"))
+    assert "other_loop" not in flat and flat["ldl_out"] == 4  # no loop

@@ -191,11 +191,10 @@ def sass_loop_reload_exposure(sass: str, window: int = RELOAD_WINDOW) -> int:
     a reload whose value is needed a few instructions later stalls the warp (ncu's long-scoreboard stall).
     ptxas places them differently for each variant of a kernel, even when their count barely changes.
 
-    Reported in propagate-mma's remarks (profit=auto, compiled), not decided on.  Over the 55 recorded kernels
-    whose loops reload spills (rounds 10-12), every rise of 642 or more ran slower and every fall of 498 or
-    more faster; a rule on it (f087d65: keep at +450, take at -450) was refuted by the next program written,
-    round 13's gemm_gated_residual.py, whose two masked 256x128x64 w8 s3 kernels rose +814 and +837 and ran
-    13-14% faster without their conversions (docs/propagate-mma-results.md)."""
+    A rule on it alone (f087d65: keep at +450, take at -450) was refuted by round 13's gemm_gated_residual.py,
+    whose two masked 256x128x64 w8 s3 kernels rose +814 and +837 and ran 13-14% faster without their
+    conversions: their loops also lost about 250 instructions.  It is one term of the SASS cost that
+    propagate-mma's compiler check weighs (`sass_cost_figures`, `occupancy.sass_cost_change`)."""
     lines = sass.splitlines()
     inside = sass_loop_lines(lines)
     insns = [(i, m.group(1), m.group(2)) for i, line in enumerate(lines) if (m := _SASS_INSN.search(line))]
@@ -217,6 +216,43 @@ def sass_loop_reload_exposure(sass: str, window: int = RELOAD_WINDOW) -> int:
             if not op.startswith(_SASS_NO_DEST) and parts and any(r.fullmatch(parts[0]) for r in regs):
                 break  # overwritten before it is read
     return exposure
+
+
+# SASS opcode families told apart by the instruction counts below; every other opcode is the code's arithmetic,
+# address and control work ("other")
+SASS_FAMILIES = {
+    "ldg": ("LDG",), "stg": ("STG",), "ldl": ("LDL",), "stl": ("STL",), "lds": ("LDS", "LDSM"), "sts": ("STS",),
+    "ldgsts": ("LDGSTS",), "mma": ("HGMMA", "HMMA", "WGMMA"), "bar": ("BAR",), "sync": ("WARPSYNC", "SYNCS"),
+}
+_SASS_OPCODE = re.compile(r"/\*[0-9a-f]+\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*)")
+
+
+def sass_family(opcode: str) -> str:
+    """The family of a SASS opcode (`SASS_FAMILIES`, by its name before the first '.'), else "other"."""
+    head = opcode.split(".", 1)[0]
+    return next((name for name, heads in SASS_FAMILIES.items() if head in heads), "other")
+
+
+def sass_instruction_counts(sass: str) -> dict[str, int]:
+    """Instructions of each family inside loops ("<family>_loop") and outside them ("<family>_out")."""
+    lines = sass.splitlines()
+    inside = sass_loop_lines(lines)
+    counts: Counter[str] = Counter()
+    for i, line in enumerate(lines):
+        m = _SASS_OPCODE.search(line)
+        if m:
+            counts[f"{sass_family(m.group(1))}_{'loop' if i in inside else 'out'}"] += 1
+    return dict(counts)
+
+
+def sass_cost_figures(sass: str) -> dict[str, int]:
+    """The three figures of a kernel's SASS that propagate-mma's compiler check weighs
+    (`occupancy.sass_cost_change`): the arithmetic and control instructions inside loops ("other" there), every
+    instruction outside them, and the spill-reload latency the loops leave uncovered."""
+    counts = sass_instruction_counts(sass)
+    return {"loop_other": counts.get("other_loop", 0),
+            "outside_loops": sum(n for key, n in counts.items() if key.endswith("_out")),
+            "reload_exposure": sass_loop_reload_exposure(sass)}
 
 
 def convert_layout_count(ttgir: str) -> int:
@@ -243,7 +279,7 @@ def binary_summary(asm: dict[str, str], ptxas_log: str | None = None, kernel: st
             out["spill_load_bytes"] = res.get("spill_load_bytes")
             out["stack_frame_bytes"] = res.get("stack_frame_bytes")
     if asm.get("sass"):
-        out["reload_exposure"] = sass_loop_reload_exposure(asm["sass"])
+        out.update(sass_cost_figures(asm["sass"]))
     if asm.get("amdgcn"):
         ops = amdgcn_memory_ops(asm["amdgcn"])
         out["global_loads"], out["global_stores"] = ops["loads"], ops["stores"]

@@ -1,0 +1,173 @@
+"""Check propagate-mma's compiler rule against every kernel timed on the H100 and the H200, and cross-validate
+the way it was chosen: leave one program out, choose the rule's weights and thresholds on the others, and see
+what the chosen rule does to the program left out.
+
+    .venv/bin/python tools/profit_rule_cv.py            # the rule as implemented, then the cross-validation
+    .venv/bin/python tools/profit_rule_cv.py --json docs/propagate-mma-results/r14_cv.json
+
+Inputs, all in docs/propagate-mma-results/: the `profit=always` timings of each program (the measured sign),
+`r14_replay_base_cpu.json` (what the default did before the SASS cost rule: `tools/cost_model_search.py replay`
+at 9cc1338), and `r14_features_cpu.json` (each kernel's compiled figures before and after
+`propagate-mma{profit=always}`: `tools/loop_features.py`).  Every figure is static, from a CPU compile with
+Triton 3.6.0 for cuda:90, so the rule can be replayed here without a GPU.
+
+The implemented rule (`occupancy.removal_pays`): where the SASS cost (`occupancy.sass_cost_change`) falls by
+`SASS_TAKE` or more the rewrite is taken if no worse in CTAs and spills; where it rises by `SASS_VETO` or more it
+is kept; otherwise the earlier default decides.  The search below covers that rule's family: a weighted sum of
+the change in the loops' local-memory instructions, their uncovered spill-reload latency, their other
+instructions, and the instructions outside loops, with a take and a veto threshold.  Its choice on a training
+set: no kernel slower, then the most signs right, then the most conservative thresholds (the largest take
+threshold and the smallest veto threshold): "never slower than 1%" comes first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import propagate_mma_results as table  # tools/: the kernel names and the measured sign
+from cost_model_search import kernel_key
+
+from irkit.analysis import occupancy
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "docs" / "propagate-mma-results"
+# (program, GPU, its profit=always timings): one run per program and GPU, the latest
+RUNS = [
+    ("gelu", "H100", "r11_gelu_always.json"), ("swiglu", "H100", "r10_swiglu_always.json"),
+    ("colmajor", "H100", "r9_colmajor_always.json"), ("scale", "H100", "r8_scale_always.json"),
+    ("bias", "H100", "r8_bias_always.json"), ("addmm", "H100", "r7_addmm_always.json"),
+    ("attention", "H100", "h100_attention_always_r6.json"), ("shapes", "H100", "h100_shapes_always_r6.json"),
+    ("gelu", "H200", "r12_gelu_h200_always.json"), ("batched", "H200", "r12_batched_always.json"),
+    ("gated", "H200", "r13_gated_always.json"), ("addmm", "H200", "h200_addmm_always_r6.json"),
+]
+LOOP_FAMILIES = ("ldg", "stg", "lds", "sts", "ldgsts", "mma", "bar", "sync", "other", "ldl", "stl")
+
+
+def _fig(d: dict, key: str) -> int:
+    return int(d.get(key) or 0)
+
+
+def compiled(fig: dict) -> occupancy.CompiledKernel:
+    """A kernel's figures as the compiler check reads them (irkit.check.compiled_stats)."""
+    return occupancy.CompiledKernel(
+        _fig(fig, "registers"), _fig(fig, "spill_store_bytes"), _fig(fig, "shared"), 0, _fig(fig, "reload_exposure"),
+        _fig(fig, "other_loop"), sum(_fig(fig, f"{f}_out") for f in LOOP_FAMILIES))
+
+
+def samples() -> list[dict]:
+    features = {r["kernel"]: r for r in json.loads((DATA / "r14_features_cpu.json").read_text())["kernels"]}
+    base = {r["kernel"]: r["decision"] != "keep"
+            for r in json.loads((DATA / "r14_replay_base_cpu.json").read_text())["kernels"]}
+    out = []
+    for program, gpu, timings in RUNS:
+        for k in json.loads((DATA / timings).read_text())["kernels"]:
+            if "timing" not in k:
+                continue
+            key = kernel_key(k)
+            before, after = features[key]["before"], features[key]["after"]
+            out.append({
+                "program": program, "gpu": gpu, "kernel": key, "ratio": k["timing"]["ratio"],
+                "sign": table.measured_sign(k["timing"]), "base": base[key], "warps": k["config"]["num_warps"],
+                "before": compiled(before), "after": compiled(after),
+                # the terms of the searched family
+                "d_local": sum(_fig(after, f"{f}_loop") - _fig(before, f"{f}_loop") for f in ("ldl", "stl")),
+                "d_exposure": _fig(after, "reload_exposure") - _fig(before, "reload_exposure"),
+                "d_other": _fig(after, "other_loop") - _fig(before, "other_loop"),
+                "d_outside": sum(_fig(after, f"{f}_out") - _fig(before, f"{f}_out") for f in LOOP_FAMILIES),
+            })
+    return out
+
+
+def right(x: dict, take: bool) -> bool:
+    """The decision agrees with the measured sign (either does within noise)."""
+    return x["sign"] == "noise" or (x["sign"] == "faster") == take
+
+
+def slower(x: dict, take: bool) -> bool:
+    return take and x["sign"] == "slower"
+
+
+def implemented(x: dict) -> bool:
+    """The default as it is now: the earlier decision unless the compiler check's SASS cost decides."""
+    sm = occupancy.SM_LIMITS[90]
+    take, _ = occupancy.removal_pays(x["before"], x["after"], sm, x["warps"])
+    by_sass = occupancy.sass_cost_decides(occupancy.sass_cost_change(x["before"], x["after"]))
+    return take if by_sass is not None else x["base"]
+
+
+Params = tuple[float, float, float, float, float, float]  # local, exposure, other, outside weights; take; veto
+GRID: list[Params] = [(wl, we, wo, wout, take, veto)
+                      for wl in (0, 10, 20, 50) for we in (0, 1) for wo in (0, 1, 2, 5) for wout in (0, 0.1, 0.3)
+                      for take in (50, 100, 150, 200, 250, 300, 400, 600, 1e9)
+                      for veto in (50, 100, 200, 300, 400, 600, 800, 1e9)]
+
+
+def searched(p: Params) -> Callable[[dict], bool]:
+    """The family's rule for parameters `p`, with the implemented rule's CTA and spill guard on takes."""
+    sm = occupancy.SM_LIMITS[90]
+
+    def decide(x: dict) -> bool:
+        cost = p[0] * x["d_local"] + p[1] * x["d_exposure"] + p[2] * x["d_other"] + p[3] * x["d_outside"]
+        if cost <= -p[4]:
+            before = occupancy.ctas_per_sm(sm, x["before"].registers, x["warps"], x["before"].shared)
+            after = occupancy.ctas_per_sm(sm, x["after"].registers, x["warps"], x["after"].shared)
+            return after.ctas >= before.ctas and x["after"].spill_bytes <= x["before"].spill_bytes
+        if cost >= p[5]:
+            return False
+        return x["base"]
+    return decide
+
+
+def score(rows: list[dict], decide: Callable[[dict], bool]) -> tuple[int, int]:
+    """(signs right, kernels taken that ran slower)."""
+    return sum(right(x, decide(x)) for x in rows), sum(slower(x, decide(x)) for x in rows)
+
+
+def choose(rows: list[dict]) -> Params:
+    def key(p: Params) -> tuple:
+        signs, losses = score(rows, searched(p))
+        return (-losses, signs, p[4], -p[5])
+    return max(GRID, key=key)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--json", type=Path, help="write the figures here")
+    args = ap.parse_args(argv)
+    rows = samples()
+    report: dict = {"command": "tools/profit_rule_cv.py", "implemented": {}, "left_out": []}
+    print("The default now against the default before the SASS cost rule (signs right / kernels taken slower):")
+    for gpu in ("H100", "H200"):
+        part = [x for x in rows if x["gpu"] == gpu]
+        now, before = score(part, implemented), score(part, lambda x: x["base"])
+        report["implemented"][gpu] = {"kernels": len(part), "signs": now[0], "slower": now[1],
+                                      "signs_before": before[0], "slower_before": before[1]}
+        print(f"  {gpu}: {len(part)} kernels; now {now[0]} ({now[0] / len(part):.1%}), {now[1]} slower; "
+              f"before {before[0]} ({before[0] / len(part):.1%}), {before[1]} slower")
+    print("Leave one program out (both GPUs' runs of it), the rule chosen on the rest:")
+    for program in sorted({x["program"] for x in rows}):
+        held = [x for x in rows if x["program"] == program]
+        p = choose([x for x in rows if x["program"] != program])
+        signs, losses = score(held, searched(p))
+        base = score(held, lambda x: x["base"])
+        report["left_out"].append({"program": program, "kernels": len(held), "chosen": list(p), "signs": signs,
+                                   "slower": losses, "signs_before": base[0], "slower_before": base[1]})
+        print(f"  {program:10s} {len(held):3d} kernels, chose {p}: signs {signs} (before {base[0]}), "
+              f"slower {losses} (before {base[1]})")
+    total = {k: sum(r[k] for r in report["left_out"]) for k in ("kernels", "signs", "slower", "signs_before",
+                                                                  "slower_before")}
+    report["left_out_total"] = total
+    print(f"  held out in turn: {total['kernels']} kernels, signs {total['signs']} (before {total['signs_before']}), "
+          f"slower {total['slower']} (before {total['slower_before']})")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    sys.exit(main())
