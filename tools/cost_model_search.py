@@ -67,6 +67,7 @@ def _divisible(values: list) -> list[int]:
 
 
 ADDMM_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sdm", "sdn", "scm", "scn")
+RESIDUAL_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "scm", "scn")
 GATED_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "sgm", "sgn", "scm", "scn")
 BATCHED_INTS = ("M", "N", "K", "sab", "sam", "sak", "sbb", "sbk", "sbn", "ssb", "sdb", "sdm", "sdn", "scb", "scm", "scn")
 
@@ -93,6 +94,7 @@ def compile_all(out: Path, only: str = "") -> None:
     from gemm_gated_residual import gemm_gated_residual_kernel
     from gemm_gelu_residual import gemm_gelu_residual_kernel
     from gemm_scale import gemm_scale_kernel
+    from gemm_silu_scaled import gemm_silu_scaled_kernel
     from gemm_swiglu import gemm_swiglu_kernel
     from propagate_mma_shapes import addmm_shapes
 
@@ -114,7 +116,7 @@ def compile_all(out: Path, only: str = "") -> None:
                 fn = gemm_bias_kernel
                 sig, consts, values = _gemm_signature(
                     {"a_ptr": "*fp16", "b_ptr": "*fp16", "bias_ptr": "*fp16", "r_ptr": "*fp16", "c_ptr": "*fp16"},
-                    ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "scm", "scn"), ("RES",), c, args)
+                    RESIDUAL_INTS, ("RES",), c, args)
             elif name.startswith("gemm_scale"):
                 fn = gemm_scale_kernel
                 sig, consts, values = _gemm_signature(
@@ -130,13 +132,19 @@ def compile_all(out: Path, only: str = "") -> None:
                 out_elem = "fp32" if c.get("OUT_F32") else "fp16"
                 sig, consts, values = _gemm_signature(
                     {"a_ptr": "*fp16", "b_ptr": "*fp16", "bias_ptr": "*fp16", "r_ptr": f"*{out_elem}", "c_ptr": f"*{out_elem}"},
-                    ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "scm", "scn"), ("OUT_F32",), c, args)
+                    RESIDUAL_INTS, ("OUT_F32",), c, args)
             elif name.startswith("gemm_gated_residual"):
                 fn = gemm_gated_residual_kernel
                 out_elem = "fp32" if c.get("OUT_F32") else "fp16"
                 sig, consts, values = _gemm_signature(
                     {"a_ptr": "*fp16", "b_ptr": "*fp16", "gate_ptr": "*fp16", "r_ptr": f"*{out_elem}",
                      "g_ptr": f"*{out_elem}", "c_ptr": f"*{out_elem}"}, GATED_INTS, ("OUT_F32",), c, args)
+            elif name.startswith("gemm_silu_scaled"):
+                fn = gemm_silu_scaled_kernel
+                out_elem = "fp32" if c.get("OUT_F32") else "fp16"
+                sig, consts, values = _gemm_signature(
+                    {"a_ptr": "*fp16", "b_ptr": "*fp16", "s_ptr": "*fp16", "t_ptr": "*fp16", "r_ptr": f"*{out_elem}",
+                     "c_ptr": f"*{out_elem}"}, RESIDUAL_INTS, ("OUT_F32",), c, args)
             elif name.startswith("gemm_batched_rowscale"):
                 fn = gemm_batched_rowscale_kernel
                 out_elem = "fp32" if c.get("OUT_F32") else "bf16"
