@@ -26,6 +26,9 @@ OUT = ROOT / "docs" / "propagate-mma-results.md"
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
 FAMILIES = [
+    ("examples/gpu/gemm_silu_scaled.py", "H200, round 14 (held out: written after the SASS cost rule of ab44c84, its "
+     "decisions registered from a CPU compile before the run, 2ffd3ac)", "r14_silu_default.json", "r14_silu_always.json",
+     "2ffd3ac", "r14_all.txt", "default"),
     ("examples/gpu/gemm_gated_residual.py", "H200, round 13 (held out; its default is the loop-reload rule of f087d65, "
      "which this run refuted and which is reverted: without it the compiler check takes the two masked 256x128x64 "
      "w8 s3 kernels as well, both faster)", "r13_gated_default.json", "r13_gated_always.json", "f640ef0",
