@@ -39,7 +39,7 @@ TIMINGS = ("h100_addmm_always.json", "h100_attention_always.json", "h100_shapes_
            "h100_attention_always_r6.json", "h100_shapes_always_r6.json", "r7_addmm_always.json", "r7_bias_always.json",
            "r8_bias_always.json", "r8_scale_always.json", "r9_colmajor_always.json",
            "r10_swiglu_always.json", "r11_gelu_always.json",
-           "r12_batched_always.json", "r13_gated_always.json")
+           "r12_batched_always.json", "r13_gated_always.json", "r14_silu_always.json")
 
 
 def kernel_key(k: dict) -> str:
@@ -67,6 +67,7 @@ def _divisible(values: list) -> list[int]:
 
 
 ADDMM_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sdm", "sdn", "scm", "scn")
+LINEAR_INTS = ("M", "N", "K", "sxm", "sxk", "swn", "swk", "srm", "srn", "sym", "syn")
 RESIDUAL_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "scm", "scn")
 GATED_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "sgm", "sgn", "scm", "scn")
 BATCHED_INTS = ("M", "N", "K", "sab", "sam", "sak", "sbb", "sbk", "sbn", "ssb", "sdb", "sdm", "sdn", "scb", "scm", "scn")
@@ -96,6 +97,7 @@ def compile_all(out: Path, only: str = "") -> None:
     from gemm_scale import gemm_scale_kernel
     from gemm_silu_scaled import gemm_silu_scaled_kernel
     from gemm_swiglu import gemm_swiglu_kernel
+    from linear_relu2 import linear_relu2_kernel
     from propagate_mma_shapes import addmm_shapes
 
     out.mkdir(parents=True, exist_ok=True)
@@ -139,6 +141,12 @@ def compile_all(out: Path, only: str = "") -> None:
                 sig, consts, values = _gemm_signature(
                     {"a_ptr": "*fp16", "b_ptr": "*fp16", "gate_ptr": "*fp16", "r_ptr": f"*{out_elem}",
                      "g_ptr": f"*{out_elem}", "c_ptr": f"*{out_elem}"}, GATED_INTS, ("OUT_F32",), c, args)
+            elif name.startswith("linear_relu2"):
+                fn = linear_relu2_kernel
+                out_elem = "fp32" if c.get("OUT_F32") else "bf16"
+                sig, consts, values = _gemm_signature(
+                    {"x_ptr": "*bf16", "w_ptr": "*bf16", "b_ptr": "*bf16", "r_ptr": f"*{out_elem}", "y_ptr": f"*{out_elem}"},
+                    LINEAR_INTS, ("OUT_F32", "RES"), c, args)
             elif name.startswith("gemm_silu_scaled"):
                 fn = gemm_silu_scaled_kernel
                 out_elem = "fp32" if c.get("OUT_F32") else "fp16"
