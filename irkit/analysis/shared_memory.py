@@ -63,7 +63,15 @@ from irkit.analysis.scratch import (
     reduce_scratch_bytes,
     scan_scratch_bytes,
 )
-from irkit.analysis.triton_versions import APPROX, V31, V39, attr_int, infer_version, normalize_version
+from irkit.analysis.triton_versions import (
+    APPROX,
+    V31,
+    V39,
+    attr_int,
+    infer_version,
+    normalize_version,
+    reduce_rules,
+)
 from irkit.analysis.walk import post_order as _post_order
 from irkit.analysis.walk import pre_order as _pre_order
 from irkit.dialects.encodings import memory_space_name, partitioned_shared
@@ -679,7 +687,7 @@ class _FunctionAllocation:
             if src is not None and dst is not None:
                 nbytes, note = cvt_scratch_bytes(src, dst, ctx.version, ctx.target_triple)
         elif isinstance(op, ReduceOp):
-            nbytes, note = reduce_scratch_bytes(op, ctx.version)
+            nbytes, note = reduce_scratch_bytes(op, ctx.reduce_version or ctx.version)
         elif isinstance(op, ScanOp):
             nbytes, note = scan_scratch_bytes(op, ctx.num_warps, ctx.version)
         elif isinstance(op, HistogramOp):
@@ -688,7 +696,6 @@ class _FunctionAllocation:
             nbytes = atomic_scratch_bytes(op, ctx.version)
         elif isinstance(op, GatherOp) and ctx.version != V31:
             nbytes = gather_scratch_bytes(op)
-            note = f"{APPROX}tt.gather: the warp-local case is not modelled (whole source assumed)"
         elif isinstance(op, (TensormapCreateOp, ExperimentalTensormapCreateOp)) and ctx.version != V31:
             # the descriptor is built in shared memory: 128 B (3.2/3.3 spell the op tt.experimental_tensormap_create;
             # the real 3.3.1 pass gives each one a buffer at offset 0, before the pipeline buffers are live)
@@ -749,6 +756,8 @@ class _Context:
     scratch_size: Callable[[Operation], int] | None = None
     # bytes of one physical partition of shared memory (TestAllocation's partition-size); 0: one
     partition_size: int = 0
+    # the rules of tt.reduce's scratch when they are not `version`'s (triton_versions.reduce_rules)
+    reduce_version: str | None = None
 
 
 def analyze_shared_memory(
@@ -761,7 +770,8 @@ def analyze_shared_memory(
 ) -> SharedMemoryReport:
     """Predict Triton's shared-memory allocation for a TTGIR module.
 
-    `version`: "3.1", "3.3", "3.9" (or a full "3.1.0"); inferred from the module attribute spelling when
+    `version`: "3.1", "3.3", "3.9" or a release ("3.5.1": 3.9's rules with what that release does otherwise,
+    `reduce_rules`); inferred from the module attribute spelling when
     None.  `target`: a `TARGETS` name or a triple; defaults to the module's `ttg.target`.  `limit`:
     overrides the target's shared-memory limit.  `scratch_size`: the scratch bytes of every op but calls and
     functions, in place of the model's (Triton's AllocationAnalysisScratchSizeFn).  `partition_size`: the
@@ -780,6 +790,7 @@ def analyze_shared_memory(
     ctx = _Context(ver, triple or (tgt.triple if tgt else None), module_int(module, "num-warps") or 4, tpw,
                    scratch_size=scratch_size)
     ctx.partition_size = partition_size if partition_size is not None else shared_memory_partition_size(ctx.target_triple)
+    ctx.reduce_version = reduce_rules(version, module)
 
     funcs = [op for op in _pre_order(module) if isinstance(op, FUNCTION_OPS)]
     by_name = {_func_name(f): f for f in funcs}

@@ -18,7 +18,16 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 
 from irkit.dialects.base import TritonOp, irkit_op
-from irkit.dialects.tt import CACHE, EVICT, MEM_SCOPE, MEM_SEMANTIC, RMW_OP, DescriptorGatherOp, DescriptorScatterOp
+from irkit.dialects.tt import (
+    CACHE,
+    EVICT,
+    MEM_SCOPE,
+    MEM_SEMANTIC,
+    RMW_OP,
+    SCALE_DOT_ELEM,
+    DescriptorGatherOp,
+    DescriptorScatterOp,
+)
 from irkit.frontend.opformat import DenseArrayStyle, EnumStyle, IntStyle, UnitStyle
 
 # -- AMD -----------------------------------------------------------------------------------
@@ -218,6 +227,22 @@ class ScaledUpcastFp8Op(TritonOp):
     output = result_def()
     traits = traits_def(Pure())
     FORMAT = "$input `scale` $scale attr-dict `:` type($input) `,` type($scale) `->` type($output)"
+
+
+@irkit_op
+class UpcastMXFPOp(TritonOp):
+    """Triton 3.5's microscaled upcast on AMD (`amdgpu.upcast_mxfp`, the `tt.dot_scaled` operand of a CDNA
+    without scaled mfma); 3.6 on writes `amdg.scaled_upcast_fp4` / `_fp8` instead."""
+
+    name = "amdg.upcast_mxfp"
+    src = operand_def()
+    scale = operand_def()
+    result = result_def()
+    fp_type = prop_def()
+    fastMath = opt_prop_def()
+    traits = traits_def(Pure())
+    FORMAT = "$src `,` $scale `fp_type` `=` $fp_type attr-dict `:` type($src) `,` type($scale) `->` type($result)"
+    ATTR_STYLES = {"fp_type": SCALE_DOT_ELEM}
 
 
 # -- gfx1250 tensor data mover (Triton 3.9) ----------------------------------------------------------------
@@ -505,7 +530,7 @@ class ClusterBarrierWaitOp(TritonOp):
 AMDG_OPS = [
     InThreadTransposeOp, BufferLoadOp, BufferStoreOp, BufferAtomicRMWOp, BufferLoadToLocalOp,
     InstructionSchedHintOp, SchedBarrierOp, CondBarrierOp, ExtractSliceOp, ConcatOp, BufferAtomicCASOp,
-    ScaledUpcastFp4Op, ScaledUpcastFp8Op, UpdateTensorDescriptorOp, AsyncTDMCopyGlobalToLocalOp,
+    ScaledUpcastFp4Op, ScaledUpcastFp8Op, UpcastMXFPOp, UpdateTensorDescriptorOp, AsyncTDMCopyGlobalToLocalOp,
     AsyncTDMCopyLocalToGlobalOp, AsyncTDMWaitOp, AsyncTDMFusedCopyGlobalToLocalOp, AsyncTDMScatterOp,
     AsyncTDMGatherOp, TDMPrefetchOp, AsyncTDMIntrinsicWaitOp, AMDAsyncWaitOp, LocalLoadPackedTransposedOp, LocalLoadPackedTranposedOp,
     AsyncCopyLocalToGlobalOp, MemoryCounterWaitOp, AMDInitBarrierOp, AMDWaitBarrierOp, AMDArriveBarrierOp,
