@@ -124,8 +124,11 @@ def padded_rep_shape_33(src: TensorType, dst: TensorType) -> tuple[list[int], in
     return rep, in_vec, out_vec
 
 
-def cvt_scratch_bytes(src: TensorType, dst: TensorType, version: str, target: str | None = None) -> tuple[int, str]:
-    """Scratch bytes of `convert_layout src -> dst` under a version's rules, and a note when approximate."""
+def cvt_scratch_bytes(
+    src: TensorType, dst: TensorType, version: str, target: str | None = None, leave_reps: bool = True
+) -> tuple[int, str]:
+    """Scratch bytes of `convert_layout src -> dst` under a version's rules, and a note when approximate.
+    `leave_reps=False`: the ld/stmatrix swizzling of Triton 3.4/3.5 (`triton_versions.matrix_tiles_leave_reps`)."""
     se, de = src.encoding, dst.encoding
     if se is None or de is None or algebra.is_shared(se) or algebra.is_shared(de):
         return 0, ""
@@ -148,7 +151,7 @@ def cvt_scratch_bytes(src: TensorType, dst: TensorType, version: str, target: st
         # 3.9
         if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V39):
             return 0, ""
-        n = conversion.swizzled_scratch_elems(se, de, shape, bits, target)
+        n = conversion.swizzled_scratch_elems(se, de, shape, bits, target, leave_reps)
         if n is None:
             rep = _rep_shape(padded_rep_shape_33(src, dst))
             return prod(rep) * _cvt_elem_bytes(src), f"{APPROX}no linear layout for this convert: 3.3 padded formula used"

@@ -69,6 +69,7 @@ from irkit.analysis.triton_versions import (
     V39,
     attr_int,
     infer_version,
+    matrix_tiles_leave_reps,
     normalize_version,
     reduce_rules,
     release_of,
@@ -687,7 +688,7 @@ class _FunctionAllocation:
         elif isinstance(op, ConvertLayoutOp):
             src, dst = _tensor(op.operands[0].type), _tensor(op.results[0].type)
             if src is not None and dst is not None:
-                nbytes, note = cvt_scratch_bytes(src, dst, ctx.version, ctx.target_triple)
+                nbytes, note = cvt_scratch_bytes(src, dst, ctx.version, ctx.target_triple, ctx.cvt_leaves_reps)
         elif isinstance(op, ReduceOp):
             nbytes, note = reduce_scratch_bytes(op, ctx.reduce_version or ctx.version)
         elif isinstance(op, ScanOp):
@@ -777,6 +778,8 @@ class _Context:
     partition_size: int = 0
     # the rules of tt.reduce's scratch when they are not `version`'s (triton_versions.reduce_rules)
     reduce_version: str | None = None
+    # the ld/stmatrix swizzling of converts keeps some reps in the segment (3.6 on; matrix_tiles_leave_reps)
+    cvt_leaves_reps: bool = True
     # warps of every warp_specialize's partitions once AllocateWarpGroups has padded them to whole warp
     # groups (None: as written; `warp_group_warps`)
     partition_warps: int | None = None
@@ -816,6 +819,7 @@ def analyze_shared_memory(
                    scratch_size=scratch_size)
     ctx.partition_size = partition_size if partition_size is not None else shared_memory_partition_size(ctx.target_triple)
     ctx.reduce_version = reduce_rules(version, module)
+    ctx.cvt_leaves_reps = matrix_tiles_leave_reps(version, module)
     ctx.partition_warps = warp_group_warps(module, version, ctx.target_triple) if warp_groups else None
 
     funcs = [op for op in _pre_order(module) if isinstance(op, FUNCTION_OPS)]

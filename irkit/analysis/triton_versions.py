@@ -98,3 +98,10 @@ def reduce_rules(version: str | None, module: Operation) -> str:
     if rules == V39 and release_of(version, module) < (3, 8, 0):
         return V33
     return rules
+
+
+def matrix_tiles_leave_reps(version: str | None, module: Operation) -> bool:
+    """Whether a convert's ld/stmatrix swizzling keeps some common register bases out of its reps (Triton 3.6
+    on).  3.4/3.5 do not: on sm90+ a convert whose stmatrix/ldmatrix tiles fit needs a quarter of the
+    scratch (Triton 3.5.1: 1,024 B for 64x64 f16 blocked -> blocked where 3.6.0 and later take 4,096 B)."""
+    return release_of(version, module) >= (3, 6, 0)
