@@ -10,6 +10,8 @@ on the smallest real IR that shows it (tests/data/fresh, with the compiler's `me
 * Triton 3.4/3.5's ld/stmatrix swizzling of a convert makes every register basis common to both sides a
   rep (3.6 keeps some in the segment): a quarter of the scratch on sm90+ (+3,072 B on 3.5.1's dot_scaled
   bf16 x e4m3, cuda:100).
+* Triton 3.4-3.6 define `ttng.tmem_load` without result segments: irkit's generic form (written for 3.7 on,
+  with `resultSegmentSizes`) was refused by 3.5.1/3.6.0 on every Blackwell GEMM, and irkit refused theirs.
 * The compiler pads warp_specialize partitions to whole warp groups (AllocateWarpGroups) before allocating:
   partitions of 1 + 2 warps own 4 bytes, not 3 (-1 B on the persistent warp-specialized GEMM, cuda:100).
 """
@@ -17,9 +19,11 @@ on the smallest real IR that shows it (tests/data/fresh, with the compiler's `me
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
+from test_more_kernels import _pythons as triton_pythons  # the IRKIT_TRITON_PYTHONS convention
 
 from irkit.analysis import scratch
 from irkit.analysis.shared_memory import analyze_shared_memory
@@ -93,3 +97,30 @@ def test_warp_specialize_partitions_padded_to_warp_groups():
     parsed = parse("3.9.0/cuda_100/persistent_desc_ws.ttgir")
     assert analyze_shared_memory(parsed, version="3.9.0").total_bytes == 131172
     assert analyze_shared_memory(parsed, version="3.9.0", warp_groups=False).total_bytes == 131171
+
+
+TMEM = "3.6.0/cuda_100/dot_fp16_acc_tf32.ttgir"
+
+
+def test_generic_tmem_load_follows_the_release():
+    """3.6's generic form has no resultSegmentSizes on tmem_load; irkit reads it and prints the custom form
+    back byte for byte; without a release (or for 3.7 on) the segments are printed."""
+    parsed = parse(TMEM)
+    old = print_module(parsed, generic=True, debuginfo=True, release=(3, 6, 0))
+    assert '"ttng.tmem_load"' in old and "resultSegmentSizes" not in old
+    assert "resultSegmentSizes" in print_module(parsed, generic=True, release=(3, 7, 0))
+    assert "resultSegmentSizes" in print_module(parsed, generic=True)
+    assert print_module(Parser(old, "generic").parse(), debuginfo=True) == (DATA / TMEM).read_text()
+
+
+@pytest.mark.parametrize("version", ["3.6.0", "3.9.0"])
+def test_real_parser_reads_generic_tmem_load(version, tmp_path):
+    python = triton_pythons().get(version)
+    if python is None:
+        pytest.skip(f"no Triton {version} (set IRKIT_TRITON_PYTHONS)")
+    release = tuple(int(x) for x in version.split("."))
+    out = tmp_path / "generic.mlir"
+    out.write_text(print_module(parse(TMEM), generic=True, debuginfo=True, release=release))  # type: ignore[arg-type]
+    checker = Path(__file__).parent / "real_triton_check.py"
+    proc = subprocess.run([python, str(checker), str(out)], capture_output=True, text=True, check=True)
+    assert json.loads(proc.stdout)["results"][str(out)] is None

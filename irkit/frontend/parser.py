@@ -493,6 +493,10 @@ class Parser:
         for k in list(props):
             if k not in declared:
                 attrs[k] = props.pop(k)
+        if getattr(cls, "SEGMENTS_SINCE", None) and "resultSegmentSizes" not in props:
+            # an older release's definition without segments: its results are the leading defs, one value each
+            n_defs = len(cls.get_irdl_definition().results)
+            props["resultSegmentSizes"] = _segment_sizes((1,) * len(result_types) + (0,) * (n_defs - len(result_types)))
         return cls.create(
             operands=operands, result_types=result_types, properties=props,
             attributes=attrs, successors=successors, regions=regions,

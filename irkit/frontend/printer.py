@@ -89,6 +89,9 @@ class PrintOptions:
     # of the AliasState given (the input's), new layouts named after them (labels in reports)
     alias_names: str = "input"
     mlir_value_names: bool = False  # name values as triton-opt does (%0, %arg0, %c0_i32, %cst), not as written
+    # (major, minor, patch) of the Triton the text is for, when known: the generic form follows that release's
+    # op definitions (an op's `SEGMENTS_SINCE`)
+    release: tuple[int, int, int] | None = None
 
 
 @dataclass
@@ -473,6 +476,9 @@ class Printer:
         props = dict(op.properties)
         if getattr(op, "LEGACY_NO_SEGMENTS", False) and self.spell(op.name) != op.name:
             props.pop("operandSegmentSizes", None)  # the op's Triton 3.1 definition has no segments
+        since = getattr(op, "SEGMENTS_SINCE", None)
+        if since is not None and self.o.release is not None and self.o.release < since:
+            props.pop("resultSegmentSizes", None)  # that release's definition has no segments
         if props:
             self.w(" <" + self.attr_dict_text(props) + ">")
         if op.regions:
@@ -900,12 +906,14 @@ def print_module(
     spelling: Spelling | None = None,
     input_aliases: bool = False,
     mlir_value_names: bool = False,
+    release: tuple[int, int, int] | None = None,
 ) -> str:
     """Print a `ParsedModule` (or a bare ModuleOp) as text, as triton-opt prints it.
 
     Aliases are those triton-opt prints, named and ordered as it does (irkit/frontend/aliases.py), unless
     `input_aliases` keeps the names the input gave them.  Values keep the names the input wrote, or with
-    `mlir_value_names` get triton-opt's (`%0`, `%arg0`, `%c0_i32`, `%cst`)."""
+    `mlir_value_names` get triton-opt's (`%0`, `%arg0`, `%c0_i32`, `%cst`).  `release`: the Triton the text
+    is for, when known (generic forms follow its op definitions; None: the newest)."""
     if isinstance(parsed, ParsedModule):
         aliases = AliasState(
             attr_names=dict(parsed.attr_aliases),
@@ -922,7 +930,7 @@ def print_module(
         spelling = spelling or Spelling.CURRENT
     variants = dict(getattr(parsed, "variants", {}) or {})
     options = PrintOptions(debuginfo, generic, spelling, variants, "input" if input_aliases else "mlir",
-                           mlir_value_names)
+                           mlir_value_names, release)
     printer = Printer(options, aliases)
     with gc_paused():
         return printer.module_text(module, implicit)
