@@ -2,7 +2,8 @@
 on the smallest real IR that shows it (tests/data/fresh, with the compiler's `metadata.shared`).
 
 * Triton 3.5.1 on AMD writes `elementType` in an `#ttg.amd_mfma` of an integer dot and spells its mx upcast
-  `amdgpu.upcast_mxfp`: irkit refused both files.
+  `amdgpu.upcast_mxfp`, Intel's triton-xpu 3.3.0b1 `triton_intel_gpu.upcast_mxfp`: irkit refused the files;
+  irkit-report refused the version `3.3.0b1` itself.
 * `tt.gather` is free of scratch when it is warp-local (`GatherLoweringHelper::isWarpLocal`): irkit priced
   every gather at its whole source (+4,096 B on `gather_cols`, all versions and targets).
 * Triton 3.4-3.7 size a reduce's scratch with the pre-linear-layout formula; irkit used 3.8's for every
@@ -27,7 +28,7 @@ from test_more_kernels import _pythons as triton_pythons  # the IRKIT_TRITON_PYT
 
 from irkit.analysis import scratch
 from irkit.analysis.shared_memory import analyze_shared_memory
-from irkit.cli import opt
+from irkit.cli import opt, report
 from irkit.frontend.parser import Parser
 from irkit.frontend.printer import print_module
 
@@ -124,3 +125,15 @@ def test_real_parser_reads_generic_tmem_load(version, tmp_path):
     checker = Path(__file__).parent / "real_triton_check.py"
     proc = subprocess.run([python, str(checker), str(out)], capture_output=True, text=True, check=True)
     assert json.loads(proc.stdout)["results"][str(out)] is None
+
+
+def test_report_takes_a_pre_release_version(capsys):
+    """triton-xpu calls itself 3.3.0b1 (its cache JSON too); 3.3.x is no release."""
+    xpu = str(DATA / "3.3.0b1/xpu_pvc/dot_scaled_bf16_e4m3.ttgir")
+    with pytest.raises(SystemExit) as exit_:
+        report.main(["--json", "--triton-version", "3.3.0b1", xpu])
+    assert exit_.value.code == 0
+    assert json.loads(capsys.readouterr().out)["shared_bytes"] == 8192
+    with pytest.raises(SystemExit) as exit_:
+        report.main(["--triton-version", "3.3.x", xpu])
+    assert exit_.value.code == 1

@@ -229,19 +229,27 @@ class ScaledUpcastFp8Op(TritonOp):
     FORMAT = "$input `scale` $scale attr-dict `:` type($input) `,` type($scale) `->` type($output)"
 
 
-@irkit_op
-class UpcastMXFPOp(TritonOp):
-    """Triton 3.5's microscaled upcast on AMD (`amdgpu.upcast_mxfp`, the `tt.dot_scaled` operand of a CDNA
-    without scaled mfma); 3.6 on writes `amdg.scaled_upcast_fp4` / `_fp8` instead."""
+class _UpcastMXFP(TritonOp):
+    """A microscaled operand upcast to bf16/f16 times its e8m0 scales (`tt.dot_scaled` without scaled
+    instructions): the vendors' copies of `ttg.upcast_mxfp`, with its syntax and a `fastMath` flag."""
 
-    name = "amdg.upcast_mxfp"
     src = operand_def()
     scale = operand_def()
     result = result_def()
     fp_type = prop_def()
     fastMath = opt_prop_def()
     traits = traits_def(Pure())
-    FORMAT = "$src `,` $scale `fp_type` `=` $fp_type attr-dict `:` type($src) `,` type($scale) `->` type($result)"
+
+
+_UPCAST_MXFP_FORMAT = "$src `,` $scale `fp_type` `=` $fp_type attr-dict `:` type($src) `,` type($scale) `->` type($result)"
+
+
+@irkit_op
+class UpcastMXFPOp(_UpcastMXFP):
+    """Triton 3.5's (`amdgpu.upcast_mxfp`); 3.6 on writes `amdg.scaled_upcast_fp4` / `_fp8` instead."""
+
+    name = "amdg.upcast_mxfp"
+    FORMAT = _UPCAST_MXFP_FORMAT
     ATTR_STYLES = {"fp_type": SCALE_DOT_ELEM}
 
 
@@ -542,6 +550,15 @@ TritonAMDGPU = Dialect("amdg", AMDG_OPS, [])
 
 
 @irkit_op
+class IntelUpcastMXFPOp(_UpcastMXFP):
+    """triton-xpu 3.3's (`triton_intel_gpu.upcast_mxfp`)."""
+
+    name = "ttig.upcast_mxfp"
+    FORMAT = _UPCAST_MXFP_FORMAT
+    ATTR_STYLES = {"fp_type": SCALE_DOT_ELEM}
+
+
+@irkit_op
 class PrefetchOp(TritonOp):
     name = "ttig.prefetch"
     ptr = operand_def()
@@ -739,7 +756,7 @@ class IntelDescriptorScatterOp(TritonOp):
 TTIG_OPS = [
     PrefetchOp, IntelAllocOp, GlueOp, ExtractOp, IntelBroadcastOp, SubGroupTransposeOp, DescriptorPrefetchOp,
     GetStrideOp, GetShapeOp, GetTensorPointerOp, ExtractDescOp, Subgroup2DBlockLoadOp, Subgroup2DBlockLoadFromPtrOp,
-    IntelDescriptorGatherOp, IntelDescriptorScatterOp,
+    IntelDescriptorGatherOp, IntelDescriptorScatterOp, IntelUpcastMXFPOp,
 ]
 TritonIntelGPU = Dialect("ttig", TTIG_OPS, [])
 
