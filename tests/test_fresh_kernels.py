@@ -13,6 +13,9 @@ on the smallest real IR that shows it (tests/data/fresh, with the compiler's `me
   bf16 x e4m3, cuda:100).
 * Triton 3.4-3.6 define `ttng.tmem_load` without result segments: irkit's generic form (written for 3.7 on,
   with `resultSegmentSizes`) was refused by 3.5.1/3.6.0 on every Blackwell GEMM, and irkit refused theirs.
+* Triton 3.3-3.6 put a `ttg.warp_specialize`'s captures on the op itself in generic form, not on its
+  `ttg.warp_specialize.partitions`: 3.5.1 and 3.6.0 refused irkit's generic form of the persistent
+  warp-specialized GEMM.
 * The compiler pads warp_specialize partitions to whole warp groups (AllocateWarpGroups) before allocating:
   partitions of 1 + 2 warps own 4 bytes, not 3 (-1 B on the persistent warp-specialized GEMM, cuda:100).
 """
@@ -101,6 +104,7 @@ def test_warp_specialize_partitions_padded_to_warp_groups():
 
 
 TMEM = "3.6.0/cuda_100/dot_fp16_acc_tf32.ttgir"
+WS = "3.6.0/cuda_100/persistent_desc_ws.ttgir"
 
 
 def test_generic_tmem_load_follows_the_release():
@@ -114,14 +118,26 @@ def test_generic_tmem_load_follows_the_release():
     assert print_module(Parser(old, "generic").parse(), debuginfo=True) == (DATA / TMEM).read_text()
 
 
-@pytest.mark.parametrize("version", ["3.6.0", "3.9.0"])
-def test_real_parser_reads_generic_tmem_load(version, tmp_path):
+def test_generic_warp_specialize_captures_follow_the_release():
+    """For 3.6 the captures are the warp_specialize's operands and its partitions op has none; for 3.7 on
+    the reverse.  irkit reads both back to the same module."""
+    parsed = parse(WS)
+    old = print_module(parsed, generic=True, debuginfo=True, release=(3, 6, 0))
+    new = print_module(parsed, generic=True, debuginfo=True, release=(3, 7, 0))
+    assert '"ttg.warp_specialize"(%' in old and '"ttg.warp_specialize.partitions"() (' in old
+    assert '"ttg.warp_specialize"()' in new and '"ttg.warp_specialize.partitions"(%' in new
+    for text in (old, new):
+        assert print_module(Parser(text, "generic").parse(), debuginfo=True) == (DATA / WS).read_text()
+
+
+@pytest.mark.parametrize(("version", "rel"), [("3.6.0", TMEM), ("3.9.0", TMEM), ("3.6.0", WS)])
+def test_real_parser_reads_generic_form_of_its_release(version, rel, tmp_path):
     python = triton_pythons().get(version)
     if python is None:
         pytest.skip(f"no Triton {version} (set IRKIT_TRITON_PYTHONS)")
     release = tuple(int(x) for x in version.split("."))
     out = tmp_path / "generic.mlir"
-    out.write_text(print_module(parse(TMEM), generic=True, debuginfo=True, release=release))  # type: ignore[arg-type]
+    out.write_text(print_module(parse(rel), generic=True, debuginfo=True, release=release))  # type: ignore[arg-type]
     checker = Path(__file__).parent / "real_triton_check.py"
     proc = subprocess.run([python, str(checker), str(out)], capture_output=True, text=True, check=True)
     assert json.loads(proc.stdout)["results"][str(out)] is None

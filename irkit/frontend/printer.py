@@ -470,7 +470,8 @@ class Printer:
     # -- generic form -------------------------------------------------------------------------------
     def print_generic(self, op: Operation) -> None:
         self.w(quote_string(self.spell(op.name if not hasattr(op, "op_name") else op.op_name.data)))
-        self.w("(" + self.values(op.operands) + ")")
+        operands = self.generic_operands(op)
+        self.w("(" + self.values(operands) + ")")
         if op.successors:
             self.w("[" + ", ".join(self.block_name(b) for b in op.successors) + "]")
         props = dict(op.properties)
@@ -492,9 +493,25 @@ class Printer:
         attrs.pop("op_name__", None)  # where xDSL's UnregisteredOp keeps its name
         if attrs:
             self.w(" " + self.attr_dict_text(attrs))
-        ins = ", ".join(self.type(v.type) for v in op.operands)
+        ins = ", ".join(self.type(v.type) for v in operands)
         outs = [r.type for r in op.results]
         self.w(f" : ({ins}) -> " + self.result_types(outs))
+
+    def generic_operands(self, op: Operation) -> list[SSAValue]:
+        """The operands the generic form writes.  An op whose `CAPTURES_HERE_BEFORE` is after the release
+        writes those of the op ending its last region (which then writes none), as that release defines them."""
+        release = self.o.release
+        if release is None:
+            return list(op.operands)
+        since = getattr(op, "CAPTURES_HERE_BEFORE", None)
+        if since is not None and release < since and op.regions and op.regions[-1].blocks:
+            holder = op.regions[-1].blocks.first.last_op
+            return list(holder.operands) if holder is not None else []
+        parent = op.parent_op()
+        since = getattr(parent, "CAPTURES_HERE_BEFORE", None)
+        if since is not None and release < since and parent is not None and op.parent_region() is parent.regions[-1]:
+            return []
+        return list(op.operands)
 
     def result_types(self, ts: list[Attribute]) -> str:
         if len(ts) == 1 and not isinstance(ts[0], FunctionType):
