@@ -796,8 +796,8 @@ def analyze_shared_memory(
 ) -> SharedMemoryReport:
     """Predict Triton's shared-memory allocation for a TTGIR module.
 
-    `version`: "3.1", "3.3", "3.9" or a release ("3.5.1": 3.9's rules with what that release does otherwise,
-    `reduce_rules`); inferred from the module attribute spelling when
+    `version`: "3.1", "3.3", "3.9" or a release ("3.5.1": 3.9's rules with that release's differences,
+    `reduce_rules` and `matrix_tiles_leave_reps`); inferred from the module attribute spelling when
     None.  `target`: a `TARGETS` name or a triple; defaults to the module's `ttg.target`.  `limit`:
     overrides the target's shared-memory limit.  `scratch_size`: the scratch bytes of every op but calls and
     functions, in place of the model's (Triton's AllocationAnalysisScratchSizeFn).  `partition_size`: the
