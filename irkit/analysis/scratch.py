@@ -124,8 +124,11 @@ def padded_rep_shape_33(src: TensorType, dst: TensorType) -> tuple[list[int], in
     return rep, in_vec, out_vec
 
 
-def cvt_scratch_bytes(src: TensorType, dst: TensorType, version: str, target: str | None = None) -> tuple[int, str]:
-    """Scratch bytes of `convert_layout src -> dst` under a version's rules, and a note when approximate."""
+def cvt_scratch_bytes(
+    src: TensorType, dst: TensorType, version: str, target: str | None = None, leave_reps: bool = True
+) -> tuple[int, str]:
+    """Scratch bytes of `convert_layout src -> dst` under a version's rules, and a note when approximate.
+    `leave_reps=False`: the ld/stmatrix swizzling of Triton 3.4/3.5 (`triton_versions.matrix_tiles_leave_reps`)."""
     se, de = src.encoding, dst.encoding
     if se is None or de is None or algebra.is_shared(se) or algebra.is_shared(de):
         return 0, ""
@@ -148,7 +151,7 @@ def cvt_scratch_bytes(src: TensorType, dst: TensorType, version: str, target: st
         # 3.9
         if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V39):
             return 0, ""
-        n = conversion.swizzled_scratch_elems(se, de, shape, bits, target)
+        n = conversion.swizzled_scratch_elems(se, de, shape, bits, target, leave_reps)
         if n is None:
             rep = _rep_shape(padded_rep_shape_33(src, dst))
             return prod(rep) * _cvt_elem_bytes(src), f"{APPROX}no linear layout for this convert: 3.3 padded formula used"
@@ -350,8 +353,40 @@ def atomic_scratch_bytes(op: Operation, version: str) -> int:
 
 
 def gather_scratch_bytes(op: Operation) -> int:
+    """`GatherLoweringHelper::getScratchSizeInBytes` (3.3+): none when the gather is warp-local, else the
+    whole source."""
     src = op.operands[0].type if op.operands else None
     if not isinstance(src, TensorType):
         return 0
-    # isWarpLocal is not modelled: the conservative whole-source size
+    if gather_is_warp_local(op):
+        return 0
     return prod(src.get_shape()) * algebra.ceil_bytes(src)
+
+
+def gather_is_warp_local(op: Operation) -> bool:
+    """`GatherLoweringHelper::isWarpLocal`: no warp or block basis of the source or the indices moves along
+    the gather axis, and both map warps/blocks and lanes alike onto the other dims (so each warp holds every
+    source element its indices can name, in the same lanes).  The layouts Triton's optimize-thread-locality
+    gives a gather (`efficient_layout`) are built to pass."""
+    src, idx = (v.type for v in op.operands[:2])
+    axis = attr_int(op.properties.get("axis") or op.attributes.get("axis"))
+    if not isinstance(src, TensorType) or not isinstance(idx, TensorType) or axis is None:
+        return False
+    try:
+        src_ll, idx_ll = (linear.to_linear_layout(t.encoding, t.get_shape()) for t in (src, idx))
+    except (algebra.UnsupportedLayout, ValueError, KeyError):
+        return False  # a layout irkit cannot map: the whole source, as the conservative answer
+    if src_ll is None or idx_ll is None:
+        return False
+    layouts = (src_ll, idx_ll)
+    names = linear.dim_names(len(src.get_shape()))
+    gather_dim, other_dims = names[axis], [d for d in names if d != names[axis]]
+
+    def sub(ll: linear.LinearLayout, in_dims: Sequence[str], outs: Sequence[str]) -> list[list[tuple[int, ...]]]:
+        cols = [ll.out_dim_index(o) for o in outs]
+        return [[tuple(b[c] for c in cols) for b in ll.bases.get(d, ())] for d in in_dims]
+
+    if any(b != (0,) for ll in layouts for bases in sub(ll, ("block", "warp"), (gather_dim,)) for b in bases):
+        return False
+    return all(sub(layouts[0], ins, other_dims) == sub(layouts[1], ins, other_dims)
+               for ins in (("block", "warp"), ("lane",)))

@@ -63,7 +63,17 @@ from irkit.analysis.scratch import (
     reduce_scratch_bytes,
     scan_scratch_bytes,
 )
-from irkit.analysis.triton_versions import APPROX, V31, V39, attr_int, infer_version, normalize_version
+from irkit.analysis.triton_versions import (
+    APPROX,
+    V31,
+    V39,
+    attr_int,
+    infer_version,
+    matrix_tiles_leave_reps,
+    normalize_version,
+    reduce_rules,
+    release_of,
+)
 from irkit.analysis.walk import post_order as _post_order
 from irkit.analysis.walk import pre_order as _pre_order
 from irkit.dialects.encodings import memory_space_name, partitioned_shared
@@ -531,6 +541,7 @@ def function_allocation(module: Operation, func: Operation, version: str, callee
     tpw = module_int(module, "threads-per-warp") or (tgt.warp_size if tgt else 32)
     ctx = _Context(version, module_target(module) or (tgt.triple if tgt else None), module_int(module, "num-warps") or 4, tpw)
     ctx.partition_size = shared_memory_partition_size(ctx.target_triple)
+    ctx.partition_warps = warp_group_warps(module, version, ctx.target_triple)
     fa = _FunctionAllocation(func, ctx, callee_sizes)
     return fa.size, fa.buffers
 
@@ -677,9 +688,9 @@ class _FunctionAllocation:
         elif isinstance(op, ConvertLayoutOp):
             src, dst = _tensor(op.operands[0].type), _tensor(op.results[0].type)
             if src is not None and dst is not None:
-                nbytes, note = cvt_scratch_bytes(src, dst, ctx.version, ctx.target_triple)
+                nbytes, note = cvt_scratch_bytes(src, dst, ctx.version, ctx.target_triple, ctx.cvt_leaves_reps)
         elif isinstance(op, ReduceOp):
-            nbytes, note = reduce_scratch_bytes(op, ctx.version)
+            nbytes, note = reduce_scratch_bytes(op, ctx.reduce_version or ctx.version)
         elif isinstance(op, ScanOp):
             nbytes, note = scan_scratch_bytes(op, ctx.num_warps, ctx.version)
         elif isinstance(op, HistogramOp):
@@ -688,7 +699,6 @@ class _FunctionAllocation:
             nbytes = atomic_scratch_bytes(op, ctx.version)
         elif isinstance(op, GatherOp) and ctx.version != V31:
             nbytes = gather_scratch_bytes(op)
-            note = f"{APPROX}tt.gather: the warp-local case is not modelled (whole source assumed)"
         elif isinstance(op, (TensormapCreateOp, ExperimentalTensormapCreateOp)) and ctx.version != V31:
             # the descriptor is built in shared memory: 128 B (3.2/3.3 spell the op tt.experimental_tensormap_create;
             # the real 3.3.1 pass gives each one a buffer at offset 0, before the pipeline buffers are live)
@@ -699,14 +709,31 @@ class _FunctionAllocation:
             return self._new_buffer(kind, op, nbytes, 8) if nbytes > 0 else None
         elif op is self.func and ctx.version != V31:
             # one i8 per warp of the widest warp_specialize's partitions, for the whole function
-            nbytes = max((total_partition_warps(ws) for ws in _pre_order(op) if isinstance(ws, WarpSpecializeOp)),
-                         default=0)
+            widths = [total_partition_warps(ws) for ws in _pre_order(op) if isinstance(ws, WarpSpecializeOp)]
+            nbytes = (ctx.partition_warps or max(widths)) if widths else 0
             return self._new_buffer(kind, op, nbytes, 4) if nbytes > 0 else None
         if note.startswith(APPROX) and note not in self.notes:
             self.notes.append(note)
         if nbytes <= 0:
             return None
         return self._new_buffer(kind, op, nbytes, 128, note=note)
+
+
+def warp_group_warps(module: Operation, version: str | None, triple: str | None) -> int | None:
+    """The partition warps of every `ttg.warp_specialize` after AllocateWarpGroups, which the backends run just
+    before allocate-shared-memory (NVIDIA from 3.4, AMD from 3.7): each is padded with empty partitions to the
+    module's widest, rounded up to whole warp groups of 4 (Triton 3.5.1, 3.8.0, 3.9.0 on cuda:100: partitions
+    of 1 + 2 warps own 4 bytes).  None when the module has been through it (`ttg.total-num-warps`), for the
+    rules before 3.4, or for a backend that does not run it."""
+    rules = normalize_version(version) if version is not None else infer_version(module)
+    if rules != V39 or module_int(module, "total-num-warps") is not None:
+        return None
+    if not (triple or "").startswith("cuda") and not ((triple or "").startswith("hip")
+                                                        and release_of(version, module) >= (3, 7, 0)):
+        return None
+    widest = max((total_partition_warps(ws) for ws in _pre_order(module) if isinstance(ws, WarpSpecializeOp)),
+                 default=0)
+    return -(-widest // 4) * 4 or None
 
 
 def total_partition_warps(op: WarpSpecializeOp) -> int:
@@ -749,6 +776,13 @@ class _Context:
     scratch_size: Callable[[Operation], int] | None = None
     # bytes of one physical partition of shared memory (TestAllocation's partition-size); 0: one
     partition_size: int = 0
+    # the rules of tt.reduce's scratch when they are not `version`'s (triton_versions.reduce_rules)
+    reduce_version: str | None = None
+    # the ld/stmatrix swizzling of converts keeps some reps in the segment (3.6 on; matrix_tiles_leave_reps)
+    cvt_leaves_reps: bool = True
+    # warps of every warp_specialize's partitions once AllocateWarpGroups has padded them to whole warp
+    # groups (None: as written; `warp_group_warps`)
+    partition_warps: int | None = None
 
 
 def analyze_shared_memory(
@@ -758,15 +792,19 @@ def analyze_shared_memory(
     limit: int | None = None,
     scratch_size: Callable[[Operation], int] | None = None,
     partition_size: int | None = None,
+    warp_groups: bool = True,
 ) -> SharedMemoryReport:
     """Predict Triton's shared-memory allocation for a TTGIR module.
 
-    `version`: "3.1", "3.3", "3.9" (or a full "3.1.0"); inferred from the module attribute spelling when
+    `version`: "3.1", "3.3", "3.9" or a release ("3.5.1": 3.9's rules with that release's differences,
+    `reduce_rules` and `matrix_tiles_leave_reps`); inferred from the module attribute spelling when
     None.  `target`: a `TARGETS` name or a triple; defaults to the module's `ttg.target`.  `limit`:
     overrides the target's shared-memory limit.  `scratch_size`: the scratch bytes of every op but calls and
     functions, in place of the model's (Triton's AllocationAnalysisScratchSizeFn).  `partition_size`: the
     bytes of one physical partition of shared memory, which the partitions of a partitioned_shared tensor
-    must not share (0: no partitions; None: the target's, as its compiler has it)."""
+    must not share (0: no partitions; None: the target's, as its compiler has it).  `warp_groups`: size the
+    warp_specialize partitions as the compiler does after AllocateWarpGroups (`warp_group_warps`); False: as
+    written, as allocate-shared-memory alone does."""
     module = getattr(module, "module", module)  # a ParsedModule from irkit.frontend.parser
     ver = normalize_version(version) if version is not None else infer_version(module)
     triple = module_target(module)
@@ -780,6 +818,9 @@ def analyze_shared_memory(
     ctx = _Context(ver, triple or (tgt.triple if tgt else None), module_int(module, "num-warps") or 4, tpw,
                    scratch_size=scratch_size)
     ctx.partition_size = partition_size if partition_size is not None else shared_memory_partition_size(ctx.target_triple)
+    ctx.reduce_version = reduce_rules(version, module)
+    ctx.cvt_leaves_reps = matrix_tiles_leave_reps(version, module)
+    ctx.partition_warps = warp_group_warps(module, version, ctx.target_triple) if warp_groups else None
 
     funcs = [op for op in _pre_order(module) if isinstance(op, FUNCTION_OPS)]
     by_name = {_func_name(f): f for f in funcs}

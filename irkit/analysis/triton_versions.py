@@ -88,3 +88,20 @@ def release_of(version: str | None, module: Operation) -> tuple[int, int, int]:
         raise ValueError(f"bad Triton version {text!r}")
     major, minor, patch = (int(n.group()) for n in numbers if n is not None)  # "3.3.0b1": patch 0
     return major, minor, patch
+
+
+def reduce_rules(version: str | None, module: Operation) -> str:
+    """The rules a `tt.reduce`'s scratch follows.  Triton 3.4-3.7 pair 3.9's conversions with 3.3's reduce
+    (srcShape with the axis replaced by the warps along it: measured with 3.5.1, 3.6.0 and 3.7.0 on bitonic
+    sorts, whose reduces cross warps); the linear-layout reduction of the 3.9 rules comes with 3.8."""
+    rules = normalize_version(version) if version is not None else infer_version(module)
+    if rules == V39 and release_of(version, module) < (3, 8, 0):
+        return V33
+    return rules
+
+
+def matrix_tiles_leave_reps(version: str | None, module: Operation) -> bool:
+    """Whether a convert's ld/stmatrix swizzling keeps some common register bases out of its reps (Triton 3.6
+    on).  3.4/3.5 do not: on sm90+ a convert whose stmatrix/ldmatrix tiles fit needs a quarter of the
+    scratch (Triton 3.5.1: 1,024 B for 64x64 f16 blocked -> blocked where 3.6.0 and later take 4,096 B)."""
+    return release_of(version, module) >= (3, 6, 0)

@@ -482,12 +482,15 @@ class _ChunkRun:
         return diag.op_diagnostic(self.parsed, chunk.text, chunk.name, chunk.line_offset, severity, op, message)
 
     def printed(self) -> str:
+        from irkit.analysis.triton_versions import release_of
         from irkit.frontend.printer import print_module
 
         args = self.args
+        version = getattr(args, "triton_version", None) or self.chunk.triton_version
         return print_module(self.parsed, debuginfo=args.mlir_print_debuginfo, generic=args.mlir_print_op_generic,
                             input_aliases=getattr(args, "mlir_print_input_aliases", False),
-                            mlir_value_names=getattr(args, "mlir_print_triton_names", False))
+                            mlir_value_names=getattr(args, "mlir_print_triton_names", False),
+                            release=release_of(version, self.parsed.module) if version else None)
 
     def verify(self, after: str | None) -> bool:
         from irkit.verifier import verify_parsed
@@ -609,7 +612,8 @@ def split_chunks(inp: InputText, split: bool) -> list[InputText]:
         return [inp]
     from irkit.frontend.parser import split_input_file
 
-    return [InputText(t, inp.name, inp.line_offset + start - 1) for t, start in split_input_file(inp.text)]
+    return [InputText(t, inp.name, inp.line_offset + start - 1, inp.triton_version)
+            for t, start in split_input_file(inp.text)]
 
 
 def run(argv: list[str]) -> int:

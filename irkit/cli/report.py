@@ -523,7 +523,9 @@ def check_options(args) -> None:
             raise CliError(f"unknown --target '{args.target}': expected one of {names} or a triple ({triples})")
     if args.triton_version is not None:
         parts = args.triton_version.strip().split(".")
-        known = len(parts) in (2, 3) and all(p.isdigit() for p in parts) and parts[0] == "3" and 1 <= int(parts[1]) <= 9
+        # a release, with the pre-release or local tag a wheel may carry on its patch (triton-xpu's "3.3.0b1")
+        known = (len(parts) in (2, 3) and parts[0] == "3" and parts[1].isdigit() and 1 <= int(parts[1]) <= 9
+                 and (len(parts) == 2 or re.match(r"\d+[A-Za-z0-9+]*$", parts[2]) is not None))
         if not known:
             raise CliError(f"bad Triton version '{args.triton_version}' (--triton-version): irkit models Triton 3.1 to 3.9")
 

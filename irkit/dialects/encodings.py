@@ -274,6 +274,7 @@ class AmdMfmaEncodingAttr(StructLayoutAttr):
     is_transposed = bool_field("isTransposed", "whether the result is transposed (column-major)")
     ctas_per_cga, cta_split_num, cta_order, cga_layout = _CTA_FIELDS
     element_bit_width = int_field("elementBitWidth", "bits of an accumulator element")
+    element_type = layout_field("elementType", "3.5: the accumulator's element type when not f32 (`i32`, `f64`)")
 
     @property
     def mma_version(self) -> int:

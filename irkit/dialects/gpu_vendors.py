@@ -18,7 +18,16 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 
 from irkit.dialects.base import TritonOp, irkit_op
-from irkit.dialects.tt import CACHE, EVICT, MEM_SCOPE, MEM_SEMANTIC, RMW_OP, DescriptorGatherOp, DescriptorScatterOp
+from irkit.dialects.tt import (
+    CACHE,
+    EVICT,
+    MEM_SCOPE,
+    MEM_SEMANTIC,
+    RMW_OP,
+    SCALE_DOT_ELEM,
+    DescriptorGatherOp,
+    DescriptorScatterOp,
+)
 from irkit.frontend.opformat import DenseArrayStyle, EnumStyle, IntStyle, UnitStyle
 
 # -- AMD -----------------------------------------------------------------------------------
@@ -218,6 +227,30 @@ class ScaledUpcastFp8Op(TritonOp):
     output = result_def()
     traits = traits_def(Pure())
     FORMAT = "$input `scale` $scale attr-dict `:` type($input) `,` type($scale) `->` type($output)"
+
+
+class _UpcastMXFP(TritonOp):
+    """A microscaled operand upcast to bf16/f16 times its e8m0 scales (`tt.dot_scaled` without scaled
+    instructions): the vendors' copies of `ttg.upcast_mxfp`, with its syntax and a `fastMath` flag."""
+
+    src = operand_def()
+    scale = operand_def()
+    result = result_def()
+    fp_type = prop_def()
+    fastMath = opt_prop_def()
+    traits = traits_def(Pure())
+
+
+_UPCAST_MXFP_FORMAT = "$src `,` $scale `fp_type` `=` $fp_type attr-dict `:` type($src) `,` type($scale) `->` type($result)"
+
+
+@irkit_op
+class UpcastMXFPOp(_UpcastMXFP):
+    """Triton 3.5's (`amdgpu.upcast_mxfp`); 3.6 on writes `amdg.scaled_upcast_fp4` / `_fp8` instead."""
+
+    name = "amdg.upcast_mxfp"
+    FORMAT = _UPCAST_MXFP_FORMAT
+    ATTR_STYLES = {"fp_type": SCALE_DOT_ELEM}
 
 
 # -- gfx1250 tensor data mover (Triton 3.9) ----------------------------------------------------------------
@@ -505,7 +538,7 @@ class ClusterBarrierWaitOp(TritonOp):
 AMDG_OPS = [
     InThreadTransposeOp, BufferLoadOp, BufferStoreOp, BufferAtomicRMWOp, BufferLoadToLocalOp,
     InstructionSchedHintOp, SchedBarrierOp, CondBarrierOp, ExtractSliceOp, ConcatOp, BufferAtomicCASOp,
-    ScaledUpcastFp4Op, ScaledUpcastFp8Op, UpdateTensorDescriptorOp, AsyncTDMCopyGlobalToLocalOp,
+    ScaledUpcastFp4Op, ScaledUpcastFp8Op, UpcastMXFPOp, UpdateTensorDescriptorOp, AsyncTDMCopyGlobalToLocalOp,
     AsyncTDMCopyLocalToGlobalOp, AsyncTDMWaitOp, AsyncTDMFusedCopyGlobalToLocalOp, AsyncTDMScatterOp,
     AsyncTDMGatherOp, TDMPrefetchOp, AsyncTDMIntrinsicWaitOp, AMDAsyncWaitOp, LocalLoadPackedTransposedOp, LocalLoadPackedTranposedOp,
     AsyncCopyLocalToGlobalOp, MemoryCounterWaitOp, AMDInitBarrierOp, AMDWaitBarrierOp, AMDArriveBarrierOp,
@@ -514,6 +547,15 @@ AMDG_OPS = [
 TritonAMDGPU = Dialect("amdg", AMDG_OPS, [])
 
 # -- Intel ----------------------------------------------------------------------------------
+
+
+@irkit_op
+class IntelUpcastMXFPOp(_UpcastMXFP):
+    """triton-xpu 3.3's (`triton_intel_gpu.upcast_mxfp`)."""
+
+    name = "ttig.upcast_mxfp"
+    FORMAT = _UPCAST_MXFP_FORMAT
+    ATTR_STYLES = {"fp_type": SCALE_DOT_ELEM}
 
 
 @irkit_op
@@ -714,7 +756,7 @@ class IntelDescriptorScatterOp(TritonOp):
 TTIG_OPS = [
     PrefetchOp, IntelAllocOp, GlueOp, ExtractOp, IntelBroadcastOp, SubGroupTransposeOp, DescriptorPrefetchOp,
     GetStrideOp, GetShapeOp, GetTensorPointerOp, ExtractDescOp, Subgroup2DBlockLoadOp, Subgroup2DBlockLoadFromPtrOp,
-    IntelDescriptorGatherOp, IntelDescriptorScatterOp,
+    IntelDescriptorGatherOp, IntelDescriptorScatterOp, IntelUpcastMXFPOp,
 ]
 TritonIntelGPU = Dialect("ttig", TTIG_OPS, [])
 

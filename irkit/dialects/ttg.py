@@ -6,6 +6,8 @@ holds the 3.1 one.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -269,6 +271,8 @@ class WarpSpecializeOp(TritonOp):
     defaultRegion = region_def()
     partitionOpHolder = region_def()
     traits = traits_def(op_rules.OwnWarpCount())
+    # 3.3-3.6 take the explicit captures themselves; 3.7 on, their ttg.warp_specialize.partitions does
+    CAPTURES_HERE_BEFORE: ClassVar[tuple[int, int, int]] = (3, 7, 0)
 
 
 @irkit_op

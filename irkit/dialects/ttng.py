@@ -403,6 +403,8 @@ class TMEMLoadOp(TritonOp):
     abs = opt_prop_def()
     NaN = opt_prop_def()
     irdl_options = (AttrSizedResultSegments(as_property=True),)
+    # 3.4-3.6 define only the result and the optional token: no resultSegmentSizes in their generic form
+    SEGMENTS_SINCE: ClassVar[tuple[int, int, int]] = (3, 7, 0)
 
 
 @irkit_op

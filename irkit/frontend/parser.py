@@ -493,6 +493,16 @@ class Parser:
         for k in list(props):
             if k not in declared:
                 attrs[k] = props.pop(k)
+        if getattr(cls, "CAPTURES_HERE_BEFORE", None) and operands and regions and regions[-1].blocks:
+            # an older release's form: the captures go to the op ending the last region (its partitions op)
+            holder = regions[-1].blocks.first.last_op
+            if holder is not None and not holder.operands:
+                holder.operands = operands
+                operands = []
+        if getattr(cls, "SEGMENTS_SINCE", None) and "resultSegmentSizes" not in props:
+            # an older release's definition without segments: its results are the leading defs, one value each
+            n_defs = len(cls.get_irdl_definition().results)
+            props["resultSegmentSizes"] = _segment_sizes((1,) * len(result_types) + (0,) * (n_defs - len(result_types)))
         return cls.create(
             operands=operands, result_types=result_types, properties=props,
             attributes=attrs, successors=successors, regions=regions,

@@ -89,6 +89,9 @@ class PrintOptions:
     # of the AliasState given (the input's), new layouts named after them (labels in reports)
     alias_names: str = "input"
     mlir_value_names: bool = False  # name values as triton-opt does (%0, %arg0, %c0_i32, %cst), not as written
+    # (major, minor, patch) of the Triton the text is for, when known: the generic form follows that release's
+    # op definitions (an op's `SEGMENTS_SINCE`)
+    release: tuple[int, int, int] | None = None
 
 
 @dataclass
@@ -467,12 +470,16 @@ class Printer:
     # -- generic form -------------------------------------------------------------------------------
     def print_generic(self, op: Operation) -> None:
         self.w(quote_string(self.spell(op.name if not hasattr(op, "op_name") else op.op_name.data)))
-        self.w("(" + self.values(op.operands) + ")")
+        operands = self.generic_operands(op)
+        self.w("(" + self.values(operands) + ")")
         if op.successors:
             self.w("[" + ", ".join(self.block_name(b) for b in op.successors) + "]")
         props = dict(op.properties)
         if getattr(op, "LEGACY_NO_SEGMENTS", False) and self.spell(op.name) != op.name:
             props.pop("operandSegmentSizes", None)  # the op's Triton 3.1 definition has no segments
+        since = getattr(op, "SEGMENTS_SINCE", None)
+        if since is not None and self.o.release is not None and self.o.release < since:
+            props.pop("resultSegmentSizes", None)  # that release's definition has no segments
         if props:
             self.w(" <" + self.attr_dict_text(props) + ">")
         if op.regions:
@@ -486,9 +493,25 @@ class Printer:
         attrs.pop("op_name__", None)  # where xDSL's UnregisteredOp keeps its name
         if attrs:
             self.w(" " + self.attr_dict_text(attrs))
-        ins = ", ".join(self.type(v.type) for v in op.operands)
+        ins = ", ".join(self.type(v.type) for v in operands)
         outs = [r.type for r in op.results]
         self.w(f" : ({ins}) -> " + self.result_types(outs))
+
+    def generic_operands(self, op: Operation) -> list[SSAValue]:
+        """The operands the generic form writes.  An op whose `CAPTURES_HERE_BEFORE` is after the release
+        writes those of the op ending its last region (which then writes none), as that release defines them."""
+        release = self.o.release
+        if release is None:
+            return list(op.operands)
+        since = getattr(op, "CAPTURES_HERE_BEFORE", None)
+        if since is not None and release < since and op.regions and op.regions[-1].blocks:
+            holder = op.regions[-1].blocks.first.last_op
+            return list(holder.operands) if holder is not None else []
+        parent = op.parent_op()
+        since = getattr(parent, "CAPTURES_HERE_BEFORE", None)
+        if since is not None and release < since and parent is not None and op.parent_region() is parent.regions[-1]:
+            return []
+        return list(op.operands)
 
     def result_types(self, ts: list[Attribute]) -> str:
         if len(ts) == 1 and not isinstance(ts[0], FunctionType):
@@ -900,12 +923,14 @@ def print_module(
     spelling: Spelling | None = None,
     input_aliases: bool = False,
     mlir_value_names: bool = False,
+    release: tuple[int, int, int] | None = None,
 ) -> str:
     """Print a `ParsedModule` (or a bare ModuleOp) as text, as triton-opt prints it.
 
     Aliases are those triton-opt prints, named and ordered as it does (irkit/frontend/aliases.py), unless
     `input_aliases` keeps the names the input gave them.  Values keep the names the input wrote, or with
-    `mlir_value_names` get triton-opt's (`%0`, `%arg0`, `%c0_i32`, `%cst`)."""
+    `mlir_value_names` get triton-opt's (`%0`, `%arg0`, `%c0_i32`, `%cst`).  `release`: the Triton the text
+    is for, when known (generic forms follow its op definitions; None: the newest)."""
     if isinstance(parsed, ParsedModule):
         aliases = AliasState(
             attr_names=dict(parsed.attr_aliases),
@@ -922,7 +947,7 @@ def print_module(
         spelling = spelling or Spelling.CURRENT
     variants = dict(getattr(parsed, "variants", {}) or {})
     options = PrintOptions(debuginfo, generic, spelling, variants, "input" if input_aliases else "mlir",
-                           mlir_value_names)
+                           mlir_value_names, release)
     printer = Printer(options, aliases)
     with gc_paused():
         return printer.module_text(module, implicit)

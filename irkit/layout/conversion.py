@@ -602,11 +602,13 @@ def _tile_swizzle_candidate(a, b, n_reg_a, n_reg_b, lane_tile_a, lane_tile_b):
 
 
 def swizzled_scratch_layout(
-    src: LinearLayout, dst: LinearLayout, bitwidth: int, target: str | None = None
+    src: LinearLayout, dst: LinearLayout, bitwidth: int, target: str | None = None, leave_reps: bool = True
 ) -> dict[str, list[int]]:
     """The shared-memory layout Triton 3.9 picks for a convert (flattened bases of its vector / segment /
     reps dims), for register-broadcast-free src and dst.  With an NVIDIA target the ld/stmatrix tiles are
-    tried as in `optimalSwizzling(src, dst, srcTiles, dstTiles)`; otherwise `optimalSwizzlingLdSt`."""
+    tried as in `optimalSwizzling(src, dst, srcTiles, dstTiles)`; otherwise `optimalSwizzlingLdSt`.
+    `leave_reps=False`: Triton 3.4/3.5, whose ld/stmatrix candidates turn every register basis common to
+    both sides into a rep (3.6 on keeps those the wider matrix tiles address in the segment)."""
     a = {d: src.flat_bases(d) for d in src.in_dims}
     b = {d: dst.flat_bases(d) for d in dst.in_dims}
     reg_src, reg_dst = a.get(REG, []), b.get(REG, [])
@@ -640,7 +642,7 @@ def swizzled_scratch_layout(
             td = get_tile(addr_dst, reg_dst, lane_dst)
             if ts is None or td is None:
                 continue
-            leave = min(len(c_src) + len(addr_src) - 3, len(c_dst) + len(addr_dst) - 3)
+            leave = min(len(c_src) + len(addr_src) - 3, len(c_dst) + len(addr_dst) - 3) if leave_reps else 0
             cands.append((vb, ts, td, leave))
     if not cands:
         return _ldst_swizzle(reg_src, reg_dst, lane_src, lane_dst, dim, bitwidth)
@@ -655,15 +657,16 @@ def swizzled_scratch_layout(
 
 
 def swizzled_scratch_elems(
-    src: Attribute, dst: Attribute, shape: Sequence[int], bitwidth: int, target: str | None = None
+    src: Attribute, dst: Attribute, shape: Sequence[int], bitwidth: int, target: str | None = None,
+    leave_reps: bool = True,
 ) -> int | None:
     """getNumScratchElemsSwizzledCvt: elements of the swizzled scratch tile = numel / 2^#reps / #CTA splits.
-    None if a layout has no linear form."""
+    None if a layout has no linear form.  `leave_reps`: as `swizzled_scratch_layout`."""
     ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
     if ls is None or ld is None:
         return None
     ls, ld = ls.remove_zero_bases(REG), ld.remove_zero_bases(REG)
-    smem = swizzled_scratch_layout(ls, ld, bitwidth, target)
+    smem = swizzled_scratch_layout(ls, ld, bitwidth, target, leave_reps)
     total = 1 << smem["dim"][0]
     splits = prod(algebra.cta_split_num(src))
     return total // (1 << len(smem["reps"])) // max(1, splits)

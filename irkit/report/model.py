@@ -175,7 +175,8 @@ def build_module_report(
     spelling when None); `target`/`limit` override the module's `ttg.target` and its limit."""
     module = parsed.module
     ver = normalize_version(version) if version else infer_version(module)
-    smem: SharedMemoryReport = graph_analysis.shared_memory_of(module, version=ver, target=target, limit=limit)
+    # the release itself, not its rule set: a few rules changed within one set (triton_versions.reduce_rules)
+    smem: SharedMemoryReport = graph_analysis.shared_memory_of(module, version=version or ver, target=target, limit=limit)
     graph = graph_analysis.build_graph(parsed, version=ver, smem=smem, name=name)
     hist = Counter(d["op"] for _, d in graph.nodes(data=True))
     functions = [d["function"] for _, d in graph.nodes(data=True) if d["op"] in graph_analysis.FUNC_OPS]
