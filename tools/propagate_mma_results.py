@@ -26,6 +26,9 @@ OUT = ROOT / "docs" / "propagate-mma-results.md"
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
 FAMILIES = [
+    ("examples/gpu/linear_relu2.py", "H200, round 15 (held out: written after round 14's run, nothing changed since; its "
+     "decisions registered from a CPU compile before the run, f406132)", "r15_linear_default.json",
+     "r15_linear_always.json", "f406132", "r15_all.txt", "default"),
     ("examples/gpu/gemm_silu_scaled.py", "H200, round 14 (held out: written after the SASS cost rule of ab44c84, its "
      "decisions registered from a CPU compile before the run, 2ffd3ac)", "r14_silu_default.json", "r14_silu_always.json",
      "2ffd3ac", "r14_all.txt", "default"),
