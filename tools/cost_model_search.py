@@ -67,6 +67,7 @@ def _divisible(values: list) -> list[int]:
 
 
 ADDMM_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sdm", "sdn", "scm", "scn")
+ROWSUM_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sdm", "sdn", "scm", "scn", "ssm")
 LINEAR_INTS = ("M", "N", "K", "sxm", "sxk", "swn", "swk", "srm", "srn", "sym", "syn")
 RESIDUAL_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "scm", "scn")
 GATED_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "sgm", "sgn", "scm", "scn")
@@ -94,6 +95,7 @@ def compile_all(out: Path, only: str = "") -> None:
     from gemm_colmajor import gemm_colmajor_kernel
     from gemm_gated_residual import gemm_gated_residual_kernel
     from gemm_gelu_residual import gemm_gelu_residual_kernel
+    from gemm_rowsum import gemm_rowsum_kernel
     from gemm_scale import gemm_scale_kernel
     from gemm_silu_scaled import gemm_silu_scaled_kernel
     from gemm_swiglu import gemm_swiglu_kernel
@@ -141,6 +143,12 @@ def compile_all(out: Path, only: str = "") -> None:
                 sig, consts, values = _gemm_signature(
                     {"a_ptr": "*fp16", "b_ptr": "*fp16", "gate_ptr": "*fp16", "r_ptr": f"*{out_elem}",
                      "g_ptr": f"*{out_elem}", "c_ptr": f"*{out_elem}"}, GATED_INTS, ("OUT_F32",), c, args)
+            elif name.startswith("gemm_rowsum"):
+                fn = gemm_rowsum_kernel
+                out_elem = "fp32" if c.get("OUT_F32") else "fp16"
+                sig, consts, values = _gemm_signature(
+                    {"a_ptr": "*fp16", "b_ptr": "*fp16", "d_ptr": f"*{out_elem}", "c_ptr": f"*{out_elem}", "s_ptr": "*fp32"},
+                    ROWSUM_INTS, ("OUT_F32",), c, args)
             elif name.startswith("linear_relu2"):
                 fn = linear_relu2_kernel
                 out_elem = "fp32" if c.get("OUT_F32") else "bf16"
