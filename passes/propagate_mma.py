@@ -50,7 +50,8 @@ class PropagateMmaPass(ModulePass):
     Options: `profit` (`model`: apply a plan only when the cost model says it is faster or it brings shared
     memory under the device limit; `always`: every plan that removes more conversions than it adds; `compiled`:
     as `model`, then the real Triton compiles the result and the one `always` gives, and the second is taken
-    when its registers let more CTAs share an SM where few did, or it spills far less; `auto`, the default:
+    when its SASS costs far less (CUDA, where the SASS is at hand), or, short of a verdict there, when its
+    registers let more CTAs share an SM where few did, or it spills far less; `auto`, the default:
     `compiled` for CUDA modules where a Triton that reads them is at hand ($IRKIT_TRITON_PYTHON or this
     Python), `model` otherwise, and the remarks say which decided), `loads-only` (never retype a tt.store: only
     loads and what feeds them), `min-bytes` (only conversions of tensors of at least this many bytes), `dry-run`
@@ -155,11 +156,11 @@ class PropagateMmaPass(ModulePass):
     def _ask_the_compiler(self, ctx: Context, module: ModuleOp, original: ModuleOp,
                           kept: dict[Operation, PlanJudgement]) -> str | None:
         """`profit=compiled` (and `auto`): compile the model's module and the one with every conversion
-        removed (`profit=always`) with the real compiler the tool provides, and take the second when it lets
-        more CTAs share an SM where few did, or spills far less, and is worse in neither
-        (`occupancy.removal_pays`).  Returns the note for the kept conversions' remarks, or None when they
-        were removed (and reported) here.  Without a compiler that can compile the module, `compiled` fails
-        and `auto` leaves the model's decision."""
+        removed (`profit=always`) with the real compiler the tool provides, and take the second when its SASS
+        costs far less, or, short of a verdict there, when it lets more CTAs share an SM where few did, or
+        spills far less, and is worse in neither (`occupancy.removal_pays`).  Returns the note for the kept
+        conversions' remarks, or None when they were removed (and reported) here.  Without a compiler that can
+        compile the module, `compiled` fails and `auto` leaves the model's decision."""
         label = f"profit={self.profit}"
         sm = occupancy.limits_of(module_target(module))  # an SM (CUDA) or a CDNA CU (hip:gfx90a/942/950)
         if sm is None:
