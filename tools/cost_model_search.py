@@ -67,6 +67,7 @@ def _divisible(values: list) -> list[int]:
 
 
 ADDMM_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sdm", "sdn", "scm", "scn")
+AT_INTS = ("M", "N", "K", "sak", "sam", "sbk", "sbn", "scm", "scn")
 ROWSUM_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sdm", "sdn", "scm", "scn", "ssm")
 LINEAR_INTS = ("M", "N", "K", "sxm", "sxk", "swn", "swk", "srm", "srn", "sym", "syn")
 RESIDUAL_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "scm", "scn")
@@ -90,6 +91,7 @@ def compile_all(out: Path, only: str = "") -> None:
     sys.path[:0] = [str(ROOT / "examples" / "gpu"), str(ROOT / "bench")]
     from addmm import addmm_kernel
     from attention import attention_fwd
+    from gemm_at_clamp import gemm_at_clamp_kernel
     from gemm_batched_rowscale import gemm_batched_rowscale_kernel
     from gemm_bias import gemm_bias_kernel
     from gemm_colmajor import gemm_colmajor_kernel
@@ -143,6 +145,12 @@ def compile_all(out: Path, only: str = "") -> None:
                 sig, consts, values = _gemm_signature(
                     {"a_ptr": "*fp16", "b_ptr": "*fp16", "gate_ptr": "*fp16", "r_ptr": f"*{out_elem}",
                      "g_ptr": f"*{out_elem}", "c_ptr": f"*{out_elem}"}, GATED_INTS, ("OUT_F32",), c, args)
+            elif name.startswith("gemm_at_clamp"):
+                fn = gemm_at_clamp_kernel
+                out_elem = "fp32" if c.get("OUT_F32") else "bf16"
+                sig, consts, values = _gemm_signature(
+                    {"a_ptr": "*bf16", "b_ptr": "*bf16", "r_ptr": "*bf16", "bias_ptr": "*bf16", "c_ptr": f"*{out_elem}"},
+                    AT_INTS, ("OUT_F32",), c, args)
             elif name.startswith("gemm_rowsum"):
                 fn = gemm_rowsum_kernel
                 out_elem = "fp32" if c.get("OUT_F32") else "fp16"

@@ -29,7 +29,8 @@ declare -A PROGRAM=([addmm]=examples/gpu/addmm.py [attention]=examples/gpu/atten
                      [colmajor]=examples/gpu/gemm_colmajor.py [swiglu]=examples/gpu/gemm_swiglu.py
                      [gelu]=examples/gpu/gemm_gelu_residual.py [batched]=examples/gpu/gemm_batched_rowscale.py
                      [gated]=examples/gpu/gemm_gated_residual.py [silu]=examples/gpu/gemm_silu_scaled.py
-                     [linear]=examples/gpu/linear_relu2.py [rowsum]=examples/gpu/gemm_rowsum.py)
+                     [linear]=examples/gpu/linear_relu2.py [rowsum]=examples/gpu/gemm_rowsum.py
+                     [atclamp]=examples/gpu/gemm_at_clamp.py)
 for what in ${WHAT:-addmm}; do
   for pipe in ${PIPES:-default always}; do
     run ${what}_$pipe "${PIPELINE[$pipe]}" python3 $REPO/${PROGRAM[$what]}
