@@ -83,9 +83,12 @@ class PropagateMmaPass(ModulePass):
                 _report_kept(kept_here, alone)
             kept.update(kept_here)
         if original is not None:
-            note = self._ask_the_compiler(ctx, op, original, kept) if kept else None
-            if note is not None:
-                _report_kept(kept, note)
+            if kept:
+                note = self._ask_the_compiler(ctx, op, original, kept)
+                if note is not None:
+                    _report_kept(kept, note)
+            else:
+                self._check_the_models_rewrite(ctx, op, original)
 
     def _run_on_function(self, func: Operation, kinds: frozenset[str], facts: list[ModuleFacts]) -> dict[Operation, PlanJudgement]:
         """Apply the plans the model takes; returns the conversions it keeps, with its judgement of each."""
@@ -194,6 +197,42 @@ class PropagateMmaPass(ModulePass):
             module.body.detach_block(module.body.block)
             everything.body.move_blocks(module.body)
         return None
+
+    def _check_the_models_rewrite(self, ctx: Context, module: ModuleOp, original: ModuleOp) -> None:
+        """`profit=compiled` (and `auto`) where the model removed every conversion it could: compile the module as
+        it came and as the model left it, and undo the rewrite where the second is worse in CTAs, spills or SASS
+        cost (`occupancy.removal_is_worse`), saying so on each conversion put back.  Without a compiler, or where
+        it fails, the model's rewrite stands (it was reported as made)."""
+        label = f"profit={self.profit}"
+        sm = occupancy.limits_of(module_target(module))
+        if sm is None:
+            return
+        chosen = module
+        if self.dry_run:  # the model's choice, applied to a copy
+            with silenced():
+                chosen = clone_keeping_names(original)
+                replace(self, profit="model", dry_run=False).apply(ctx, chosen)
+        if chosen.is_structurally_equivalent(original):
+            return
+        try:
+            stats = _compiler().compile([original, chosen])
+        except CompileUnavailable as e:
+            self._without_compiler(module, e)
+            return
+        if any(isinstance(s, str) for s in stats):
+            return
+        compiled_original, compiled_chosen = [s for s in stats if not isinstance(s, str)]
+        worse, figures = occupancy.removal_is_worse(compiled_original, compiled_chosen, sm,
+                                                    module_int(module, "num-warps") or 4)
+        if not worse:
+            return
+        verb = "would be undone" if self.dry_run else "undone"
+        for cvt in [o for o in original.walk() if isinstance(o, ConvertLayoutOp)]:
+            emit_remark(cvt, f"propagate-mma: rewrite {verb}, the conversion kept: it compiles worse without "
+                             f"it ({label}: {figures})")
+        if not self.dry_run:
+            module.body.detach_block(module.body.block)
+            original.body.move_blocks(module.body)
 
     def _without_compiler(self, module: ModuleOp, unavailable: CompileUnavailable) -> str:
         """`auto` falls back to the model and says why; `compiled` was asked for by name: an error."""

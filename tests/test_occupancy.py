@@ -129,3 +129,20 @@ def test_sass_cost_needs_both_kernels_sass():
     assert sass_cost_decides(300) is False and sass_cost_decides(299) is None
     # without SASS (AMD, or no disassembler) the figures end as before
     assert removal_pays(CompiledKernel(176, 0, 49152), CompiledKernel(168, 0, 49152), H100, 4)[1].endswith("0 -> 0 B")
+
+
+def test_the_models_own_rewrite_is_undone_where_it_compiles_worse():
+    """Round 17 (docs/propagate-mma-results.md): the IR model alone removed the conversion of gemm_at_clamp's fp32
+    masked 128x128x64 w8 s3 kernel; ptxas spilled 48 -> 136 B and it ran 10.9% slower.  gemm_silu_scaled's kernel
+    of the same shape spilled 136 -> 0 B and ran 23% faster."""
+    from irkit.analysis.occupancy import CompiledKernel, removal_is_worse
+
+    at_clamp = CompiledKernel(255, 48, 65536, 0, 0, 574, 1276), CompiledKernel(255, 136, 32768, 0, 24, 544, 874)
+    worse, figures = removal_is_worse(*at_clamp, H100, 8)
+    assert worse and "spills 48 -> 136 B" in figures
+    silu = CompiledKernel(255, 136, 65536, 0, 15, 628, 2962), CompiledKernel(255, 0, 32768, 0, 0, 451, 2039)
+    assert not removal_is_worse(*silu, H100, 8)[0]
+    # a CTA fewer, or a SASS cost risen past the veto, is worse too
+    assert removal_is_worse(CompiledKernel(120, 0, 0), CompiledKernel(136, 0, 0), H100, 4)[0]
+    gelu = CompiledKernel(255, 3584, 131072, 0, 1621, 873, 6652), CompiledKernel(255, 1494, 49152, 0, 2263, 857, 4208)
+    assert removal_is_worse(*gelu, H100, 8)[0]

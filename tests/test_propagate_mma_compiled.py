@@ -41,6 +41,9 @@ GELU_LOSER = MEASURED / "gemm_gelu_residual_out_fp32_2900x3310x1400_256x128x64_w
 # round 10: the masked Y=row 128x64x64 w4 s3 kernel of gemm_swiglu.py ran 0.693 with its conversion removed; spills
 # fall only 202 B, the default kept it; the SASS cost falls 1,497
 SWIGLU_WINNER = MEASURED / "gemm_swiglu_Y_row_3000x2730x1000_128x64x64_w4_s3_cuda90_triton360.ttgir"
+# round 17: the IR model alone removes the store conversion of gemm_at_clamp's fp32 masked 128x128x64 w8 s3 kernel,
+# which ran 1.109 without it (ptxas spills 48 -> 136 B)
+AT_CLAMP_LOSER = MEASURED / "gemm_at_clamp_out_fp32_1900x2600x1400_128x128x64_w8_s3_cuda90_triton360.ttgir"
 
 
 @pytest.fixture(autouse=True)
@@ -311,3 +314,24 @@ def test_the_sass_cost_decides_as_measured(triton36, monkeypatch):
     parsed, remarks = run(SWIGLU_WINNER, profit=None)
     assert conversions(parsed.module) == 0
     assert "spills 1968 -> 1766 B; SASS cost -1497 (loop instructions 898 -> 866" in remarks[0]
+
+
+def test_the_models_rewrite_is_undone_where_it_compiles_worse(triton36, monkeypatch):
+    """Where the model removes every conversion itself, the compiler still compiles both modules, and puts the
+    conversion back when the rewrite spills more: round 17's 10.9% loss."""
+    monkeypatch.setenv("IRKIT_TRITON_PYTHON", triton36)
+    assert conversions(run(AT_CLAMP_LOSER, profit="model")[0].module) == 0  # the model's own decision
+    parsed, remarks = run(AT_CLAMP_LOSER, profit=None)
+    assert conversions(parsed.module) == 1
+    undone = [r for r in remarks if "rewrite undone" in r]
+    assert len(undone) == 1 and "spills 48 -> 136 B" in undone[0]
+    parsed, remarks = run(AT_CLAMP_LOSER, profit=None, dry_run=True)
+    assert conversions(parsed.module) == 1 and any("rewrite would be undone" in r for r in remarks)
+
+
+def test_the_models_rewrite_stands_where_the_compiler_finds_it_no_worse(monkeypatch):
+    parsed, remarks = run(AT_CLAMP_LOSER, monkeypatch, answers=[CompiledKernel(255, 136, 65536),
+                                                              CompiledKernel(255, 0, 32768)], profit=None)
+    assert conversions(parsed.module) == 0 and not any("undone" in r for r in remarks)
+    parsed, remarks = run(AT_CLAMP_LOSER, monkeypatch, answers=["the compile failed"], profit=None)
+    assert conversions(parsed.module) == 0  # no figures: the model's rewrite stands

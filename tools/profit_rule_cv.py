@@ -13,7 +13,8 @@ Triton 3.6.0 for cuda:90, so the rule can be replayed here without a GPU.
 
 The implemented rule (`occupancy.removal_pays`): where the SASS cost (`occupancy.sass_cost_change`) falls by
 `SASS_TAKE` or more the rewrite is taken if no worse in CTAs and spills; where it rises by `SASS_VETO` or more it
-is kept; otherwise the earlier default decides.  The search below covers that rule's family: a weighted sum of
+is kept; otherwise the earlier default decides; and since round 17 no rewrite the compiler finds worse is kept,
+the IR model's own included (`occupancy.removal_is_worse`).  The search below covers that rule's family: a weighted sum of
 the change in the loops' local-memory instructions, their uncovered spill-reload latency, their other
 instructions, and the instructions outside loops, with a take and a veto threshold.  Its choice on a training
 set: no kernel slower, then the most signs right, then the most conservative thresholds (the largest take
@@ -97,11 +98,14 @@ def slower(x: dict, take: bool) -> bool:
 
 
 def implemented(x: dict) -> bool:
-    """The default as it is now: the earlier decision unless the compiler check's SASS cost decides."""
+    """The default as it is now: the earlier decision unless the compiler check's SASS cost decides, and no
+    rewrite the compiler finds worse (`occupancy.removal_is_worse`: the IR model's own removals are checked too;
+    the compiler's takes are never worse)."""
     sm = occupancy.SM_LIMITS[90]
     take, _ = occupancy.removal_pays(x["before"], x["after"], sm, x["warps"])
     by_sass = occupancy.sass_cost_decides(occupancy.sass_cost_change(x["before"], x["after"]))
-    return take if by_sass is not None else x["base"]
+    decided = take if by_sass is not None else x["base"]
+    return decided and not occupancy.removal_is_worse(x["before"], x["after"], sm, x["warps"])[0]
 
 
 Params = tuple[float, float, float, float, float, float]  # local, exposure, other, outside weights; take; veto

@@ -192,6 +192,27 @@ def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | C
     return no_worse and gains, figures
 
 
+def removal_is_worse(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | CuLimits,
+                     num_warps: int) -> tuple[bool, str]:
+    """Is the module the IR model rewrote worse than the one it came from, by what the compiler made of each:
+    fewer CTAs per SM (AMD: waves per SIMD), more spills, or (CUDA) a SASS cost risen by the veto or more?  The
+    same "worse in neither" that `removal_pays` asks of the compiler's own takes, asked of the model's.
+
+    Why: on held-out programs (round 17, docs/propagate-mma-results.md) the IR model alone removed the conversions
+    of gemm_at_clamp's fp32 masked 128x128x64 w8 s3 kernel, and it ran 10.9% slower; ptxas spilled 48 -> 136 B
+    per thread and its main loop's spill code grew from 8 to 32 instructions.  Over the 394 timings recorded
+    (rounds 6-17) this changes no other decision.  Returns the answer and the figures it rests on."""
+    _, figures = removal_pays(kept, removed, sm, num_warps)
+    if isinstance(sm, CuLimits):
+        before = waves_per_simd(sm, kept.registers, num_warps, kept.shared, kept.sgprs)
+        after = waves_per_simd(sm, removed.registers, num_warps, removed.shared, removed.sgprs)
+        return after.waves < before.waves or removed.spill_bytes > kept.spill_bytes, figures
+    fewer = ctas_per_sm(sm, removed.registers, num_warps, removed.shared).ctas < \
+        ctas_per_sm(sm, kept.registers, num_warps, kept.shared).ctas
+    dearer = sass_cost_decides(sass_cost_change(kept, removed)) is False
+    return fewer or removed.spill_bytes > kept.spill_bytes or dearer, figures
+
+
 # -- AMD CDNA ------------------------------------------------------------------------------------------------
 
 
