@@ -67,6 +67,7 @@ def _divisible(values: list) -> list[int]:
 
 
 ADDMM_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sdm", "sdn", "scm", "scn")
+BT_INTS = ("M", "N", "K", "sam", "sak", "sbn", "sbk", "srm", "srn", "scm", "scn")
 AT_INTS = ("M", "N", "K", "sak", "sam", "sbk", "sbn", "scm", "scn")
 ROWSUM_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sdm", "sdn", "scm", "scn", "ssm")
 LINEAR_INTS = ("M", "N", "K", "sxm", "sxk", "swn", "swk", "srm", "srn", "sym", "syn")
@@ -94,6 +95,7 @@ def compile_all(out: Path, only: str = "") -> None:
     from gemm_at_clamp import gemm_at_clamp_kernel
     from gemm_batched_rowscale import gemm_batched_rowscale_kernel
     from gemm_bias import gemm_bias_kernel
+    from gemm_bt_scale import gemm_bt_scale_kernel
     from gemm_colmajor import gemm_colmajor_kernel
     from gemm_gated_residual import gemm_gated_residual_kernel
     from gemm_gelu_residual import gemm_gelu_residual_kernel
@@ -145,6 +147,12 @@ def compile_all(out: Path, only: str = "") -> None:
                 sig, consts, values = _gemm_signature(
                     {"a_ptr": "*fp16", "b_ptr": "*fp16", "gate_ptr": "*fp16", "r_ptr": f"*{out_elem}",
                      "g_ptr": f"*{out_elem}", "c_ptr": f"*{out_elem}"}, GATED_INTS, ("OUT_F32",), c, args)
+            elif name.startswith("gemm_bt_scale"):
+                fn = gemm_bt_scale_kernel
+                out_elem = "fp32" if c.get("OUT_F32") else "fp16"
+                sig, consts, values = _gemm_signature(
+                    {"a_ptr": "*fp16", "b_ptr": "*fp16", "s_ptr": "*fp16", "r_ptr": f"*{out_elem}", "c_ptr": f"*{out_elem}"},
+                    BT_INTS, ("OUT_F32",), c, args)
             elif name.startswith("gemm_at_clamp"):
                 fn = gemm_at_clamp_kernel
                 out_elem = "fp32" if c.get("OUT_F32") else "bf16"
