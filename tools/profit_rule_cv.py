@@ -49,6 +49,7 @@ RUNS = [
 HELD_OUT = [
     ("silu", "H200", "r14_silu_always.json"), ("linear", "H200", "r15_linear_always.json"),
     ("rowsum", "H200", "r16_rowsum_always.json"), ("atclamp", "H200", "r17_atclamp_always.json"),
+    ("btscale", "H200", "r18_btscale_always.json"),
 ]
 LOOP_FAMILIES = ("ldg", "stg", "lds", "sts", "ldgsts", "mma", "bar", "sync", "other", "ldl", "stl")
 

@@ -26,6 +26,9 @@ OUT = ROOT / "docs" / "propagate-mma-results.md"
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
 FAMILIES = [
+    ("examples/gpu/gemm_bt_scale.py", "H200, round 18 (held out: written after round 17's guard, nothing changed since; "
+     "its decisions registered from a CPU compile before the run, 5f07f0f)", "r18_btscale_default.json",
+     "r18_btscale_always.json", "5f07f0f", "r18_all.txt", "default"),
     ("examples/gpu/gemm_at_clamp.py", "H200, round 17 (held out: written after round 16's run, nothing changed since; its "
      "decisions registered from a CPU compile before the run, 2643ad2)", "r17_atclamp_default.json",
      "r17_atclamp_always.json", "2643ad2", "r17_all.txt", "default"),

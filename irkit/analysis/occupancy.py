@@ -144,8 +144,8 @@ def sass_cost_change(kept: CompiledKernel, removed: CompiledKernel) -> float | N
     The weights and thresholds were chosen on the 298 kernels timed on an H100 and an H200 (rounds 6-13), and
     checked by leaving each program out in turn (tools/profit_rule_cv.py, docs/propagate-mma-results.md,
     round 14): of the ten programs, nine held out drew the same rule and none of their kernels went slower.  On
-    four programs written after it (rounds 14-17, on an H200, decisions registered before the runs) its ten
-    takes all ran faster (3.5-34.5%) and its two vetoes each left a gain alone (5.4%, 2.7%)."""
+    five programs written after it (rounds 14-18, on an H200, decisions registered before the runs) its 14
+    takes all ran faster (3.5-34.6%) and its two vetoes each left a gain alone (5.4%, 2.7%)."""
     figures = (kept.reload_exposure, kept.loop_other, kept.outside_loops,
                removed.reload_exposure, removed.loop_other, removed.outside_loops)
     if any(f is None for f in figures):
