@@ -227,9 +227,13 @@ class PropagateMmaPass(ModulePass):
         if not worse:
             return
         verb = "would be undone" if self.dry_run else "undone"
+        # the conversions the rewrite removed: those of the original whose result (names are kept) it no longer has
+        left = {exact_name(o.results[0]) for o in chosen.walk() if isinstance(o, ConvertLayoutOp)}
         for cvt in [o for o in original.walk() if isinstance(o, ConvertLayoutOp)]:
-            emit_remark(cvt, f"propagate-mma: rewrite {verb}, the conversion kept: it compiles worse without "
-                             f"it ({label}: {figures})")
+            name = exact_name(cvt.results[0])
+            if name is None or name not in left:
+                emit_remark(cvt, f"propagate-mma: rewrite {verb}, the conversion kept: it compiles worse without "
+                                 f"it ({label}: {figures})")
         if not self.dry_run:
             module.body.detach_block(module.body.block)
             original.body.move_blocks(module.body)
