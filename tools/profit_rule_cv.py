@@ -7,15 +7,17 @@ what the chosen rule does to the program left out.
 
 Inputs, all in docs/propagate-mma-results/: the `profit=always` timings of each program (the measured sign),
 `r14_replay_base_cpu.json` (what the default did before the SASS cost rule: `tools/cost_model_search.py replay`
-at 9cc1338; for the held-out programs, their pre-registration), and `r14_features_cpu.json` (each kernel's compiled figures before and after
-`propagate-mma{profit=always}`: `tools/loop_features.py`).  Every figure is static, from a CPU compile with
-Triton 3.6.0 for cuda:90, so the rule can be replayed here without a GPU.
+at 9cc1338; for the held-out programs, their pre-registration), and `r14_features_cpu.json` (each kernel's compiled
+figures before and after `propagate-mma{profit=always}`: `tools/loop_features.py`).  Every figure is static, from
+a CPU compile with Triton 3.6.0 for cuda:90, so the rule can be replayed here without a GPU.  The replay compares
+the original kernel with `profit=always`'s, where the pass compares the IR model's module with it: they differ
+where the model retargets a conversion it keeps.  On the held-out GPU runs the two agree on 118 of 120 decisions.
 
 The implemented rule (`occupancy.removal_pays`): where the SASS cost (`occupancy.sass_cost_change`) falls by
 `SASS_TAKE` or more the rewrite is taken if no worse in CTAs and spills; where it rises by `SASS_VETO` or more it
 is kept; otherwise the earlier default decides; and since round 17 no rewrite the compiler finds worse is kept,
-the IR model's own included (`occupancy.removal_is_worse`).  The search below covers that rule's family: a weighted sum of
-the change in the loops' local-memory instructions, their uncovered spill-reload latency, their other
+the IR model's own included (`occupancy.removal_is_worse`).  The search below covers that rule's family: a
+weighted sum of the change in the loops' local-memory instructions, their uncovered spill-reload latency, their other
 instructions, and the instructions outside loops, with a take and a veto threshold.  Its choice on a training
 set: no kernel slower, then the most signs right, then the most conservative thresholds (the largest take
 threshold and the smallest veto threshold): "never slower than 1%" comes first.
