@@ -35,6 +35,7 @@ import propagate_mma_results as table  # tools/: the kernel names and the measur
 from cost_model_search import kernel_key
 
 from irkit.analysis import occupancy
+from irkit.check import binary_metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "propagate-mma-results"
@@ -53,7 +54,7 @@ HELD_OUT = [
     ("rowsum", "H200", "r16_rowsum_always.json"), ("atclamp", "H200", "r17_atclamp_always.json"),
     ("btscale", "H200", "r18_btscale_always.json"),
 ]
-LOOP_FAMILIES = ("ldg", "stg", "lds", "sts", "ldgsts", "mma", "bar", "sync", "other", "ldl", "stl")
+LOOP_FAMILIES = (*binary_metrics.SASS_FAMILIES, "other")  # the SASS families loop_features.py counts
 
 
 def _fig(d: dict, key: str) -> int:
@@ -62,9 +63,10 @@ def _fig(d: dict, key: str) -> int:
 
 def compiled(fig: dict) -> occupancy.CompiledKernel:
     """A kernel's figures as the compiler check reads them (irkit.check.compiled_stats)."""
-    return occupancy.CompiledKernel(
-        _fig(fig, "registers"), _fig(fig, "spill_store_bytes"), _fig(fig, "shared"), 0, _fig(fig, "reload_exposure"),
-        _fig(fig, "other_loop"), sum(_fig(fig, f"{f}_out") for f in LOOP_FAMILIES))
+    counts = {key: int(n) for key, n in fig.items() if key.endswith(("_loop", "_out"))}
+    sass = binary_metrics.sass_cost_figures_of(counts, _fig(fig, "reload_exposure"))
+    return occupancy.CompiledKernel(_fig(fig, "registers"), _fig(fig, "spill_store_bytes"), _fig(fig, "shared"), 0,
+                                    sass["reload_exposure"], sass["loop_other"], sass["outside_loops"])
 
 
 def samples(runs: list[tuple[str, str, str]] = RUNS) -> list[dict]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from pathlib import Path
 
@@ -33,14 +32,10 @@ def sass_of(path: str) -> str:
 
 
 def counts(sass: str) -> dict[str, int]:
-    lines = sass.splitlines()
-    inside = binary_metrics.sass_loop_lines(lines)
-    out = {}
-    for op in ("STL", "LDL", "BAR"):
-        hits = [i for i, line in enumerate(lines) if re.search(rf"\b{op}\b", line)]
-        out[f"{op.lower()}_in_loops"] = sum(i in inside for i in hits)
-        out[f"{op.lower()}_outside"] = sum(i not in inside for i in hits)
-    return out
+    """Spill stores, reloads and barriers inside loops and outside (binary_metrics.sass_instruction_counts)."""
+    by_family = binary_metrics.sass_instruction_counts(sass)
+    return {f"{family}_{where}": by_family.get(f"{family}_{key}", 0)
+            for family in ("stl", "ldl", "bar") for key, where in (("loop", "in_loops"), ("out", "outside"))}
 
 
 def main(argv: list[str]) -> int:

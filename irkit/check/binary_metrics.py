@@ -249,10 +249,14 @@ def sass_cost_figures(sass: str) -> dict[str, int]:
     """The three figures of a kernel's SASS that propagate-mma's compiler check weighs
     (`occupancy.sass_cost_change`): the arithmetic and control instructions inside loops ("other" there), every
     instruction outside them, and the spill-reload latency the loops leave uncovered."""
-    counts = sass_instruction_counts(sass)
+    return sass_cost_figures_of(sass_instruction_counts(sass), sass_loop_reload_exposure(sass))
+
+
+def sass_cost_figures_of(counts: dict[str, int], reload_exposure: int) -> dict[str, int]:
+    """`sass_cost_figures` from `sass_instruction_counts`' counts and the reload exposure, as tools keep them."""
     return {"loop_other": counts.get("other_loop", 0),
             "outside_loops": sum(n for key, n in counts.items() if key.endswith("_out")),
-            "reload_exposure": sass_loop_reload_exposure(sass)}
+            "reload_exposure": reload_exposure}
 
 
 def convert_layout_count(ttgir: str) -> int:
