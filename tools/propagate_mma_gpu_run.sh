@@ -5,6 +5,10 @@
 # immutabledict wheels in $WHEELS when that Python cannot pip-install them), results in $OUT:
 #   OUT=results WHAT="addmm attention shapes bias" SECS=2 bash tools/propagate_mma_gpu_run.sh
 #   OUT=results WHAT=addmm PIPES="default model always" SECS=2 bash tools/propagate_mma_gpu_run.sh
+#   OUT=results WHAT="addmm gelu silu bias" LANES=4 SECS=2 bash tools/propagate_mma_gpu_run.sh   # one GPU per lane
+# LANES: on a machine with that many GPUs, the programs of WHAT are dealt out in turn to LANES processes, each on
+# its own GPU (CUDA_VISIBLE_DEVICES) and writing its log to $OUT/lane<i>.log: each kernel's before/after pair is
+# still timed on one GPU, so its ratio means what it means in a one-lane run.
 set -o pipefail
 REPO=$(pwd)
 rm -rf /tmp/profit_site; python3 -m pip install -q --no-index --no-deps --target /tmp/profit_site ${WHEELS:-.profit_run}/*.whl || exit 1
@@ -31,8 +35,24 @@ declare -A PROGRAM=([addmm]=examples/gpu/addmm.py [attention]=examples/gpu/atten
                      [gated]=examples/gpu/gemm_gated_residual.py [silu]=examples/gpu/gemm_silu_scaled.py
                      [linear]=examples/gpu/linear_relu2.py [rowsum]=examples/gpu/gemm_rowsum.py
                      [atclamp]=examples/gpu/gemm_at_clamp.py [btscale]=examples/gpu/gemm_bt_scale.py)
-for what in ${WHAT:-addmm}; do
-  for pipe in ${PIPES:-default always}; do
-    run ${what}_$pipe "${PIPELINE[$pipe]}" python3 $REPO/${PROGRAM[$what]}
+programs() {  # what...
+  for what in "$@"; do
+    for pipe in ${PIPES:-default always}; do
+      run ${what}_$pipe "${PIPELINE[$pipe]}" python3 $REPO/${PROGRAM[$what]}
+    done
   done
+}
+LANES=${LANES:-1}
+if [ "$LANES" -le 1 ]; then
+  programs ${WHAT:-addmm}
+  exit
+fi
+declare -a LANE
+i=0
+for what in ${WHAT:-addmm}; do LANE[$((i % LANES))]+="$what "; i=$((i + 1)); done
+for lane in $(seq 0 $((LANES - 1))); do
+  [ -n "${LANE[$lane]}" ] || continue
+  echo "lane $lane (GPU $lane): ${LANE[$lane]}"
+  (export CUDA_VISIBLE_DEVICES=$lane; programs ${LANE[$lane]} > $OUT/lane$lane.log 2>&1) &
 done
+wait
