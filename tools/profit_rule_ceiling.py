@@ -1,0 +1,187 @@
+"""How far can a static profit rule go on the kernels timed so far?  Two questions, answered from the recorded
+runs in docs/propagate-mma-results/ (docs/propagate-mma-results/notes.md, round 19):
+
+1. Is the measured sign repeatable?  Every kernel timed twice with the same compiled code (the default's run and
+   `profit=always`'s where they compiled the same kernel, and the same program run again on the same GPU; then
+   the H100's runs against round 19's on the H200): how often the two signs contradict each other (one faster,
+   the other slower), and how far their ratios lie apart.
+2. Can the static figures tell the signs apart on a program not seen?  Leave one program out, fit a learner on
+   the rest, decide the left-out program's kernels: decision trees, a random forest and gradient boosting over
+   every figure `tools/loop_features.py` records (registers, spills, shared memory, each SASS family inside and
+   outside loops, before and after, and the change), the tile config, the warps and the output type.  Each is
+   scored like the default (`tools/profit_rule_cv.py`: signs right, kernels taken that ran slower), at its own
+   0.5 threshold and at the lowest threshold that takes no slower kernel of the training programs (the forest
+   and boosting fit their training kernels so closely that the two thresholds coincide).
+
+    .venv/bin/pip install scikit-learn        # for this tool only: irkit does not depend on it
+    .venv/bin/python tools/profit_rule_ceiling.py --json docs/propagate-mma-results/r19_ceiling.json
+
+scikit-learn is the field's library for these learners; writing trees and boosting here would only add code to
+check.  Without it the tool answers question 1 and says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from statistics import median
+
+import profit_rule_cv as cv  # tools/: the recorded timings, their static figures and the default's replay
+import propagate_mma_results as table
+
+DATA = cv.DATA
+# (GPU, run, run): the same program on the same GPU timed twice, on different days or in one session
+REPEATS = [
+    ("H200", "h200_addmm_always_r5.json", "h200_addmm_always_r6.json"),
+    ("H200", "h200_addmm_always_r6.json", "r19_addmm_always.json"),
+    ("H100", "h100_addmm_always_r5.json", "h100_addmm_always_r6.json"),
+    ("H100", "h100_addmm_always_r6.json", "r7_addmm_always.json"),
+    ("H100", "h100_attention_always.json", "h100_attention_always_r6.json"),
+    ("H100", "h100_shapes_always.json", "h100_shapes_always_r6.json"),
+    ("H100", "r7_bias_always.json", "r8_bias_always.json"),
+    ("H200", "r12_gelu_h200_always.json", "r19_gelu_always.json"),
+    ("H200", "r12_batched_always.json", "r19_batched_always.json"),
+    ("H200", "r13_gated_always.json", "r19_gated_always.json"),
+    ("H200", "r14_silu_always.json", "r19_silu_always.json"),
+    ("H200", "r15_linear_always.json", "r19_linear_always.json"),
+    ("H200", "r16_rowsum_always.json", "r19_rowsum_always.json"),
+    ("H200", "r17_atclamp_always.json", "r19_atclamp_always.json"),
+    ("H200", "r18_btscale_always.json", "r19_btscale_always.json"),
+]
+# the same program timed on the H100 and, in round 19, on the H200: does the sign carry over between the GPUs?
+CROSS_GPU = [("h100_addmm_always_r6.json", "r19_addmm_always.json"),
+             ("h100_attention_always_r6.json", "r19_attention_always.json"),
+             ("h100_shapes_always_r6.json", "r19_shapes_always.json"), ("r8_bias_always.json", "r19_bias_always.json"),
+             ("r8_scale_always.json", "r19_scale_always.json"), ("r9_colmajor_always.json", "r19_colmajor_always.json"),
+             ("r10_swiglu_always.json", "r19_swiglu_always.json"), ("r11_gelu_always.json", "r19_gelu_always.json")]
+# the default's run against profit=always's in one session: the kernels both compiled the same way
+SAME_SESSION = [(f"r{n}_{p}_default.json", f"r{n}_{p}_always.json") for n, p in
+                [(10, "swiglu"), (11, "gelu"), (12, "batched"), (12, "gelu_h200"), (13, "gated"), (14, "silu"),
+                 (15, "linear"), (16, "rowsum"), (17, "atclamp"), (18, "btscale")]]
+
+
+def _timed(name: str) -> dict[tuple[str, str], dict]:
+    return {(table.group_of(k), table.config_of(k)): k for k in json.loads((DATA / name).read_text())["kernels"]
+            if "timing" in k}
+
+
+def repeatability(pairs: list[tuple[str, str]]) -> dict:
+    """Pairs of timings of the same compiled kernel: how often their signs contradict, how far the ratios differ."""
+    found, same, contradicting, gaps = 0, 0, [], []
+    for first, second in pairs:
+        a, b = _timed(first), _timed(second)
+        for key in a.keys() & b.keys():
+            sa, sb = a[key].get("static", {}).get("after"), b[key].get("static", {}).get("after")
+            if sa is None or sa != sb:  # different code after the pass: not the same kernel timed twice
+                continue
+            found += 1
+            signs = {table.measured_sign(a[key]["timing"]), table.measured_sign(b[key]["timing"])}
+            same += len(signs) == 1
+            if signs == {"faster", "slower"}:
+                contradicting.append(f"{first} / {second}: {key[0]} {key[1]}")
+            gaps.append(abs(a[key]["timing"]["ratio"] - b[key]["timing"]["ratio"]))
+    gaps.sort()
+    return {"pairs_of_runs": len(pairs), "kernels_timed_twice": found, "signs_equal": same,
+            "signs_contradicting": contradicting,
+            "ratio_gap_median": round(median(gaps), 4), "ratio_gap_p95": round(gaps[int(0.95 * len(gaps))], 4),
+            "ratio_gap_max": round(gaps[-1], 4)}
+
+
+TILE = re.compile(r"_(\d+)x(\d+)x(\d+)_(\d+)x(\d+)(?:x(\d+))?_w(\d+)_s(\d+)$")
+
+
+def features(x: dict, figures: dict) -> dict[str, float]:
+    """Every static figure of a timed kernel: before, and the change after profit=always; its tile and type."""
+    before, after = figures["before"], figures["after"]
+    out: dict[str, float] = {}
+    for key in before.keys() | after.keys():
+        if key == "error":
+            continue
+        b, a = before.get(key) or 0, after.get(key) or 0
+        out[f"before_{key}"], out[f"change_{key}"] = b, a - b
+    m = TILE.search(x["kernel"])
+    tile = [int(g or 0) for g in m.groups()] if m else [0] * 8
+    out.update(zip(("M", "N", "K", "BLOCK_M", "BLOCK_N", "BLOCK_K", "warps", "stages"), tile))
+    out["masked"] = float(any(size % 128 for size in tile[:3]))
+    out["fp32_out"] = float("fp32" in x["kernel"] or "float32" in x["kernel"])
+    return out
+
+
+def learners_left_out(rows: list[dict]) -> dict:
+    import numpy as np
+    from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
+    from sklearn.tree import DecisionTreeClassifier
+
+    figures = {r["kernel"]: r for r in json.loads((DATA / "r14_features_cpu.json").read_text())["kernels"]}
+    feats = [features(x, figures[x["kernel"]]) for x in rows]
+    names = sorted({k for f in feats for k in f})
+    X = np.array([[f.get(k, 0.0) for k in names] for f in feats])
+    faster = np.array([x["sign"] == "faster" for x in rows])
+    slower = np.array([x["sign"] == "slower" for x in rows])
+    noise = np.array([x["sign"] == "noise" for x in rows])
+    programs = np.array([x["program"] for x in rows])
+    makers = {
+        "decision tree, depth 2": lambda: DecisionTreeClassifier(max_depth=2, min_samples_leaf=5, random_state=0),
+        "decision tree, depth 3": lambda: DecisionTreeClassifier(max_depth=3, min_samples_leaf=5, random_state=0),
+        "decision tree, depth 4": lambda: DecisionTreeClassifier(max_depth=4, min_samples_leaf=5, random_state=0),
+        "random forest (300 trees)": lambda: RandomForestClassifier(300, min_samples_leaf=3, random_state=0),
+        "gradient boosting": lambda: GradientBoostingClassifier(random_state=0),
+    }
+    out = {}
+    for name, make in makers.items():
+        for threshold in ("0.5", "no training kernel slower"):
+            signs = losses = 0
+            for program in sorted(set(programs)):
+                train, test = programs != program, programs == program
+                model = make()
+                model.fit(X[train], faster[train], sample_weight=np.where(slower[train], 3.0, 1.0))
+                cut = 0.5
+                if threshold != "0.5":
+                    seen = model.predict_proba(X[train])[:, 1][slower[train]]
+                    cut = max(0.5, float(seen.max()) + 1e-9) if len(seen) else 0.5
+                take = model.predict_proba(X[test])[:, 1] >= cut
+                signs += int((noise[test] | (take == faster[test])).sum())
+                losses += int((take & slower[test]).sum())
+            out[f"{name}, threshold {threshold}"] = {"signs": signs, "slower": losses}
+    return {"features": len(names), "kernels": len(rows), "programs": len(set(programs)), "left_out": out}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--json", type=Path, help="write the figures here")
+    args = ap.parse_args(argv)
+    report: dict = {"command": "tools/profit_rule_ceiling.py"}
+    same_gpu = [(a, b) for _, a, b in REPEATS] + SAME_SESSION
+    for title, pairs in (("same GPU", same_gpu), ("H100 then H200", CROSS_GPU)):
+        rep = report[f"repeatability, {title}"] = repeatability(pairs)
+        print(f"Kernels timed twice with the same code, {title}: {rep['kernels_timed_twice']} (over "
+              f"{rep['pairs_of_runs']} pairs of runs); signs equal {rep['signs_equal']}, contradicting (one faster, "
+              f"the other slower) {len(rep['signs_contradicting'])}; ratio gap median {rep['ratio_gap_median']}, "
+              f"95th percentile {rep['ratio_gap_p95']}, largest {rep['ratio_gap_max']}")
+    rows = cv.samples(cv.RUNS + cv.HELD_OUT)
+    right, slow = cv.score(rows, cv.implemented)
+    never = cv.score(rows, lambda x: False)[0]
+    report["default"] = {"kernels": len(rows), "signs": right, "slower": slow, "signs_never_rewriting": never}
+    print(f"The default over the {len(rows)} timings (its rule chosen on 298 of them): signs {right}, slower {slow}; "
+          f"never rewriting: signs {never}")
+    try:
+        report["learners"] = learners_left_out(rows)
+    except ImportError:
+        print("scikit-learn is not installed: the learners are skipped (pip install scikit-learn)")
+    else:
+        learned = report["learners"]
+        print(f"Each of {learned['programs']} programs left out in turn, learners over {learned['features']} static "
+              f"figures (signs right of {learned['kernels']}, kernels taken that ran slower):")
+        for name, r in learned["left_out"].items():
+            print(f"  {name:60s} signs {r['signs']} ({r['signs'] / learned['kernels']:.1%}), slower {r['slower']}")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(cv.ROOT))
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""Sum up one GPU round of propagate-mma: for each program, what the default did to its kernels against what was
+registered before the run, and what the GPU measured (docs/propagate-mma-results/notes.md, round 19).
+
+    .venv/bin/python tools/propagate_mma_round.py r19 --predictions r19_predictions_cpu.txt \\
+        --json docs/propagate-mma-results/r19_summary.json
+
+Reads docs/propagate-mma-results/<round>_<program>_default.json and <round>_<program>_always.json (irkit-check's
+reports, `tools/propagate_mma_gpu_run.sh`) for every program of the script found there.  Per program and in all:
+- rewrites: kernels the default changed; against the registered decisions (`kernel: rewrite | keep` lines);
+- the rewrites' own timings: bit-identical, faster, within noise, slower than 1% (`measured_sign`);
+- signs: the default's decision against `profit=always`'s measured sign (either decision agrees within noise);
+- gain kept: where `profit=always` is faster, the default's speed-up summed over those kernels, over `profit=always`'s;
+- tuned optimum: the fastest config of each kernel and size, before and with the default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+import propagate_mma_results as table  # tools/: kernel names, rows and the measured sign
+from cost_model_search import kernel_key
+
+DATA = table.DATA
+PROGRAMS = tuple(table.ROUND_19)  # the keys tools/propagate_mma_gpu_run.sh names its programs by
+
+
+def registered(path: Path) -> dict[str, bool]:
+    """kernel key -> whether the default was registered to rewrite it."""
+    out = {}
+    for line in path.read_text().splitlines():
+        m = re.match(r"\S+ (\S+): (rewrite|keep);", line)
+        if m:
+            out[m.group(1)] = m.group(2) == "rewrite"
+    return out
+
+
+def program_summary(default_file: str, always_file: str, predicted: dict[str, bool]) -> dict:
+    rows = table._rows(default_file, always_file)
+    default = {(table.group_of(k), table.config_of(k)): k
+               for k in json.loads((DATA / default_file).read_text())["kernels"]}
+    rewrites, mismatched, identical, own = [], [], 0, {"faster": 0, "noise": 0, "slower": 0}
+    gain_always = gain_default = 0.0
+    registered_kernels = registered_rewrites = 0
+    for r in rows:
+        k = default[(r["group"], r["config"])]
+        key = kernel_key(k)
+        registered_kernels += key in predicted
+        registered_rewrites += predicted.get(key, False)
+        if key in predicted and predicted[key] != r["changed"]:
+            mismatched.append(f"{key}: {'rewritten' if r['changed'] else 'kept'}")
+        if r["changed"]:
+            rewrites.append(key)
+            identical += bool(k.get("bit_identical"))
+            own[table.measured_sign(k["timing"])] += 1
+        if r["sign"] == "faster":
+            gain_always += 1 / r["always"]["ratio"] - 1
+            gain_default += 1 / r["model_ratio"] - 1
+    optimum = {}
+    for group, rs in table._by_group(rows).items():
+        before = max(r["tflops"][0] for r in rs)
+        optimum[group] = {"before_tflops": round(before), "default_tflops": round(max(r["tflops"][2] for r in rs)),
+                          "always_tflops": round(max(r["tflops"][1] for r in rs))}
+    return {"kernels": len(rows), "rewrites": len(rewrites), "registered": registered_kernels,
+            "registered_rewrites": registered_rewrites, "not_as_registered": mismatched, "bit_identical": identical,
+            "rewrites_measured": own,
+            "signs": sum(r["agree"] for r in rows), "always_faster": sum(r["sign"] == "faster" for r in rows),
+            "always_slower": sum(r["sign"] == "slower" for r in rows),
+            "gain_always": round(gain_always, 4), "gain_default": round(gain_default, 4), "tuned_optimum": optimum}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("round", help="the files' prefix in docs/propagate-mma-results/, e.g. r19")
+    ap.add_argument("--predictions", help="the registered decisions, a file in docs/propagate-mma-results/")
+    ap.add_argument("--json", type=Path, help="write the summary here")
+    args = ap.parse_args(argv)
+    predicted = registered(DATA / args.predictions) if args.predictions else {}
+    if args.predictions and not predicted:
+        ap.error(f"{args.predictions}: no `PROGRAM KERNEL: rewrite | keep;` lines (rounds before 19 registered "
+                 "theirs in another form)")
+    report: dict = {"command": "tools/propagate_mma_round.py " + " ".join(sys.argv[1:] if argv is None else argv),
+                    "programs": {}}
+    for program in PROGRAMS:
+        files = (f"{args.round}_{program}_default.json", f"{args.round}_{program}_always.json")
+        if all((DATA / f).exists() for f in files):
+            report["programs"][program] = program_summary(*files, predicted)
+    keys = ("kernels", "rewrites", "registered", "registered_rewrites", "bit_identical", "signs", "always_faster",
+            "always_slower", "gain_always", "gain_default")
+    total = {k: round(sum(p[k] for p in report["programs"].values()), 4) for k in keys}
+    total["rewrites_measured"] = {s: sum(p["rewrites_measured"][s] for p in report["programs"].values())
+                                  for s in ("faster", "noise", "slower")}
+    total["not_as_registered"] = sum(len(p["not_as_registered"]) for p in report["programs"].values())
+    report["total"] = total
+    for program, p in [*report["programs"].items(), ("all", total)]:
+        m, off = p["rewrites_measured"], p["not_as_registered"]
+        print(f"{program:10s} {p['kernels']:3d} kernels; rewrites {p['rewrites']:3d} (registered "
+              f"{p['registered_rewrites']}, not as registered {off if isinstance(off, int) else len(off)}); "
+              f"bit-identical {p['bit_identical']}; ran faster {m['faster']}, noise {m['noise']}, slower {m['slower']}; "
+              f"signs {p['signs']} ({p['signs'] / p['kernels']:.1%}); gain kept {p['gain_default']:.3f} of "
+              f"{p['gain_always']:.3f}")
+    for program, p in report["programs"].items():
+        for miss in p["not_as_registered"]:
+            print(f"  not as registered: {program} {miss}")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
