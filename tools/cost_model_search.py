@@ -28,7 +28,7 @@ import itertools
 import json
 import re
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import propagate_mma_results as table  # tools/: the results table's kernel names and measured sign
@@ -39,7 +39,8 @@ TIMINGS = ("h100_addmm_always.json", "h100_attention_always.json", "h100_shapes_
            "h100_attention_always_r6.json", "h100_shapes_always_r6.json", "r7_addmm_always.json", "r7_bias_always.json",
            "r8_bias_always.json", "r8_scale_always.json", "r9_colmajor_always.json",
            "r10_swiglu_always.json", "r11_gelu_always.json",
-           "r12_batched_always.json", "r13_gated_always.json", "r14_silu_always.json")
+           "r12_batched_always.json", "r13_gated_always.json", "r14_silu_always.json", "r15_linear_always.json",
+           "r16_rowsum_always.json", "r17_atclamp_always.json", "r18_btscale_always.json")
 
 
 def kernel_key(k: dict) -> str:
@@ -88,112 +89,90 @@ def _gemm_signature(pointers: dict[str, str], ints: tuple[str, ...], flags: tupl
     return sig, consts, values
 
 
-def compile_all(out: Path, only: str = "") -> None:
-    sys.path[:0] = [str(ROOT / "examples" / "gpu"), str(ROOT / "bench")]
-    from addmm import addmm_kernel
-    from attention import attention_fwd
-    from gemm_at_clamp import gemm_at_clamp_kernel
-    from gemm_batched_rowscale import gemm_batched_rowscale_kernel
-    from gemm_bias import gemm_bias_kernel
-    from gemm_bt_scale import gemm_bt_scale_kernel
-    from gemm_colmajor import gemm_colmajor_kernel
-    from gemm_gated_residual import gemm_gated_residual_kernel
-    from gemm_gelu_residual import gemm_gelu_residual_kernel
-    from gemm_rowsum import gemm_rowsum_kernel
-    from gemm_scale import gemm_scale_kernel
-    from gemm_silu_scaled import gemm_silu_scaled_kernel
-    from gemm_swiglu import gemm_swiglu_kernel
-    from linear_relu2 import linear_relu2_kernel
-    from propagate_mma_shapes import addmm_shapes
+@dataclass(frozen=True)
+class GemmLaunch:
+    """How a GEMM example program launches its kernel: its module and @triton.jit function, its pointer
+    arguments ("*OUT": the output's element type), its integer arguments and its flag constexprs."""
 
+    module: str  # in examples/gpu/ or bench/
+    kernel: str
+    pointers: dict[str, str]
+    ints: tuple[str, ...]
+    flags: tuple[str, ...]
+    out: str = "fp16"  # the output's element type without OUT_F32 (and without a D= dtype in the launch name)
+
+
+def _launch(module: str, pointers: str, ints: tuple[str, ...], flags: tuple[str, ...], out: str = "fp16") -> GemmLaunch:
+    """`pointers` as "name:type ..." in the kernel's argument order."""
+    return GemmLaunch(module, f"{module}_kernel", dict(p.split(":") for p in pointers.split()), ints, flags, out)
+
+
+# by the launch name's first word (launch_metadata's name, else the kernel's)
+GEMM_LAUNCHES = {launch.kernel: launch for launch in [
+    _launch("addmm", "a_ptr:*bf16 b_ptr:*bf16 d_ptr:*OUT c_ptr:*OUT", ADDMM_INTS, ("ADD",), "fp32"),
+    GemmLaunch("propagate_mma_shapes", "addmm_shapes", {"a_ptr": "*bf16", "b_ptr": "*bf16", "d_ptr": "*OUT",
+               "c_ptr": "*OUT"}, ADDMM_INTS, (), "fp32"),
+    _launch("gemm_bias", "a_ptr:*fp16 b_ptr:*fp16 bias_ptr:*fp16 r_ptr:*fp16 c_ptr:*fp16", RESIDUAL_INTS, ("RES",)),
+    _launch("gemm_scale", "a_ptr:*bf16 b_ptr:*bf16 rs_ptr:*fp32 cs_ptr:*fp32 bias_ptr:*bf16 c_ptr:*bf16",
+            ("M", "N", "K", "sam", "sak", "sbk", "sbn", "scm", "scn"), ("BIAS",)),
+    _launch("gemm_swiglu", "x_ptr:*bf16 wg_ptr:*bf16 wu_ptr:*bf16 y_ptr:*bf16",
+            ("M", "N", "K", "sxm", "sxk", "swk", "swn", "sym", "syn"), ()),
+    _launch("gemm_gelu_residual", "a_ptr:*fp16 b_ptr:*fp16 bias_ptr:*fp16 r_ptr:*OUT c_ptr:*OUT", RESIDUAL_INTS,
+            ("OUT_F32",)),
+    _launch("gemm_gated_residual", "a_ptr:*fp16 b_ptr:*fp16 gate_ptr:*fp16 r_ptr:*OUT g_ptr:*OUT c_ptr:*OUT",
+            GATED_INTS, ("OUT_F32",)),
+    _launch("gemm_bt_scale", "a_ptr:*fp16 b_ptr:*fp16 s_ptr:*fp16 r_ptr:*OUT c_ptr:*OUT", BT_INTS, ("OUT_F32",)),
+    _launch("gemm_at_clamp", "a_ptr:*bf16 b_ptr:*bf16 r_ptr:*bf16 bias_ptr:*bf16 c_ptr:*OUT", AT_INTS, ("OUT_F32",),
+            "bf16"),
+    _launch("gemm_rowsum", "a_ptr:*fp16 b_ptr:*fp16 d_ptr:*OUT c_ptr:*OUT s_ptr:*fp32", ROWSUM_INTS, ("OUT_F32",)),
+    GemmLaunch("linear_relu2", "linear_relu2_kernel", {"x_ptr": "*bf16", "w_ptr": "*bf16", "b_ptr": "*bf16",
+               "r_ptr": "*OUT", "y_ptr": "*OUT"}, LINEAR_INTS, ("OUT_F32", "RES"), "bf16"),
+    _launch("gemm_silu_scaled", "a_ptr:*fp16 b_ptr:*fp16 s_ptr:*fp16 t_ptr:*fp16 r_ptr:*OUT c_ptr:*OUT", RESIDUAL_INTS,
+            ("OUT_F32",)),
+    _launch("gemm_batched_rowscale", "a_ptr:*bf16 b_ptr:*bf16 s_ptr:*fp32 d_ptr:*OUT c_ptr:*OUT", BATCHED_INTS,
+            ("OUT_F32",), "bf16"),
+    _launch("gemm_colmajor", "a_ptr:*fp16 b_ptr:*fp16 d_ptr:*fp32 bias_ptr:*fp32 c_ptr:*fp32", ADDMM_INTS, ("ADD",)),
+]}
+ATTENTION_POINTERS = {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp16"}
+ATTENTION_ARGS = {"sm_scale": "fp32", "Z": "i32", "H": "i32", "N_CTX": "i32", "stride_z": "i32", "stride_h": "i32",
+                  "stride_n": "i32"}
+DTYPES = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32"}
+
+
+def _jit_function(module: str, name: str):
+    import importlib
+
+    for folder in (str(ROOT / "examples" / "gpu"), str(ROOT / "bench")):
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+    return getattr(importlib.import_module(module), name)
+
+
+def _specialised(k: dict):
+    """(kernel function, signature, constexprs, argument values) of a timed kernel's launch."""
+    c = k["config"]
+    name = k["launch_metadata"]["name"] if k.get("launch_metadata") else k["name"]
+    args = k["family"][1]
+    if name.startswith("attention"):
+        consts = {"HEAD_DIM": c["HEAD_DIM"], "BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"]}
+        values = ["ptr"] * len(ATTENTION_POINTERS) + list(args)[:len(ATTENTION_ARGS)]
+        return _jit_function("attention", "attention_fwd"), ATTENTION_POINTERS | ATTENTION_ARGS, consts, values
+    launch = GEMM_LAUNCHES[name.split()[0]]
+    dtype = re.search(r"\bD=(\w+)", name)
+    out = "fp32" if c.get("OUT_F32") else DTYPES[dtype.group(1)] if dtype else launch.out
+    pointers = {p: t.replace("OUT", out) for p, t in launch.pointers.items()}
+    sig, consts, values = _gemm_signature(pointers, launch.ints, launch.flags, c, args)
+    return _jit_function(launch.module, launch.kernel), sig, consts, values
+
+
+def compile_all(out: Path, only: str = "") -> None:
     out.mkdir(parents=True, exist_ok=True)
     for timings in TIMINGS:
         for k in json.loads((DATA / timings).read_text())["kernels"]:
             if only not in timings or (out / f"{kernel_key(k)}.ttgir").exists():
                 continue
             c = k["config"]
-            name = k["launch_metadata"]["name"] if k.get("launch_metadata") else k["name"]
-            args = k["family"][1]
-            if name.startswith("attention"):
-                fn = attention_fwd
-                sig = {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp16", "sm_scale": "fp32",
-                       "Z": "i32", "H": "i32", "N_CTX": "i32", "stride_z": "i32", "stride_h": "i32", "stride_n": "i32"}
-                consts = {"HEAD_DIM": c["HEAD_DIM"], "BLOCK_M": c["BLOCK_M"], "BLOCK_N": c["BLOCK_N"]}
-                values = ["ptr"] * 4 + list(args)[:7]
-            elif name.startswith("gemm_bias"):
-                fn = gemm_bias_kernel
-                sig, consts, values = _gemm_signature(
-                    {"a_ptr": "*fp16", "b_ptr": "*fp16", "bias_ptr": "*fp16", "r_ptr": "*fp16", "c_ptr": "*fp16"},
-                    RESIDUAL_INTS, ("RES",), c, args)
-            elif name.startswith("gemm_scale"):
-                fn = gemm_scale_kernel
-                sig, consts, values = _gemm_signature(
-                    {"a_ptr": "*bf16", "b_ptr": "*bf16", "rs_ptr": "*fp32", "cs_ptr": "*fp32", "bias_ptr": "*bf16",
-                     "c_ptr": "*bf16"}, ("M", "N", "K", "sam", "sak", "sbk", "sbn", "scm", "scn"), ("BIAS",), c, args)
-            elif name.startswith("gemm_swiglu"):
-                fn = gemm_swiglu_kernel
-                sig, consts, values = _gemm_signature(
-                    {"x_ptr": "*bf16", "wg_ptr": "*bf16", "wu_ptr": "*bf16", "y_ptr": "*bf16"},
-                    ("M", "N", "K", "sxm", "sxk", "swk", "swn", "sym", "syn"), (), c, args)
-            elif name.startswith("gemm_gelu_residual"):
-                fn = gemm_gelu_residual_kernel
-                out_elem = "fp32" if c.get("OUT_F32") else "fp16"
-                sig, consts, values = _gemm_signature(
-                    {"a_ptr": "*fp16", "b_ptr": "*fp16", "bias_ptr": "*fp16", "r_ptr": f"*{out_elem}", "c_ptr": f"*{out_elem}"},
-                    RESIDUAL_INTS, ("OUT_F32",), c, args)
-            elif name.startswith("gemm_gated_residual"):
-                fn = gemm_gated_residual_kernel
-                out_elem = "fp32" if c.get("OUT_F32") else "fp16"
-                sig, consts, values = _gemm_signature(
-                    {"a_ptr": "*fp16", "b_ptr": "*fp16", "gate_ptr": "*fp16", "r_ptr": f"*{out_elem}",
-                     "g_ptr": f"*{out_elem}", "c_ptr": f"*{out_elem}"}, GATED_INTS, ("OUT_F32",), c, args)
-            elif name.startswith("gemm_bt_scale"):
-                fn = gemm_bt_scale_kernel
-                out_elem = "fp32" if c.get("OUT_F32") else "fp16"
-                sig, consts, values = _gemm_signature(
-                    {"a_ptr": "*fp16", "b_ptr": "*fp16", "s_ptr": "*fp16", "r_ptr": f"*{out_elem}", "c_ptr": f"*{out_elem}"},
-                    BT_INTS, ("OUT_F32",), c, args)
-            elif name.startswith("gemm_at_clamp"):
-                fn = gemm_at_clamp_kernel
-                out_elem = "fp32" if c.get("OUT_F32") else "bf16"
-                sig, consts, values = _gemm_signature(
-                    {"a_ptr": "*bf16", "b_ptr": "*bf16", "r_ptr": "*bf16", "bias_ptr": "*bf16", "c_ptr": f"*{out_elem}"},
-                    AT_INTS, ("OUT_F32",), c, args)
-            elif name.startswith("gemm_rowsum"):
-                fn = gemm_rowsum_kernel
-                out_elem = "fp32" if c.get("OUT_F32") else "fp16"
-                sig, consts, values = _gemm_signature(
-                    {"a_ptr": "*fp16", "b_ptr": "*fp16", "d_ptr": f"*{out_elem}", "c_ptr": f"*{out_elem}", "s_ptr": "*fp32"},
-                    ROWSUM_INTS, ("OUT_F32",), c, args)
-            elif name.startswith("linear_relu2"):
-                fn = linear_relu2_kernel
-                out_elem = "fp32" if c.get("OUT_F32") else "bf16"
-                sig, consts, values = _gemm_signature(
-                    {"x_ptr": "*bf16", "w_ptr": "*bf16", "b_ptr": "*bf16", "r_ptr": f"*{out_elem}", "y_ptr": f"*{out_elem}"},
-                    LINEAR_INTS, ("OUT_F32", "RES"), c, args)
-            elif name.startswith("gemm_silu_scaled"):
-                fn = gemm_silu_scaled_kernel
-                out_elem = "fp32" if c.get("OUT_F32") else "fp16"
-                sig, consts, values = _gemm_signature(
-                    {"a_ptr": "*fp16", "b_ptr": "*fp16", "s_ptr": "*fp16", "t_ptr": "*fp16", "r_ptr": f"*{out_elem}",
-                     "c_ptr": f"*{out_elem}"}, RESIDUAL_INTS, ("OUT_F32",), c, args)
-            elif name.startswith("gemm_batched_rowscale"):
-                fn = gemm_batched_rowscale_kernel
-                out_elem = "fp32" if c.get("OUT_F32") else "bf16"
-                sig, consts, values = _gemm_signature(
-                    {"a_ptr": "*bf16", "b_ptr": "*bf16", "s_ptr": "*fp32", "d_ptr": f"*{out_elem}", "c_ptr": f"*{out_elem}"},
-                    BATCHED_INTS, ("OUT_F32",), c, args)
-            elif name.startswith("gemm_colmajor"):
-                fn = gemm_colmajor_kernel
-                sig, consts, values = _gemm_signature(
-                    {"a_ptr": "*fp16", "b_ptr": "*fp16", "d_ptr": "*fp32", "bias_ptr": "*fp32", "c_ptr": "*fp32"},
-                    ADDMM_INTS, ("ADD",), c, args)
-            else:
-                elem = {"D=float16": "fp16", "D=bfloat16": "bf16"}.get(name.split()[-1], "fp32")
-                fn = addmm_shapes if name.startswith("addmm_shapes") else addmm_kernel
-                sig, consts, values = _gemm_signature(
-                    {"a_ptr": "*bf16", "b_ptr": "*bf16", "d_ptr": f"*{elem}", "c_ptr": f"*{elem}"}, ADDMM_INTS,
-                    ("ADD",) if fn is addmm_kernel else (), c, args)
+            fn, sig, consts, values = _specialised(k)
             # every specialised value typed constexpr: Triton 3.6 hashes a compile by the signature's constexprs,
             # so a 1-valued stride left as i32 is applied but not hashed (Y=row and Y=col of gemm_swiglu at the
             # masked size, which differ only in which stride is 1, came back as one cached kernel)
