@@ -104,3 +104,17 @@ def test_round_19_ran_as_registered_but_for_the_known_retarget():
         assert summary["not_as_registered"] == (
             ["gemm_bt_scale_kernel_out_fp32_2200x2500x1800_128x64x64_w4_s4: rewritten"] if program == "btscale" else [])
     assert recorded["total"]["kernels"] == len(registered)
+
+
+def test_the_gpu_script_and_the_tables_name_the_same_programs():
+    """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
+    propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""
+    import re
+
+    _, _, table = _tools()
+    script = (ROOT / "tools" / "propagate_mma_gpu_run.sh").read_text()
+    declared = script[script.index("declare -A PROGRAM="):]
+    declared = declared[:declared.index(")\n")]
+    assert dict(re.findall(r"\[(\w+)\]=(\S+)", declared)) == table.PROGRAMS
+    for path in table.PROGRAMS.values():
+        assert (ROOT / path).is_file()

@@ -22,11 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "propagate-mma-results"
 OUT = ROOT / "docs" / "propagate-mma-results.md"
 
-# (program, GPU, JSON of the run judged, JSON of the profit=always run, the commit and terminal output of the
-# run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
-# 5ff63cf, "compiled" for profit=compiled)
-# round 19: every program once more, the default of 1d11f18 on four H200s at once, its decisions registered first
-ROUND_19 = {"addmm": "examples/gpu/addmm.py", "attention": "examples/gpu/attention.py",
+# the GPU example programs by the names tools/propagate_mma_gpu_run.sh gives them (its PROGRAM table)
+PROGRAMS = {"addmm": "examples/gpu/addmm.py", "attention": "examples/gpu/attention.py",
             "shapes": "bench/propagate_mma_shapes.py", "bias": "examples/gpu/gemm_bias.py",
             "scale": "examples/gpu/gemm_scale.py", "colmajor": "examples/gpu/gemm_colmajor.py",
             "swiglu": "examples/gpu/gemm_swiglu.py", "gelu": "examples/gpu/gemm_gelu_residual.py",
@@ -34,10 +31,13 @@ ROUND_19 = {"addmm": "examples/gpu/addmm.py", "attention": "examples/gpu/attenti
             "silu": "examples/gpu/gemm_silu_scaled.py", "linear": "examples/gpu/linear_relu2.py",
             "rowsum": "examples/gpu/gemm_rowsum.py", "atclamp": "examples/gpu/gemm_at_clamp.py",
             "btscale": "examples/gpu/gemm_bt_scale.py"}
+# (program, GPU, JSON of the run judged, JSON of the profit=always run, the commit and terminal output of the
+# run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
+# 5ff63cf, "compiled" for profit=compiled)
 FAMILIES = [
     *[(path, "H200, round 19 (every program with the default of 1d11f18; its decisions registered from the CPU "
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
-       "r19_all.txt", "default") for key, path in ROUND_19.items()],
+       "r19_all.txt", "default") for key, path in PROGRAMS.items()],  # round 19: every program, four H200s at once
     ("examples/gpu/gemm_bt_scale.py", "H200, round 18 (held out: written after round 17's guard, nothing changed since; "
      "its decisions registered from a CPU compile before the run, 5f07f0f)", "r18_btscale_default.json",
      "r18_btscale_always.json", "5f07f0f", "r18_all.txt", "default"),

@@ -25,7 +25,7 @@ import propagate_mma_results as table  # tools/: kernel names, rows and the meas
 from cost_model_search import kernel_key
 
 DATA = table.DATA
-PROGRAMS = tuple(table.ROUND_19)  # the keys tools/propagate_mma_gpu_run.sh names its programs by
+PROGRAMS = tuple(table.PROGRAMS)  # the names tools/propagate_mma_gpu_run.sh gives them
 
 
 def registered(path: Path) -> dict[str, bool]:
