@@ -306,3 +306,89 @@ def test_without_a_terminal_each_kernel_is_one_progress_line(monkeypatch, capsys
     progress.count = 3
     progress.done(dict(record({"BLOCK_M": 128}, 0.3, 0.2), sizes={"M": 4096, "N": 4096, "K": 4096}), 6.25)
     assert capsys.readouterr().err == "irkit-check [3] addmm_kernel ADD=True 4096x4096x4096 128 w8 s3: checked in 6.2 s\n"
+
+
+class _Fn:
+    arg_names = ["a_ptr", "M", "N", "K", "BLOCK"]
+    constexprs = [4]
+
+
+class _Src:
+    fn = _Fn()
+
+
+class _Kernel:
+    def __init__(self, hash_: str):
+        self.hash, self.src = hash_, _Src()
+
+
+def _checker(tmp_path, monkeypatch, each_size: bool):
+    """A Checker whose check() only records what it was asked to check (no Triton, no GPU)."""
+    from irkit.check.hook import ENV_PROGRESS_FD, Checker
+
+    monkeypatch.delenv(ENV_PROGRESS_FD, raising=False)
+    checker = Checker("propagate-mma", str(tmp_path / "records.jsonl"), sys.executable,
+                      {"kernel": [], "each_size": each_size, "max_seconds": 1.0})
+    checked = []
+
+    def check(kernel, launcher, grid, stream, args):
+        checked.append((kernel.hash, tuple(args[1:4])))
+        return {"name": "k", "status": "unchanged", "config": {}}
+
+    checker.check = check
+    return checker, checked
+
+
+def _launch(checker, kernel, launched, m, n, k):
+    """A launch as Triton's patched CompiledKernel.run makes it: grid, stream, function, metadata, hooks, args."""
+    launcher = checker.launcher_for(kernel, lambda *a: launched.append(a[9:]))  # the program's own launch
+    return launcher(1, 1, 1, None, None, None, None, None, None, "a", m, n, k, 64)
+
+
+@pytest.mark.parametrize("each_size", [False, True])
+def test_each_size_checks_the_same_code_again_at_every_new_problem(tmp_path, monkeypatch, capsys, each_size):
+    checker, checked = _checker(tmp_path, monkeypatch, each_size)
+    one, other, launched = _Kernel("h1"), _Kernel("h2"), []
+    checker.rewritten.add("r1")  # a rewritten kernel runs as it is, never checked
+    _launch(checker, _Kernel("r1"), launched, 4096, 4096, 4096)
+    for m, n, k in [(4096, 4096, 4096), (8192, 8192, 1024), (4096, 4096, 4096), (8192, 8192, 1024)]:
+        _launch(checker, one, launched, m, n, k)
+    _launch(checker, other, launched, 4096, 4096, 4096)
+    if each_size:
+        assert checked == [("h1", (4096, 4096, 4096)), ("h1", (8192, 8192, 1024)), ("h2", (4096, 4096, 4096))]
+    else:
+        assert checked == [("h1", (4096, 4096, 4096)), ("h2", (4096, 4096, 4096))]
+    assert len(launched) == 6  # every launch still runs, checked or not
+    assert len((tmp_path / "records.jsonl").read_text().splitlines()) == len(checked)
+
+
+def test_the_same_code_is_rewritten_and_recompiled_once(tmp_path, monkeypatch):
+    from irkit.check.hook import Checker
+
+    checker = Checker("propagate-mma", str(tmp_path / "r.jsonl"), sys.executable, {"each_size": True})
+    asked, compiled = [], []
+
+    class Rewriter:
+        def rewrite(self, ttgir, name, version):
+            asked.append(name)
+            return {"changed": True, "text": ttgir + " rewritten"}
+
+    class Rewritten:
+        hash = "r1"
+        run = None
+
+    def recompile(kernel, ttgir):
+        compiled.append(ttgir)
+        if kernel.hash == "bad":
+            raise RuntimeError("out of resources:\n shared memory")
+        return Rewritten()
+
+    checker.rewriter = Rewriter()
+    monkeypatch.setattr(checker, "recompile", recompile)
+    monkeypatch.setitem(sys.modules, "triton", type(sys)("triton"))
+    sys.modules["triton"].__version__ = "3.6.0"
+    for _ in range(3):
+        answer = checker.rewrite_once(_Kernel("h1"), "k", "ttgir")
+        assert isinstance(checker.recompile_once(_Kernel("h1"), "k", answer["text"]), Rewritten)
+        assert checker.recompile_once(_Kernel("bad"), "k", "x") == "RuntimeError: out of resources: shared memory"
+    assert asked == ["k.ttgir"] and compiled == ["ttgir rewritten", "x"]

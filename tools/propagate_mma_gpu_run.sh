@@ -6,6 +6,8 @@
 #   OUT=results WHAT="addmm attention shapes bias" SECS=2 bash tools/propagate_mma_gpu_run.sh
 #   OUT=results WHAT=addmm PIPES="default model always" SECS=2 bash tools/propagate_mma_gpu_run.sh
 #   OUT=results WHAT="addmm gelu silu bias" LANES=4 SECS=2 bash tools/propagate_mma_gpu_run.sh   # one GPU per lane
+#   OUT=results WHAT="sizes shapes" PIPES=always FLAGS=--each-size LANES=2 bash tools/propagate_mma_gpu_run.sh
+# FLAGS: more irkit-check options for every run (--each-size: each kernel timed at every problem size).
 # LANES: on a machine with that many GPUs, the programs of WHAT are dealt out in turn to LANES processes, each on
 # its own GPU (CUDA_VISIBLE_DEVICES) and writing its log to $OUT/lane<i>.log: each kernel's before/after pair is
 # still timed on one GPU, so its ratio means what it means in a one-lane run.
@@ -20,8 +22,8 @@ python3 -c "import triton, torch; print('triton', triton.__version__, 'torch', t
 ls $REPO/irkit/analysis/cost_model.py $REPO/bench/propagate_mma_shapes.py | tee $OUT/commit.txt
 run() {  # name pipeline program...
   local name=$1 pipe=$2; shift 2
-  echo "== $name: irkit-check -p '$pipe' --max-seconds $SECS -- $*" | tee $OUT/$name.txt
-  eval $CHECK -p "'$pipe'" --max-seconds $SECS --json $OUT/$name.json -- "$@" 2>&1 | tee -a $OUT/$name.txt
+  echo "== $name: irkit-check -p '$pipe' --max-seconds $SECS $FLAGS -- $*" | tee $OUT/$name.txt
+  eval $CHECK -p "'$pipe'" --max-seconds $SECS $FLAGS --json $OUT/$name.json -- "$@" 2>&1 | tee -a $OUT/$name.txt
 }
 SECS=${SECS:-2}
 # PIPES: which pipelines, each run over every program in WHAT: default (no options: profit=auto), model,
@@ -29,6 +31,7 @@ SECS=${SECS:-2}
 declare -A PIPELINE=([default]=propagate-mma [model]='propagate-mma{profit=model}' [always]='propagate-mma{profit=always}'
                      [compiled]='propagate-mma{profit=compiled}')
 declare -A PROGRAM=([addmm]=examples/gpu/addmm.py [attention]=examples/gpu/attention.py [shapes]=bench/propagate_mma_shapes.py
+                     [sizes]=bench/propagate_mma_sizes.py
                      [bias]=examples/gpu/gemm_bias.py [scale]=examples/gpu/gemm_scale.py
                      [colmajor]=examples/gpu/gemm_colmajor.py [swiglu]=examples/gpu/gemm_swiglu.py
                      [gelu]=examples/gpu/gemm_gelu_residual.py [batched]=examples/gpu/gemm_batched_rowscale.py

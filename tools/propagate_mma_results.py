@@ -30,14 +30,15 @@ PROGRAMS = {"addmm": "examples/gpu/addmm.py", "attention": "examples/gpu/attenti
             "batched": "examples/gpu/gemm_batched_rowscale.py", "gated": "examples/gpu/gemm_gated_residual.py",
             "silu": "examples/gpu/gemm_silu_scaled.py", "linear": "examples/gpu/linear_relu2.py",
             "rowsum": "examples/gpu/gemm_rowsum.py", "atclamp": "examples/gpu/gemm_at_clamp.py",
-            "btscale": "examples/gpu/gemm_bt_scale.py"}
+            "btscale": "examples/gpu/gemm_bt_scale.py", "sizes": "bench/propagate_mma_sizes.py"}
 # (program, GPU, JSON of the run judged, JSON of the profit=always run, the commit and terminal output of the
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
 FAMILIES = [
     *[(path, "H200, round 19 (every program with the default of 1d11f18; its decisions registered from the CPU "
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
-       "r19_all.txt", "default") for key, path in PROGRAMS.items()],  # round 19: every program, four H200s at once
+       "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
+      if (DATA / f"r19_{key}_always.json").exists()],
     ("examples/gpu/gemm_bt_scale.py", "H200, round 18 (held out: written after round 17's guard, nothing changed since; "
      "its decisions registered from a CPU compile before the run, 5f07f0f)", "r18_btscale_default.json",
      "r18_btscale_always.json", "5f07f0f", "r18_all.txt", "default"),

@@ -42,6 +42,10 @@ def build_arg_parser() -> argparse.ArgumentParser:
                           "(default 0.005: a 1%% difference is resolved)")
     run.add_argument("--kernel", action="append", default=[], metavar="NAME",
                      help="only check kernels whose name contains NAME (repeatable)")
+    run.add_argument("--each-size", action="store_true",
+                     help="check each compiled kernel again at every new problem size (its runtime scalar "
+                          "arguments), not only at its first launch: the same code can gain at one size and lose "
+                          "at another")
     return ap
 
 

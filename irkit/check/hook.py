@@ -3,7 +3,8 @@
 Installed by the `sitecustomize.py` that `irkit-check -- COMMAND` puts first on PYTHONPATH, so the program
 runs unmodified.  Needs Triton >= 3.4 (`CompiledKernel.run` a property) and torch.
 
-For the first launch of each compiled kernel (by hash):
+For the first launch of each compiled kernel (by hash; with --each-size, of each compiled kernel at each problem
+size, its runtime scalar arguments):
   1. its TTGIR (`kernel.asm["ttgir"]`) goes to irkit's Python (`python -m irkit.check.rewrite --serve`,
      kept running), which applies the pipeline and says whether the module changed;
   2. unchanged kernels are recorded and launched as usual;
@@ -176,8 +177,13 @@ class Checker:
         self.out_path = out_path
         self.irkit_python = irkit_python
         self.kernel_filter = options.pop("kernel", [])
+        # --each-size: the same compiled code can gain at one problem size and lose at another
+        self.each_size = options.pop("each_size", False)
         self.timing_options = TimingOptions(**options)
-        self.seen: set[str] = set()
+        self.seen: set = set()  # kernel hashes, or (hash, problem) pairs with each_size
+        self.rewritten: set[str] = set()  # hashes of the rewritten kernels, launched only by a check
+        self.answers: dict[str, dict] = {}  # kernel hash -> irkit's answer for its TTGIR
+        self.recompiled: dict[str, object] = {}  # kernel hash -> the rewritten kernel, or the compiler's error
         self.compile_args: dict[str, tuple] = {}
         self.busy = threading.local()
         self.rewriter = None
@@ -212,17 +218,33 @@ class Checker:
         fget = prop.fget
 
         def run(kernel):
-            launcher = fget(kernel)
-            if getattr(checker.busy, "on", False) or kernel.hash in checker.seen:
-                return launcher
-            return lambda *a: checker.first_launch(kernel, launcher, *a)
+            return checker.launcher_for(kernel, fget(kernel))
 
         compiler.CompiledKernel.run = property(run)
 
     # -- one kernel ---------------------------------------------------------------------------------------
 
-    def first_launch(self, kernel, launcher, gx, gy, gz, stream, function, packed, launch_md, enter, exit_, *args):
-        self.seen.add(kernel.hash)
+    def launcher_for(self, kernel, launcher):
+        """What a launch of `kernel` runs: the kernel, or first a check of it (at its first launch; with
+        --each-size, at its first launch with each problem)."""
+        if getattr(self.busy, "on", False) or kernel.hash in self.rewritten:
+            return launcher
+        if not self.each_size:
+            if kernel.hash in self.seen:
+                return launcher
+            return lambda *a: self.first_launch(kernel.hash, kernel, launcher, *a)
+        return lambda *a: self.launch_at_size(kernel, launcher, *a)
+
+    def launch_at_size(self, kernel, launcher, *launch):
+        """--each-size: check the kernel at the first launch with each new problem (runtime scalar arguments)."""
+        key = (kernel.hash, tuple(_problem(kernel, list(launch[9:]))))  # after grid, stream, function...exit
+        if key in self.seen:
+            return launcher(*launch)
+        return self.first_launch(key, kernel, launcher, *launch)
+
+    def first_launch(self, key, kernel, launcher, gx, gy, gz, stream, function, packed, launch_md, enter, exit_,
+                     *args):
+        self.seen.add(key)
         self.busy.on = True
         started = time.monotonic()
         try:
@@ -259,9 +281,7 @@ class Checker:
         if ttgir is None:
             record.update(status="skipped", error="the compiled kernel keeps no TTGIR (TRITON_STORE_BINARY_ONLY?)")
             return record
-        if self.rewriter is None:
-            self.rewriter = Rewriter(self.irkit_python, self.pipeline)
-        answer = self.rewriter.rewrite(ttgir, f"{name}.ttgir", triton.__version__)
+        answer = self.rewrite_once(kernel, name, ttgir)
         record["remarks"] = answer.get("remarks", [])
         record["predicted"] = {"before": answer.get("predicted_before"), "after": answer.get("predicted_after")}
         if answer.get("error"):
@@ -279,15 +299,13 @@ class Checker:
                 self.progress.show(f"irkit-check [{self.progress.count}] {name}: unchanged, timing it alone")
                 record["timing_alone"] = time_alone(TorchBackend(), before, args, self.timing_options)
             return record
-        self.progress.show(f"irkit-check [{self.progress.count}] {name}: compiling the rewritten TTGIR")
-        try:
-            rewritten = self.recompile(kernel, answer["text"])
-            rewritten_launcher = rewritten.run  # loads it: OutOfResources shows here
-        except Exception as e:  # noqa: BLE001 - a rewritten kernel the compiler rejects is a finding
-            record.update(status="rejected", error=" ".join(f"{type(e).__name__}: {e}".split())[:600])
+        rewritten = self.recompile_once(kernel, name, answer["text"])
+        if isinstance(rewritten, str):
+            record.update(status="rejected", error=rewritten)
             record["static"] = {"before": _static(kernel)}
             return record
-        self.seen.add(rewritten.hash)
+        self.rewritten.add(rewritten.hash)
+        rewritten_launcher = rewritten.run
 
         def after(a):
             rewritten_launcher(*grid, stream, rewritten.function, rewritten.packed_metadata, None, None, None, *a)
@@ -299,6 +317,28 @@ class Checker:
         record["status"] = "checked"
         record["static"] = {"before": _static(kernel), "after": _static(rewritten)}
         return record
+
+    def rewrite_once(self, kernel, name: str, ttgir: str) -> dict:
+        """irkit's answer for a compiled kernel's TTGIR, asked once per kernel (--each-size checks it again)."""
+        if kernel.hash not in self.answers:
+            import triton
+
+            if self.rewriter is None:
+                self.rewriter = Rewriter(self.irkit_python, self.pipeline)
+            self.answers[kernel.hash] = self.rewriter.rewrite(ttgir, f"{name}.ttgir", triton.__version__)
+        return self.answers[kernel.hash]
+
+    def recompile_once(self, kernel, name: str, ttgir: str):
+        """The rewritten kernel, loaded, or the compiler's error in one line: compiled once per kernel."""
+        if kernel.hash not in self.recompiled:
+            self.progress.show(f"irkit-check [{self.progress.count}] {name}: compiling the rewritten TTGIR")
+            try:
+                rewritten = self.recompile(kernel, ttgir)
+                rewritten.run  # noqa: B018 - loading it is where OutOfResources shows
+            except Exception as e:  # noqa: BLE001 - a rewritten kernel the compiler rejects is a finding
+                rewritten = " ".join(f"{type(e).__name__}: {e}".split())[:600]
+            self.recompiled[kernel.hash] = rewritten
+        return self.recompiled[kernel.hash]
 
     def recompile(self, kernel, ttgir: str):
         """The same source, target and options as `kernel`, with the TTGIR stage's output replaced."""

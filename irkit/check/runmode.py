@@ -59,7 +59,7 @@ def run_program(command: list[str], args) -> dict:
         os.symlink(PACKAGE, Path(hook_dir) / "irkit")
         out = Path(hook_dir) / "records.jsonl"
         options = {"min_pairs": args.min_pairs, "max_pairs": args.max_pairs, "resolution": args.resolution,
-                   "max_seconds": args.max_seconds, "kernel": args.kernel}
+                   "max_seconds": args.max_seconds, "kernel": args.kernel, "each_size": args.each_size}
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([hook_dir] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
         env.update({hook.ENV_PIPELINE: args.pipeline, hook.ENV_OUT: str(out), hook.ENV_IRKIT_PYTHON: sys.executable,
