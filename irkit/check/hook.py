@@ -181,7 +181,6 @@ class Checker:
         self.each_size = options.pop("each_size", False)
         self.timing_options = TimingOptions(**options)
         self.seen: set = set()  # kernel hashes, or (hash, problem) pairs with each_size
-        self.rewritten: set[str] = set()  # hashes of the rewritten kernels, launched only by a check
         self.answers: dict[str, dict] = {}  # kernel hash -> irkit's answer for its TTGIR
         self.recompiled: dict[str, object] = {}  # kernel hash -> the rewritten kernel, or the compiler's error
         self.compile_args: dict[str, tuple] = {}
@@ -227,7 +226,9 @@ class Checker:
     def launcher_for(self, kernel, launcher):
         """What a launch of `kernel` runs: the kernel, or first a check of it (at its first launch; with
         --each-size, at its first launch with each problem)."""
-        if getattr(self.busy, "on", False) or kernel.hash in self.rewritten:
+        # a rewritten kernel runs only inside a check (busy), where nothing is checked; it is told by that alone,
+        # since it carries the original's hash (the same source and options, another TTGIR)
+        if getattr(self.busy, "on", False):
             return launcher
         if not self.each_size:
             if kernel.hash in self.seen:
@@ -304,7 +305,6 @@ class Checker:
             record.update(status="rejected", error=rewritten)
             record["static"] = {"before": _static(kernel)}
             return record
-        self.rewritten.add(rewritten.hash)
         rewritten_launcher = rewritten.run
 
         def after(a):
