@@ -118,3 +118,18 @@ def test_the_gpu_script_and_the_tables_name_the_same_programs():
     assert dict(re.findall(r"\[(\w+)\]=(\S+)", declared)) == table.PROGRAMS
     for path in table.PROGRAMS.values():
         assert (ROOT / path).is_file()
+
+
+def test_the_same_code_at_several_sizes_is_grouped_by_its_hash(tools_on, tmp_path):
+    _, ceiling = tools_on
+    kernels = []
+    for code, k, ratio in [("c1", 512, 0.9), ("c1", 4096, 0.8), ("c2", 512, 1.05), ("c2", 4096, 0.95),
+                           ("c3", 512, 1.0)]:
+        kernel = _kernel(64, "checked", ratio, {"r": code})
+        kernel.update(hash=code, family=["gemm", [4096, 4096, k]])
+        kernels.append(kernel)
+    _write(tmp_path, "sizes.json", kernels)
+    found = ceiling.across_sizes(["sizes.json"])
+    assert (found["kernels"], found["timings"], found["sizes_per_kernel"]) == (3, 5, [1, 2])
+    assert found["signs_contradicting"] == ["gemm 4096x4096x512 64x64x32 w4 s3"]  # c2: slower at 512, faster at 4096
+    assert found["ratio_spread_max"] == pytest.approx(0.1)

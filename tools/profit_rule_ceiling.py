@@ -5,7 +5,10 @@ runs in docs/propagate-mma-results/ (docs/propagate-mma-results/notes.md, round 
    `profit=always`'s where they compiled the same kernel, and the same program run again on the same GPU; then
    the H100's runs against round 19's on the H200): how often the two signs contradict each other (one faster,
    the other slower), and how far their ratios lie apart.
-2. Can the static figures tell the signs apart on a program not seen?  Leave one program out, fit a learner on
+2. Does the sign belong to the compiled code, or to the problem size too?  Round 20 timed each compiled kernel
+   at several sizes of one specialisation (`irkit-check --each-size`): how many kernels' signs contradict
+   between sizes, and how far their ratios move.
+3. Can the static figures tell the signs apart on a program not seen?  Leave one program out, fit a learner on
    the rest, decide the left-out program's kernels: decision trees, a random forest and gradient boosting over
    every figure `tools/loop_features.py` records (registers, spills, shared memory, each SASS family inside and
    outside loops, before and after, and the change), the tile config, the warps and the output type.  Each is
@@ -57,6 +60,8 @@ CROSS_GPU = [("h100_addmm_always_r6.json", "r19_addmm_always.json"),
              ("h100_shapes_always_r6.json", "r19_shapes_always.json"), ("r8_bias_always.json", "r19_bias_always.json"),
              ("r8_scale_always.json", "r19_scale_always.json"), ("r9_colmajor_always.json", "r19_colmajor_always.json"),
              ("r10_swiglu_always.json", "r19_swiglu_always.json"), ("r11_gelu_always.json", "r19_gelu_always.json")]
+# round 20: each compiled kernel timed at every size (irkit-check --each-size)
+EACH_SIZE = ["r20_sizes_always.json", "r20_shapes_always.json"]
 # the default's run against profit=always's in one session: the kernels both compiled the same way
 SAME_SESSION = [(f"r{n}_{p}_default.json", f"r{n}_{p}_always.json") for n, p in
                 [(10, "swiglu"), (11, "gelu"), (12, "batched"), (12, "gelu_h200"), (13, "gated"), (14, "silu"),
@@ -88,6 +93,26 @@ def repeatability(pairs: list[tuple[str, str]]) -> dict:
             "signs_contradicting": contradicting,
             "ratio_gap_median": round(median(gaps), 4), "ratio_gap_p95": round(gaps[int(0.95 * len(gaps))], 4),
             "ratio_gap_max": round(gaps[-1], 4)}
+
+
+def across_sizes(runs: list[str]) -> dict:
+    """The same compiled kernel (one hash) timed at several problem sizes: do the signs contradict?"""
+    by_code: dict[str, list[dict]] = {}
+    for name in runs:
+        for k in json.loads((DATA / name).read_text())["kernels"]:
+            if "timing" in k:
+                by_code.setdefault(k["hash"], []).append(k)
+    contradicting, spreads = [], []
+    for timed in by_code.values():
+        signs = {table.measured_sign(k["timing"]) for k in timed}
+        if {"faster", "slower"} <= signs:
+            contradicting.append(f"{table.group_of(timed[0])} {table.config_of(timed[0])}")
+        ratios = [k["timing"]["ratio"] for k in timed]
+        spreads.append(max(ratios) - min(ratios))
+    return {"kernels": len(by_code), "timings": sum(len(t) for t in by_code.values()),
+            "sizes_per_kernel": [min(map(len, by_code.values())), max(map(len, by_code.values()))],
+            "signs_contradicting": contradicting,
+            "ratio_spread_median": round(median(spreads), 4), "ratio_spread_max": round(max(spreads), 4)}
 
 
 TILE = re.compile(r"_(\d+)x(\d+)x(\d+)_(\d+)x(\d+)(?:x(\d+))?_w(\d+)_s(\d+)$")
@@ -161,6 +186,11 @@ def main(argv: list[str] | None = None) -> int:
               f"{rep['pairs_of_runs']} pairs of runs); signs equal {rep['signs_equal']}, contradicting (one faster, "
               f"the other slower) {len(rep['signs_contradicting'])}; ratio gap median {rep['ratio_gap_median']}, "
               f"95th percentile {rep['ratio_gap_p95']}, largest {rep['ratio_gap_max']}")
+    sizes = report["same code, several sizes"] = across_sizes(EACH_SIZE)
+    print(f"The same compiled kernel at several sizes: {sizes['kernels']} kernels, {sizes['timings']} timings "
+          f"({sizes['sizes_per_kernel'][0]}-{sizes['sizes_per_kernel'][1]} sizes each); "
+          f"signs contradicting between sizes {len(sizes['signs_contradicting'])}; each kernel's ratios span "
+          f"{sizes['ratio_spread_median']} at the median, {sizes['ratio_spread_max']} at most")
     rows = cv.samples(cv.RUNS + cv.HELD_OUT)
     right, slow = cv.score(rows, cv.implemented)
     never = cv.score(rows, lambda x: False)[0]
