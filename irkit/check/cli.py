@@ -44,8 +44,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
                      help="only check kernels whose name contains NAME (repeatable)")
     run.add_argument("--each-size", action="store_true",
                      help="check each compiled kernel again at every new problem size (its runtime scalar "
-                          "arguments), not only at its first launch: the same code can gain at one size and lose "
-                          "at another")
+                          "arguments), not only at its first launch: the same code's gain or loss changes with the "
+                          "size")
     return ap
 
 

@@ -177,7 +177,7 @@ class Checker:
         self.out_path = out_path
         self.irkit_python = irkit_python
         self.kernel_filter = options.pop("kernel", [])
-        # --each-size: the same compiled code can gain at one problem size and lose at another
+        # --each-size: the same compiled code's gain or loss changes with the problem size (round 20)
         self.each_size = options.pop("each_size", False)
         self.timing_options = TimingOptions(**options)
         self.seen: set = set()  # kernel hashes, or (hash, problem) pairs with each_size
