@@ -17,6 +17,7 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 
+from irkit.dialects import ttg
 from irkit.dialects.base import TritonOp, irkit_op
 from irkit.dialects.tt import (
     CACHE,
@@ -241,7 +242,7 @@ class _UpcastMXFP(TritonOp):
     traits = traits_def(Pure())
 
 
-_UPCAST_MXFP_FORMAT = "$src `,` $scale `fp_type` `=` $fp_type attr-dict `:` type($src) `,` type($scale) `->` type($result)"
+_UPCAST_MXFP_FORMAT = ttg.UpcastMXFPOp.FORMAT  # the vendors write ttg.upcast_mxfp's syntax
 
 
 @irkit_op
