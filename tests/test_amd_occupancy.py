@@ -115,9 +115,13 @@ def test_amd_removal_pays_on_a_wave_or_fewer_spills():
     cu = CU_LIMITS["gfx942"]
     take, figures = removal_pays(CompiledKernel(328, 0, 16384, 26), CompiledKernel(256, 0, 16384, 26), cu, 4)
     assert take and "1 waves/SIMD" in figures and "2 waves/SIMD" in figures
-    assert removal_pays(CompiledKernel(256, 160, 16384), CompiledKernel(256, 40, 16384), cu, 4)[0]
-    assert not removal_pays(CompiledKernel(328, 0, 16384), CompiledKernel(320, 0, 16384), cu, 4)[0]  # still 1
-    assert not removal_pays(CompiledKernel(328, 0, 16384), CompiledKernel(256, 40, 16384), cu, 4)[0]  # spills
+    assert figures.endswith("; spilled VGPRs 0 -> 0; a wave more per SIMD")
+    fewer_spills = removal_pays(CompiledKernel(256, 160, 16384), CompiledKernel(256, 40, 16384), cu, 4)
+    assert fewer_spills[0] and fewer_spills[1].endswith("; spilled VGPRs 40 -> 10; fewer spilled VGPRs")
+    still_one = removal_pays(CompiledKernel(328, 0, 16384), CompiledKernel(320, 0, 16384), cu, 4)
+    assert not still_one[0] and still_one[1].endswith("; neither a wave more per SIMD nor fewer spilled VGPRs")
+    spills = removal_pays(CompiledKernel(328, 0, 16384), CompiledKernel(256, 40, 16384), cu, 4)
+    assert not spills[0] and spills[1].endswith("; a wave more per SIMD, but with fewer waves or more spills")
 
 
 def test_binary_summary_of_a_whole_hip_kernel():

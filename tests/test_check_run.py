@@ -296,6 +296,14 @@ def test_run_table_has_a_size_one_name_per_kernel_and_why_unchanged():
     from irkit.check.render import unchanged_reason
 
     assert unchanged_reason({"remarks": []}) == "no conversion the pipeline acts on"
+    # a long reason keeps both ends: what was done, and the criterion that decided it
+    long = ("k.ttgir:3:1: remark: propagate-mma: conversion kept: moves 64 load(s)/thread to b16 " + "x" * 300
+            + "; so occupancy and spills decide: neither more CTAs on an SM that held 8 or fewer warps nor spills "
+            "512 B fewer")
+    said = unchanged_reason({"remarks": [long]})
+    assert said.startswith("conversion kept: moves 64 load(s)/thread to b16 xxx") and " ... " in said
+    assert said.endswith("decide: neither more CTAs on an SM that held 8 or fewer warps nor spills 512 B fewer")
+    assert len(said) == 220
 
 
 def test_without_a_terminal_each_kernel_is_one_progress_line(monkeypatch, capsys):

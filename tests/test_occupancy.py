@@ -70,12 +70,17 @@ def test_removal_pays_in_one_way_and_is_worse_in_none():
     take, figures = removal_pays(CompiledKernel(176, 0, 49152), CompiledKernel(168, 0, 49152), H100, 4)
     assert take
     assert figures == ("compiled with it 176 registers/thread, 2 CTA(s)/SM (8 warps, by registers); without it 168 "
-                       "registers/thread, 3 CTA(s)/SM (12 warps, by registers); spills 0 -> 0 B")
-    assert not removal_pays(CompiledKernel(176, 0, 49152), CompiledKernel(168, 8, 49152), H100, 4)[0]  # spills more
+                       "registers/thread, 3 CTA(s)/SM (12 warps, by registers); spills 0 -> 0 B; occupancy and spills "
+                       "decide: more CTAs on an SM that held 8 or fewer warps")
+    spills_more = removal_pays(CompiledKernel(176, 0, 49152), CompiledKernel(168, 8, 49152), H100, 4)
+    assert spills_more == (False, spills_more[1])
+    assert spills_more[1].endswith("more CTAs on an SM that held 8 or fewer warps, but with fewer CTAs or more spills")
     assert removal_pays(CompiledKernel(255, 2434, 131072), CompiledKernel(255, 1302, 49152), H100, 8)[0]
     assert not removal_pays(CompiledKernel(255, 580, 131072), CompiledKernel(255, 260, 49152), H100, 8)[0]
     # far fewer spills, but a CTA less per SM: not taken
-    assert not removal_pays(CompiledKernel(120, 2000, 0), CompiledKernel(136, 0, 0), H100, 4)[0]
+    fewer_ctas = removal_pays(CompiledKernel(120, 2000, 0), CompiledKernel(136, 0, 0), H100, 4)
+    assert not fewer_ctas[0]
+    assert fewer_ctas[1].endswith("decide: spills fall by 512 B or more, but with fewer CTAs or more spills")
 
 
 def test_spills_gone_and_registers_freed_is_not_enough():
@@ -103,21 +108,29 @@ def test_sass_cost_decides_where_it_moves_far():
     take, figures = removal_pays(*gelu, H100, 8)
     assert not take
     assert figures.endswith("; spills 3584 -> 1494 B; SASS cost +382 (loop instructions 873 -> 857, uncovered spill "
-                            "reloads in loops 1621 -> 2263, instructions outside loops 6652 -> 4208)")
+                            "reloads in loops 1621 -> 2263, instructions outside loops 6652 -> 4208); the SASS cost "
+                            "rises by 300 or more")
     # gated fp16 256x128x64 w8 s3 at 2200x2900x1800: reloads exposed as much (+837), but 247 fewer loop
     # instructions: the cost rises less than the veto, the spills decide; 13% faster
     gated = CompiledKernel(255, 5252, 65536, 0, 1738, 1115, 7567), CompiledKernel(255, 1644, 49152, 0, 2575, 868, 3746)
     assert 0 < sass_cost_change(*gated) < 300 and removal_pays(*gated, H100, 8)[0]
+    assert removal_pays(*gated, H100, 8)[1].endswith("; the SASS cost moves less than -150/+300, so occupancy and "
+                                                     "spills decide: spills fall by 512 B or more")
     # swiglu Y=row 128x64x64 w4 s3 at 3000x2730x1000: spills fall only 202 B, the SASS cost by 2,028: 31% faster
     swiglu = CompiledKernel(255, 1968, 24576, 0, 4794, 898, 2538), CompiledKernel(255, 1766, 24576, 0, 3388, 866, 1948)
-    assert removal_pays(*swiglu, H100, 4)[0]
+    assert removal_pays(*swiglu, H100, 4) == (True, removal_pays(*swiglu, H100, 4)[1])
+    assert removal_pays(*swiglu, H100, 4)[1].endswith("; the SASS cost falls by 150 or more")
     # swiglu Y=row 128x128x32 w8 s3: 90 fewer loop instructions (-136 in all), yet 8.4% slower: under the take
     # threshold, and its spills (60 -> 48 B) do not pay
     near = CompiledKernel(255, 60, 32768, 0, 30, 428, 1925), CompiledKernel(255, 48, 16384, 0, 26, 338, 1506)
     assert -150 < sass_cost_change(*near) < 0 and not removal_pays(*near, H100, 8)[0]
+    assert removal_pays(*near, H100, 8)[1].endswith("decide: neither more CTAs on an SM that held 8 or fewer warps "
+                                                    "nor spills 512 B fewer")
     # a cost that falls far is still not taken where it spills more
     spills_more = CompiledKernel(255, 0, 16384, 0, 0, 545, 1649), CompiledKernel(255, 12, 16384, 0, 0, 416, 1186)
     assert not removal_pays(*spills_more, H100, 4)[0]
+    assert removal_pays(*spills_more, H100, 4)[1].endswith("the SASS cost falls by 150 or more, but with fewer CTAs "
+                                                           "or more spills")
 
 
 def test_sass_cost_needs_both_kernels_sass():
@@ -127,8 +140,9 @@ def test_sass_cost_needs_both_kernels_sass():
     assert sass_cost_decides(None) is None
     assert sass_cost_decides(-150) is True and sass_cost_decides(-149) is None
     assert sass_cost_decides(300) is False and sass_cost_decides(299) is None
-    # without SASS (AMD, or no disassembler) the figures end as before
-    assert removal_pays(CompiledKernel(176, 0, 49152), CompiledKernel(168, 0, 49152), H100, 4)[1].endswith("0 -> 0 B")
+    # without SASS (AMD, or no disassembler) the figures name no SASS cost, and occupancy and spills decide
+    figures = removal_pays(CompiledKernel(176, 0, 49152), CompiledKernel(168, 0, 49152), H100, 4)[1]
+    assert "SASS" not in figures and "; spills 0 -> 0 B; occupancy and spills decide: " in figures
 
 
 def test_the_models_own_rewrite_is_undone_where_it_compiles_worse():
@@ -139,10 +153,13 @@ def test_the_models_own_rewrite_is_undone_where_it_compiles_worse():
 
     at_clamp = CompiledKernel(255, 48, 65536, 0, 0, 574, 1276), CompiledKernel(255, 136, 32768, 0, 24, 544, 874)
     worse, figures = removal_is_worse(*at_clamp, H100, 8)
-    assert worse and "spills 48 -> 136 B" in figures
+    assert worse and "spills 48 -> 136 B" in figures and figures.endswith("; more spills")
     silu = CompiledKernel(255, 136, 65536, 0, 15, 628, 2962), CompiledKernel(255, 0, 32768, 0, 0, 451, 2039)
-    assert not removal_is_worse(*silu, H100, 8)[0]
+    assert removal_is_worse(*silu, H100, 8)[0] is False
+    assert removal_is_worse(*silu, H100, 8)[1].endswith("; no fewer CTAs per SM, no more spills")
     # a CTA fewer, or a SASS cost risen past the veto, is worse too
-    assert removal_is_worse(CompiledKernel(120, 0, 0), CompiledKernel(136, 0, 0), H100, 4)[0]
+    fewer_ctas, figures = removal_is_worse(CompiledKernel(120, 0, 0), CompiledKernel(136, 0, 0), H100, 4)
+    assert fewer_ctas and figures.endswith("; fewer CTAs per SM")
     gelu = CompiledKernel(255, 3584, 131072, 0, 1621, 873, 6652), CompiledKernel(255, 1494, 49152, 0, 2263, 857, 4208)
-    assert removal_is_worse(*gelu, H100, 8)[0]
+    dearer, figures = removal_is_worse(*gelu, H100, 8)
+    assert dearer and figures.endswith("; the SASS cost rises by 300 or more")

@@ -103,9 +103,12 @@ def test_kept_when_the_sm_was_already_busy_or_it_spills(monkeypatch):
     assert remarks[0].startswith("propagate-mma: conversion kept: ")
     assert remarks[0].endswith("profit=compiled: compiled with it 110 registers/thread, 4 CTA(s)/SM (16 warps, by "
                                "registers); without it 96 registers/thread, 5 CTA(s)/SM (20 warps, by registers); "
-                               "spills 0 -> 0 B")
+                               "spills 0 -> 0 B; occupancy and spills decide: neither more CTAs on an SM that held 8 "
+                               "or fewer warps nor spills 512 B fewer")
     parsed, remarks = run(GEMM_128, monkeypatch, [CompiledKernel(176, 0, 49152), CompiledKernel(168, 8, 49152)])
     assert conversions(parsed.module) == 1 and "spills 0 -> 8 B" in remarks[0]
+    assert remarks[0].endswith("; occupancy and spills decide: more CTAs on an SM that held 8 or fewer warps, but with "
+                               "fewer CTAs or more spills")
 
 
 def test_far_fewer_spills_take_the_rewrite(monkeypatch):

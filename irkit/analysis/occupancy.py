@@ -166,30 +166,58 @@ def sass_cost_decides(change: float | None, take: float = SASS_TAKE, veto: float
     return None
 
 
+def compiled_figures(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | CuLimits, num_warps: int) -> str:
+    """What the compiler made of a module with its conversions (`kept`) and without (`removed`), as the
+    remarks of propagate-mma's compiler check show it: registers, occupancy, spills and (CUDA, where SASS was
+    read) the SASS cost with its terms."""
+    if isinstance(sm, CuLimits):
+        before_waves = waves_per_simd(sm, kept.registers, num_warps, kept.shared, kept.sgprs)
+        after_waves = waves_per_simd(sm, removed.registers, num_warps, removed.shared, removed.sgprs)
+        return (f"compiled with it {kept.registers} VGPRs, {before_waves}; without it {removed.registers} VGPRs, "
+                f"{after_waves}; spilled VGPRs {kept.spill_bytes // 4} -> {removed.spill_bytes // 4}")
+    before = ctas_per_sm(sm, kept.registers, num_warps, kept.shared)
+    after = ctas_per_sm(sm, removed.registers, num_warps, removed.shared)
+    figures = (f"compiled with it {kept.registers} registers/thread, {before}; without it {removed.registers} "
+               f"registers/thread, {after}; spills {kept.spill_bytes} -> {removed.spill_bytes} B")
+    change = sass_cost_change(kept, removed)
+    if change is not None:
+        figures += (f"; SASS cost {change:+.0f} (loop instructions {kept.loop_other} -> {removed.loop_other}, "
+                    f"uncovered spill reloads in loops {kept.reload_exposure} -> {removed.reload_exposure}, "
+                    f"instructions outside loops {kept.outside_loops} -> {removed.outside_loops})")
+    return figures
+
+
 def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | CuLimits,
                  num_warps: int) -> tuple[bool, str]:
     """Is the module with the conversions removed better than the one that keeps them, by what the compiler
     made of each?  On CUDA, where both compiles' SASS is read and its cost moves far (`sass_cost_decides`), that
     decides, a take still needing no fewer CTAs and no more spills; otherwise more CTAs where few were resident,
     or far fewer spills, and in neither way worse.  On AMD (`sm` a `CuLimits`): a wave more per SIMD or fewer
-    spilled VGPRs.  Returns the answer and the figures it rests on."""
+    spilled VGPRs.  Returns the answer, and the figures it rests on (`compiled_figures`) with the criterion that
+    decided."""
     if isinstance(sm, CuLimits):
         return _amd_removal_pays(kept, removed, sm, num_warps)
+    figures = compiled_figures(kept, removed, sm, num_warps)
     before = ctas_per_sm(sm, kept.registers, num_warps, kept.shared)
     after = ctas_per_sm(sm, removed.registers, num_warps, removed.shared)
-    figures = (f"compiled with it {kept.registers} registers/thread, {before}; without it {removed.registers} "
-               f"registers/thread, {after}; spills {kept.spill_bytes} -> {removed.spill_bytes} B")
     no_worse = after.ctas >= before.ctas and removed.spill_bytes <= kept.spill_bytes
     change = sass_cost_change(kept, removed)
-    if change is not None:
-        figures += (f"; SASS cost {change:+.0f} (loop instructions {kept.loop_other} -> {removed.loop_other}, "
-                    f"uncovered spill reloads in loops {kept.reload_exposure} -> {removed.reload_exposure}, "
-                    f"instructions outside loops {kept.outside_loops} -> {removed.outside_loops})")
     by_sass = sass_cost_decides(change)
+    worse = "" if no_worse else ", but with fewer CTAs or more spills"
     if by_sass is not None:
-        return no_worse and by_sass, figures
-    gains = occupancy_pays(before, after) or spills_pay(kept.spill_bytes, removed.spill_bytes)
-    return no_worse and gains, figures
+        why = (f"the SASS cost falls by {SASS_TAKE} or more{worse}" if by_sass
+               else f"the SASS cost rises by {SASS_VETO} or more")
+        return no_worse and by_sass, f"{figures}; {why}"
+    more_ctas = occupancy_pays(before, after)
+    fewer_spills = spills_pay(kept.spill_bytes, removed.spill_bytes)
+    why = "occupancy and spills decide: " if change is None else \
+        f"the SASS cost moves less than -{SASS_TAKE}/+{SASS_VETO}, so occupancy and spills decide: "
+    if more_ctas or fewer_spills:
+        why += (f"more CTAs on an SM that held {FEW_WARPS} or fewer warps" if more_ctas
+                else f"spills fall by {SPILL_DROP_BYTES} B or more") + worse
+    else:
+        why += f"neither more CTAs on an SM that held {FEW_WARPS} or fewer warps nor spills {SPILL_DROP_BYTES} B fewer"
+    return no_worse and (more_ctas or fewer_spills), f"{figures}; {why}"
 
 
 def removal_is_worse(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | CuLimits,
@@ -201,16 +229,24 @@ def removal_is_worse(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits
     Why: on held-out programs (round 17, docs/propagate-mma-results.md) the IR model alone removed the conversions
     of gemm_at_clamp's fp32 masked 128x128x64 w8 s3 kernel, and it ran 10.9% slower; ptxas spilled 48 -> 136 B
     per thread and its main loop's spill code grew from 8 to 32 instructions.  Over the 394 timings recorded
-    (rounds 6-17) this changes no other decision.  Returns the answer and the figures it rests on."""
-    _, figures = removal_pays(kept, removed, sm, num_warps)
+    (rounds 6-17) this changes no other decision.  Returns the answer, and the figures it rests on
+    (`compiled_figures`) with what is worse."""
+    figures = compiled_figures(kept, removed, sm, num_warps)
+    more_spills = removed.spill_bytes > kept.spill_bytes
     if isinstance(sm, CuLimits):
         before = waves_per_simd(sm, kept.registers, num_warps, kept.shared, kept.sgprs)
         after = waves_per_simd(sm, removed.registers, num_warps, removed.shared, removed.sgprs)
-        return after.waves < before.waves or removed.spill_bytes > kept.spill_bytes, figures
-    fewer = ctas_per_sm(sm, removed.registers, num_warps, removed.shared).ctas < \
-        ctas_per_sm(sm, kept.registers, num_warps, kept.shared).ctas
-    dearer = sass_cost_decides(sass_cost_change(kept, removed)) is False
-    return fewer or removed.spill_bytes > kept.spill_bytes or dearer, figures
+        fewer = after.waves < before.waves
+        unit = "waves per SIMD"
+        dearer = False
+    else:
+        fewer = ctas_per_sm(sm, removed.registers, num_warps, removed.shared).ctas < \
+            ctas_per_sm(sm, kept.registers, num_warps, kept.shared).ctas
+        unit = "CTAs per SM"
+        dearer = sass_cost_decides(sass_cost_change(kept, removed)) is False
+    worse = [why for why, holds in ((f"fewer {unit}", fewer), ("more spills", more_spills),
+                                    (f"the SASS cost rises by {SASS_VETO} or more", dearer)) if holds]
+    return bool(worse), f"{figures}; {', '.join(worse) if worse else f'no fewer {unit}, no more spills'}"
 
 
 # -- AMD CDNA ------------------------------------------------------------------------------------------------
@@ -351,8 +387,12 @@ def _amd_removal_pays(kept: CompiledKernel, removed: CompiledKernel, cu: CuLimit
     """AMD: take the rewrite when it gains a wave per SIMD or spills fewer VGPRs, and is worse in neither."""
     before = waves_per_simd(cu, kept.registers, num_warps, kept.shared, kept.sgprs)
     after = waves_per_simd(cu, removed.registers, num_warps, removed.shared, removed.sgprs)
-    figures = (f"compiled with it {kept.registers} VGPRs, {before}; without it {removed.registers} VGPRs, {after}; "
-               f"spilled VGPRs {kept.spill_bytes // 4} -> {removed.spill_bytes // 4}")
+    figures = compiled_figures(kept, removed, cu, num_warps)
     no_worse = after.waves >= before.waves and removed.spill_bytes <= kept.spill_bytes
-    gains = after.waves > before.waves or removed.spill_bytes < kept.spill_bytes
-    return no_worse and gains, figures
+    more_waves, fewer_spills = after.waves > before.waves, removed.spill_bytes < kept.spill_bytes
+    if more_waves or fewer_spills:
+        why = ("a wave more per SIMD" if more_waves else "fewer spilled VGPRs") + \
+            ("" if no_worse else ", but with fewer waves or more spills")
+    else:
+        why = "neither a wave more per SIMD nor fewer spilled VGPRs"
+    return no_worse and (more_waves or fewer_spills), f"{figures}; {why}"

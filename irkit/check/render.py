@@ -168,8 +168,19 @@ def unchanged_reason(r: dict) -> str:
             reasons.append(text)
     if not reasons:
         return "no conversion the pipeline acts on"
-    first = reasons[0] if len(reasons[0]) <= 220 else reasons[0][:217] + "..."
-    return first + (f" (+{len(reasons) - 1} more)" if len(reasons) > 1 else "")
+    return _ends(reasons[0]) + (f" (+{len(reasons) - 1} more)" if len(reasons) > 1 else "")
+
+
+REASON_WIDTH = 220
+
+
+def _ends(text: str, width: int = REASON_WIDTH) -> str:
+    """A long reason's both ends: a remark opens with what the pass did to the conversion and closes with the
+    criterion that decided it (the compiler check's, where it ran); the figures between are in the report."""
+    if len(text) <= width:
+        return text
+    tail = width * 2 // 5
+    return f"{text[:width - tail - 5]} ... {text[-tail:]}"
 
 
 def _arrow(before, after) -> str:
