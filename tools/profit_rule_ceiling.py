@@ -15,9 +15,14 @@ runs in docs/propagate-mma-results/ (docs/propagate-mma-results/notes.md, round 
    scored like the default (`tools/profit_rule_cv.py`: signs right, kernels taken that ran slower), at its own
    0.5 threshold and at the lowest threshold that takes no slower kernel of the training programs (the forest
    and boosting fit their training kernels so closely that the two thresholds coincide).
+4. Do two other kinds of static figure help (round 21)?  The forest and boosting again, with the IR model's
+   figures that propagate-mma's remarks give (its estimated gain, scratch and shared-memory rounds saved, the
+   lines and sectors of the global accesses it moves: `model_figures`, read from round 19's default runs), with
+   a latency schedule of each compiled kernel's SASS (`tools/sass_schedule.py`, r21_schedule_cpu.json), and
+   with both.
 
     .venv/bin/pip install scikit-learn        # for this tool only: irkit does not depend on it
-    .venv/bin/python tools/profit_rule_ceiling.py --json docs/propagate-mma-results/r19_ceiling.json
+    .venv/bin/python tools/profit_rule_ceiling.py --json docs/propagate-mma-results/r21_ceiling.json
 
 scikit-learn is the field's library for these learners; writing trees and boosting here would only add code to
 check.  Without it the tool answers question 1 and says so.
@@ -34,6 +39,7 @@ from statistics import median
 
 import profit_rule_cv as cv  # tools/: the recorded timings, their static figures and the default's replay
 import propagate_mma_results as table
+from cost_model_search import kernel_key
 
 DATA = cv.DATA
 # (GPU, run, run): the same program on the same GPU timed twice, on different days or in one session
@@ -115,6 +121,7 @@ def across_sizes(runs: list[str]) -> dict:
             "ratio_spread_median": round(median(spreads), 4), "ratio_spread_max": round(max(spreads), 4)}
 
 
+ONLY_BEST = ("random forest (300 trees)", "gradient boosting")  # the learners the extra figures are tried with
 TILE = re.compile(r"_(\d+)x(\d+)x(\d+)_(\d+)x(\d+)(?:x(\d+))?_w(\d+)_s(\d+)$")
 
 
@@ -135,13 +142,71 @@ def features(x: dict, figures: dict) -> dict[str, float]:
     return out
 
 
-def learners_left_out(rows: list[dict]) -> dict:
+def schedule_figures() -> dict[str, dict[str, float]]:
+    """Each kernel's latency schedule (`tools/sass_schedule.py`, round 21), before and its change, by kernel."""
+    out = {}
+    for row in json.loads((DATA / "r21_schedule_cpu.json").read_text())["kernels"]:
+        before, after = row["before"], row["after"]
+        out[row["kernel"]] = {f"{side}_{key}": value for key in before
+                              for side, value in (("before", before[key]), ("change", after[key] - before[key]))}
+    return out
+
+
+_MODEL_FIGURES = {  # the IR model's figures in propagate-mma's remarks, summed over a kernel's conversions
+    "model_gain": re.compile(r"\(model: ([+-]?[\d,]+) cycles/CTA\)"),
+    "model_scratch_saved": re.compile(r"saves ([\d,]+) B scratch"),
+    "model_shared_rounds": re.compile(r"\((\d+) shared-memory round"),
+}
+_MODEL_PAIRS = {  # "<after> vs <before> ..." in the same remarks: both sides, summed
+    "model_lines": re.compile(r"(\d+) vs (\d+) lines/instr"),
+    "model_sectors": re.compile(r"([\d,]+) vs ([\d,]+) sector requests"),
+}
+
+
+def model_figures(remarks: list[str]) -> dict[str, float]:
+    """What the IR model (`irkit.analysis.cost_model`) said of a kernel's conversions, from the default's remarks:
+    its estimated gain, the scratch and shared-memory rounds it saves, the lines and sectors its global accesses
+    touch before and after, and how many conversions it left alone."""
+    out: dict[str, float] = dict.fromkeys([*_MODEL_FIGURES, "model_left_alone"], 0.0)
+    for key in _MODEL_PAIRS:
+        out[f"{key}_after"] = out[f"{key}_before"] = 0.0
+    for remark in remarks:
+        out["model_left_alone"] += "left alone" in remark
+        for key, pattern in _MODEL_FIGURES.items():
+            m = pattern.search(remark)
+            out[key] += int(m.group(1).replace(",", "")) if m else 0
+        for key, pattern in _MODEL_PAIRS.items():
+            m = pattern.search(remark)
+            if m:
+                out[f"{key}_after"] += int(m.group(1).replace(",", ""))
+                out[f"{key}_before"] += int(m.group(2).replace(",", ""))
+    return out
+
+
+def remarked_figures() -> dict[str, dict[str, float]]:
+    """`model_figures` of every kernel of round 19's default runs (the pass as it is), by kernel."""
+    out = {}
+    for program in table.PROGRAMS:
+        path = DATA / f"r19_{program}_default.json"
+        if path.exists():
+            for k in json.loads(path.read_text())["kernels"]:
+                out[kernel_key(k)] = model_figures(k.get("remarks", []))
+    return out
+
+
+def learners_left_out(rows: list[dict], extra: tuple[dict[str, dict[str, float]], ...] = (),
+                      only: tuple[str, ...] = ()) -> dict:
+    """Each learner (those named in `only`, else all) with each program left out in turn, over the recorded
+    figures and the `extra` ones (kernel -> figures; a kernel missing from one gets zeros)."""
     import numpy as np
     from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
     from sklearn.tree import DecisionTreeClassifier
 
     figures = {r["kernel"]: r for r in json.loads((DATA / "r14_features_cpu.json").read_text())["kernels"]}
     feats = [features(x, figures[x["kernel"]]) for x in rows]
+    for more in extra:
+        for x, f in zip(rows, feats):
+            f.update(more.get(x["kernel"], {}))
     names = sorted({k for f in feats for k in f})
     X = np.array([[f.get(k, 0.0) for k in names] for f in feats])
     faster = np.array([x["sign"] == "faster" for x in rows])
@@ -157,6 +222,8 @@ def learners_left_out(rows: list[dict]) -> dict:
     }
     out = {}
     for name, make in makers.items():
+        if only and name not in only:
+            continue
         for threshold in ("0.5", "no training kernel slower"):
             signs = losses = 0
             for program in sorted(set(programs)):
@@ -207,6 +274,16 @@ def main(argv: list[str] | None = None) -> int:
               f"figures (signs right of {learned['kernels']}, kernels taken that ran slower):")
         for name, r in learned["left_out"].items():
             print(f"  {name:60s} signs {r['signs']} ({r['signs'] / learned['kernels']:.1%}), slower {r['slower']}")
+        # round 21: two more kinds of static figure, alone and together, for the learners that did best
+        model, latency = remarked_figures(), schedule_figures()
+        sets: dict[str, tuple[dict[str, dict[str, float]], ...]] = {
+            "the IR model's figures": (model,), "the SASS latency schedule": (latency,), "both": (model, latency)}
+        report["learners, more figures"] = {}
+        for title, extra in sets.items():
+            more = report["learners, more figures"][title] = learners_left_out(rows, extra, ONLY_BEST)
+            print(f"The same, with {title} ({more['features']} figures):")
+            for name, r in more["left_out"].items():
+                print(f"  {name:60s} signs {r['signs']} ({r['signs'] / more['kernels']:.1%}), slower {r['slower']}")
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n")
     return 0
