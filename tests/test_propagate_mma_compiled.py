@@ -108,7 +108,7 @@ def test_kept_when_the_sm_was_already_busy_or_it_spills(monkeypatch):
     parsed, remarks = run(GEMM_128, monkeypatch, [CompiledKernel(176, 0, 49152), CompiledKernel(168, 8, 49152)])
     assert conversions(parsed.module) == 1 and "spills 0 -> 8 B" in remarks[0]
     assert remarks[0].endswith("; occupancy and spills decide: more CTAs on an SM that held 8 or fewer warps, but with "
-                               "fewer CTAs or more spills")
+                               "more spills")
 
 
 def test_far_fewer_spills_take_the_rewrite(monkeypatch):

@@ -203,7 +203,7 @@ def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | C
     no_worse = after.ctas >= before.ctas and removed.spill_bytes <= kept.spill_bytes
     change = sass_cost_change(kept, removed)
     by_sass = sass_cost_decides(change)
-    worse = "" if no_worse else ", but with fewer CTAs or more spills"
+    worse = _but_worse(after.ctas < before.ctas, "fewer CTAs", removed.spill_bytes > kept.spill_bytes)
     if by_sass is not None:
         why = (f"the SASS cost falls by {SASS_TAKE} or more{worse}" if by_sass
                else f"the SASS cost rises by {SASS_VETO} or more")
@@ -218,6 +218,12 @@ def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | C
     else:
         why += f"neither more CTAs on an SM that held {FEW_WARPS} or fewer warps nor spills {SPILL_DROP_BYTES} B fewer"
     return no_worse and (more_ctas or fewer_spills), f"{figures}; {why}"
+
+
+def _but_worse(fewer: bool, fewer_words: str, more_spills: bool) -> str:
+    """The clause that says why a gain does not count: what the rewrite makes worse."""
+    worse = [words for words, holds in ((fewer_words, fewer), ("more spills", more_spills)) if holds]
+    return f", but with {' and '.join(worse)}" if worse else ""
 
 
 def removal_is_worse(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | CuLimits,
@@ -392,7 +398,7 @@ def _amd_removal_pays(kept: CompiledKernel, removed: CompiledKernel, cu: CuLimit
     more_waves, fewer_spills = after.waves > before.waves, removed.spill_bytes < kept.spill_bytes
     if more_waves or fewer_spills:
         why = ("a wave more per SIMD" if more_waves else "fewer spilled VGPRs") + \
-            ("" if no_worse else ", but with fewer waves or more spills")
+            _but_worse(after.waves < before.waves, "fewer waves", removed.spill_bytes > kept.spill_bytes)
     else:
         why = "neither a wave more per SIMD nor fewer spilled VGPRs"
     return no_worse and (more_waves or fewer_spills), f"{figures}; {why}"
