@@ -301,9 +301,18 @@ def test_run_table_has_a_size_one_name_per_kernel_and_why_unchanged():
             + "; so occupancy and spills decide: neither more CTAs on an SM that held 8 or fewer warps nor spills "
             "512 B fewer")
     said = unchanged_reason({"remarks": [long]})
-    assert said.startswith("conversion kept: moves 64 load(s)/thread to b16 xxx") and " ... " in said
-    assert said.endswith("decide: neither more CTAs on an SM that held 8 or fewer warps nor spills 512 B fewer")
-    assert len(said) == 220
+    assert said == ("conversion kept: moves 64 load(s)/thread to b16 ... so occupancy and spills decide: neither more "
+                    "CTAs on an SM that held 8 or fewer warps nor spills 512 B fewer")
+    # cut between words, the last clause whole where it fits
+    words = ("k.ttgir:3:1: remark: propagate-mma: conversion kept: " + "word " * 60 + "(figures); the SASS cost "
+             "rises by 300 or more")
+    said = unchanged_reason({"remarks": [words]})
+    assert said.startswith("conversion kept: word word") and said.endswith(" ... the SASS cost rises by 300 or more")
+    assert len(said) <= 220 and said.split(" ... ")[0].endswith("word")
+    # a last clause too long for the column keeps its end, from a word
+    endless = "k.ttgir:3:1: remark: propagate-mma: conversion kept: x; " + " ".join(f"w{i}" for i in range(100))
+    said = unchanged_reason({"remarks": [endless]})
+    assert said.endswith(" w99") and len(said) <= 220 and " ... w" in said
 
 
 def test_without_a_terminal_each_kernel_is_one_progress_line(monkeypatch, capsys):

@@ -175,12 +175,17 @@ REASON_WIDTH = 220
 
 
 def _ends(text: str, width: int = REASON_WIDTH) -> str:
-    """A long reason's both ends: a remark opens with what the pass did to the conversion and closes with the
-    criterion that decided it (the compiler check's, where it ran); the figures between are in the report."""
+    """A long reason's both ends, cut between words: a remark opens with what the pass did to the conversion and
+    closes, in its last clause, with the criterion that decided it (the compiler check's, where it ran); the
+    figures between are in the report.  The last clause is kept whole where it takes up to three quarters of
+    `width`."""
     if len(text) <= width:
         return text
-    tail = width * 2 // 5
-    return f"{text[:width - tail - 5]} ... {text[-tail:]}"
+    tail = text.rsplit("; ", 1)[-1]
+    if len(tail) > width * 3 // 4:
+        tail = tail[-(width * 3 // 4):].split(" ", 1)[-1]
+    head = text[:width - len(tail) - 5].rsplit(" ", 1)[0]
+    return f"{head} ... {tail}"
 
 
 def _arrow(before, after) -> str:
