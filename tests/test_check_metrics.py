@@ -120,6 +120,9 @@ def test_sass_instructions_counted_by_family_in_and_out_of_loops():
     # after it the EXIT
     assert counts == {"ldl_out": 1, "other_out": 2, "ldl_loop": 3, "other_loop": 5, "stl_loop": 1}
     assert binary_metrics.sass_family("LDSM.16.M88.4") == "lds" and binary_metrics.sass_family("HGMMA.64x128x16") == "mma"
-    assert binary_metrics.sass_cost_figures(SASS_LOOP) == {"loop_other": 5, "outside_loops": 3, "reload_exposure": 60}
+    # one iteration of the schedule: the FADD waits for the reload of R5 and the STL for that of R11 (100 cycles
+    # each, `binary_metrics.LATENCY`), and five more instructions issue, one per cycle
+    assert binary_metrics.sass_cost_figures(SASS_LOOP) == {"loop_other": 5, "outside_loops": 3, "reload_exposure": 60,
+                                                           "loop_cycles": 205.0}
     flat = binary_metrics.sass_instruction_counts(SASS_LOOP.replace("@P0 BRA `(.L_x_1)", "NOP"))
     assert "other_loop" not in flat and flat["ldl_out"] == 4  # no loop

@@ -1,5 +1,6 @@
-"""tools/sass_schedule.py (a latency schedule of SASS, one warp issuing in order) and the IR model's figures that
-tools/profit_rule_ceiling.py reads from propagate-mma's remarks, on hand-written SASS and remarks."""
+"""The latency schedule of SASS (irkit.check.binary_metrics: one warp issuing in order; tools/sass_schedule.py
+records it for the timed kernels) and the IR model's figures that tools/profit_rule_ceiling.py reads from
+propagate-mma's remarks, on hand-written SASS and remarks."""
 
 from __future__ import annotations
 
@@ -11,6 +12,17 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+class _Schedule:
+    """binary_metrics' schedule under short names, with the tool's two figures."""
+
+    def __init__(self, tool):
+        from irkit.check import binary_metrics as bm
+
+        self.LATENCY, self.DEFAULT_LATENCY = bm.LATENCY, bm.DEFAULT_LATENCY
+        self.SHARED_STORE_SETTLE, self.BARRIER = bm.SHARED_STORE_SETTLE, bm.BARRIER
+        self.parse, self.schedule, self.figures = bm.sass_instructions, bm.sass_schedule, tool.figures
+
+
 @pytest.fixture(scope="module")
 def tools():
     sys.path.insert(0, str(ROOT / "tools"))
@@ -19,7 +31,7 @@ def tools():
         import sass_schedule
     finally:
         sys.path.remove(str(ROOT / "tools"))
-    return sass_schedule, profit_rule_ceiling
+    return _Schedule(sass_schedule), profit_rule_ceiling
 
 
 def _sass(*lines: str, loop: tuple[int, int] | None = None) -> str:

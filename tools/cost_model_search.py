@@ -74,6 +74,7 @@ ROWSUM_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sdm", "sdn", "scm", "
 LINEAR_INTS = ("M", "N", "K", "sxm", "sxk", "swn", "swk", "srm", "srn", "sym", "syn")
 RESIDUAL_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "scm", "scn")
 GATED_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "sgm", "sgn", "scm", "scn")
+SIGMOID_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sgm", "sgn", "scm", "scn")
 BATCHED_INTS = ("M", "N", "K", "sab", "sam", "sak", "sbb", "sbk", "sbn", "ssb", "sdb", "sdm", "sdn", "scb", "scm", "scn")
 
 
@@ -132,6 +133,8 @@ GEMM_LAUNCHES = {launch.kernel: launch for launch in [
     _launch("gemm_batched_rowscale", "a_ptr:*bf16 b_ptr:*bf16 s_ptr:*fp32 d_ptr:*OUT c_ptr:*OUT", BATCHED_INTS,
             ("OUT_F32",), "bf16"),
     _launch("gemm_colmajor", "a_ptr:*fp16 b_ptr:*fp16 d_ptr:*fp32 bias_ptr:*fp32 c_ptr:*fp32", ADDMM_INTS, ("ADD",)),
+    _launch("gemm_sigmoid_gate", "a_ptr:*bf16 b_ptr:*bf16 bias_ptr:*bf16 g_ptr:*OUT c_ptr:*OUT", SIGMOID_INTS,
+            ("OUT_F32",), "bf16"),
 ]}
 ATTENTION_POINTERS = {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp16"}
 ATTENTION_ARGS = {"sm_scale": "fp32", "Z": "i32", "H": "i32", "N_CTX": "i32", "stride_z": "i32", "stride_h": "i32",

@@ -29,6 +29,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import propagate_mma_results as table  # tools/: the kernel names and the measured sign
@@ -61,18 +62,26 @@ def _fig(d: dict, key: str) -> int:
     return int(d.get(key) or 0)
 
 
-def compiled(fig: dict) -> occupancy.CompiledKernel:
-    """A kernel's figures as the compiler check reads them (irkit.check.compiled_stats)."""
+def compiled(fig: dict, loop_cycles: float | None = None) -> occupancy.CompiledKernel:
+    """A kernel's figures as the compiler check reads them (irkit.check.compiled_stats); `loop_cycles` from
+    r21_schedule_cpu.json (`tools/sass_schedule.py`)."""
     counts = {key: int(n) for key, n in fig.items() if key.endswith(("_loop", "_out"))}
-    sass = binary_metrics.sass_cost_figures_of(counts, _fig(fig, "reload_exposure"))
+    sass = binary_metrics.sass_cost_figures_of(counts, _fig(fig, "reload_exposure"), loop_cycles)
     return occupancy.CompiledKernel(_fig(fig, "registers"), _fig(fig, "spill_store_bytes"), _fig(fig, "shared"), 0,
-                                    sass["reload_exposure"], sass["loop_other"], sass["outside_loops"])
+                                    int(sass["reload_exposure"]), int(sass["loop_other"]), int(sass["outside_loops"]),
+                                    sass.get("loop_cycles"))
+
+
+def _schedules() -> dict[str, dict]:
+    path = DATA / "r21_schedule_cpu.json"
+    return {r["kernel"]: r for r in json.loads(path.read_text())["kernels"]} if path.exists() else {}
 
 
 def samples(runs: list[tuple[str, str, str]] = RUNS) -> list[dict]:
     features = {r["kernel"]: r for r in json.loads((DATA / "r14_features_cpu.json").read_text())["kernels"]}
     base = {r["kernel"]: r["decision"] != "keep"
             for r in json.loads((DATA / "r14_replay_base_cpu.json").read_text())["kernels"]}
+    schedules = _schedules()
     out = []
     for program, gpu, timings in runs:
         for k in json.loads((DATA / timings).read_text())["kernels"]:
@@ -80,10 +89,12 @@ def samples(runs: list[tuple[str, str, str]] = RUNS) -> list[dict]:
                 continue
             key = kernel_key(k)
             before, after = features[key]["before"], features[key]["after"]
+            cycles = schedules.get(key)
             out.append({
                 "program": program, "gpu": gpu, "kernel": key, "ratio": k["timing"]["ratio"],
                 "sign": table.measured_sign(k["timing"]), "base": base[key], "warps": k["config"]["num_warps"],
-                "before": compiled(before), "after": compiled(after),
+                "before": compiled(before, cycles and cycles["before"]["cycles_per_iteration"]),
+                "after": compiled(after, cycles and cycles["after"]["cycles_per_iteration"]),
                 # the terms of the searched family
                 "d_local": sum(_fig(after, f"{f}_loop") - _fig(before, f"{f}_loop") for f in ("ldl", "stl")),
                 "d_exposure": _fig(after, "reload_exposure") - _fig(before, "reload_exposure"),
@@ -109,7 +120,9 @@ def implemented(x: dict) -> bool:
     sm = occupancy.SM_LIMITS[90]
     take, _ = occupancy.removal_pays(x["before"], x["after"], sm, x["warps"])
     by_sass = occupancy.sass_cost_decides(occupancy.sass_cost_change(x["before"], x["after"]))
-    decided = take if by_sass is not None else x["base"]
+    # in the middle band the compiler check takes what occupancy, spills or (round 21) the loop schedule pay for;
+    # otherwise the earlier decision stands
+    decided = take if by_sass is not None else x["base"] or take
     return decided and not occupancy.removal_is_worse(x["before"], x["after"], sm, x["warps"])[0]
 
 
@@ -148,12 +161,95 @@ def choose(rows: list[dict]) -> Params:
     return max(GRID, key=key)
 
 
+# round 21: conditions a take in the SASS cost's middle band may require, all from the two compiles
+def _cycles(x: dict, side: str) -> float:
+    return x[side].loop_cycles if x[side].loop_cycles is not None else 0.0
+
+
+def _change(x: dict, attr: str) -> float:
+    return getattr(x["after"], attr) - getattr(x["before"], attr)
+
+
+BAND_CONDITIONS: dict[str, Callable[[dict], bool]] = {
+    "SASS cost falls": lambda x: _sass(x) < 0, "SASS cost falls 50+": lambda x: _sass(x) <= -50,
+    "SASS cost falls 100+": lambda x: _sass(x) <= -100,
+    "spills fall": lambda x: _change(x, "spill_bytes") < 0, "spills fall 100+": lambda x: _change(x, "spill_bytes") <= -100,
+    "250+ registers": lambda x: x["before"].registers >= 250,
+    "fewer loop instructions": lambda x: _change(x, "loop_other") < 0,
+    "no more loop instructions": lambda x: _change(x, "loop_other") <= 0,
+    "fewer uncovered reloads": lambda x: _change(x, "reload_exposure") < 0,
+    "shorter loop schedule": lambda x: _cycles(x, "after") < _cycles(x, "before"),
+    "4 warps": lambda x: x["warps"] == 4, "8 warps": lambda x: x["warps"] == 8,
+}
+
+
+def _sass(x: dict) -> float:
+    return occupancy.sass_cost_change(x["before"], x["after"]) or 0.0
+
+
+def band_rules(rows: list[dict]) -> dict:
+    """Round 21: the default before the loop-schedule criterion, plus a take in the SASS cost's middle band (no
+    fewer CTAs, no more spills) when up to three of `BAND_CONDITIONS` hold.  With each program left out in turn,
+    the conditions are chosen on the others (no kernel slower first, then the most signs right, then the fewest
+    kernels taken, then the fewest conditions) and scored on it."""
+    import itertools
+
+    sm = occupancy.SM_LIMITS[90]
+
+    def earlier(x: dict) -> bool:  # the default of round 19: no loop schedule
+        plain = {side: replace(x[side], loop_cycles=None) for side in ("before", "after")}
+        return implemented(x | plain)
+
+    def in_band(x: dict) -> bool:
+        if occupancy.sass_cost_decides(occupancy.sass_cost_change(x["before"], x["after"])) is not None:
+            return False
+        before = occupancy.ctas_per_sm(sm, x["before"].registers, x["warps"], x["before"].shared)
+        after = occupancy.ctas_per_sm(sm, x["after"].registers, x["warps"], x["after"].shared)
+        return after.ctas >= before.ctas and x["after"].spill_bytes <= x["before"].spill_bytes
+
+    base = {id(x): earlier(x) for x in rows}
+    band = {id(x): in_band(x) for x in rows}
+    holds = {(id(x), name): test(x) for x in rows for name, test in BAND_CONDITIONS.items()}
+    combos = [c for n in (1, 2, 3) for c in itertools.combinations(BAND_CONDITIONS, n)]
+
+    def rule(combo: tuple[str, ...]) -> Callable[[dict], bool]:
+        return lambda x: base[id(x)] or (band[id(x)] and all(holds[(id(x), c)] for c in combo))
+
+    out: dict = {"conditions": list(BAND_CONDITIONS), "left_out": []}
+    for program in sorted({x["program"] for x in rows}):
+        train = [x for x in rows if x["program"] != program]
+        held = [x for x in rows if x["program"] == program]
+        scored = {c: (*score(train, rule(c)), sum(rule(c)(x) for x in train)) for c in combos}
+        best = max(combos, key=lambda c: (-scored[c][1], scored[c][0], -scored[c][2], -len(c)))
+        signs, losses = score(held, rule(best))
+        before = score(held, lambda x: base[id(x)])
+        out["left_out"].append({"program": program, "kernels": len(held), "chosen": list(best), "signs": signs,
+                                "slower": losses, "signs_before": before[0], "slower_before": before[1]})
+    out["total"] = {k: sum(r[k] for r in out["left_out"]) for k in ("kernels", "signs", "slower", "signs_before",
+                                                                      "slower_before")}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", type=Path, help="write the figures here")
     ap.add_argument("--all-programs", action="store_true",
                     help="leave out each of the held-out programs too, choosing on all the others (round 19)")
+    ap.add_argument("--band", action="store_true",
+                    help="round 21: choose the conditions of a take in the SASS cost's middle band, each of the 15 "
+                         "programs left out in turn (and nothing else)")
     args = ap.parse_args(argv)
+    if args.band:
+        found = band_rules(samples(RUNS + HELD_OUT))
+        for r in found["left_out"]:
+            print(f"  {r['program']:10s} {r['kernels']:3d} kernels, chose {' + '.join(r['chosen'])}: signs {r['signs']} "
+                  f"(before {r['signs_before']}), slower {r['slower']} (before {r['slower_before']})")
+        t = found["total"]
+        print(f"  held out in turn: {t['kernels']} kernels, signs {t['signs']} (before {t['signs_before']}), slower "
+              f"{t['slower']} (before {t['slower_before']})")
+        if args.json:
+            args.json.write_text(json.dumps({"command": "tools/profit_rule_cv.py --band", **found}, indent=1) + "\n")
+        return 0
     rows = samples(RUNS + HELD_OUT) if args.all_programs else samples()
     report: dict = {"command": "tools/profit_rule_cv.py" + (" --all-programs" if args.all_programs else ""),
                     "implemented": {}, "left_out": []}

@@ -37,7 +37,8 @@ declare -A PROGRAM=([addmm]=examples/gpu/addmm.py [attention]=examples/gpu/atten
                      [gelu]=examples/gpu/gemm_gelu_residual.py [batched]=examples/gpu/gemm_batched_rowscale.py
                      [gated]=examples/gpu/gemm_gated_residual.py [silu]=examples/gpu/gemm_silu_scaled.py
                      [linear]=examples/gpu/linear_relu2.py [rowsum]=examples/gpu/gemm_rowsum.py
-                     [atclamp]=examples/gpu/gemm_at_clamp.py [btscale]=examples/gpu/gemm_bt_scale.py)
+                     [atclamp]=examples/gpu/gemm_at_clamp.py [btscale]=examples/gpu/gemm_bt_scale.py
+                     [sigmoid]=examples/gpu/gemm_sigmoid_gate.py)
 programs() {  # what...
   for what in "$@"; do
     for pipe in ${PIPES:-default always}; do

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 
 # -- PTX ---------------------------------------------------------------------------------------------
 
@@ -245,18 +246,127 @@ def sass_instruction_counts(sass: str) -> dict[str, int]:
     return dict(counts)
 
 
-def sass_cost_figures(sass: str) -> dict[str, int]:
-    """The three figures of a kernel's SASS that propagate-mma's compiler check weighs
-    (`occupancy.sass_cost_change`): the arithmetic and control instructions inside loops ("other" there), every
-    instruction outside them, and the spill-reload latency the loops leave uncovered."""
-    return sass_cost_figures_of(sass_instruction_counts(sass), sass_loop_reload_exposure(sass))
+def sass_cost_figures(sass: str) -> dict[str, float]:
+    """The figures of a kernel's SASS that propagate-mma's compiler check weighs (`occupancy.sass_cost_change`,
+    `occupancy.removal_pays`): the arithmetic and control instructions inside loops ("other" there), every
+    instruction outside them, the spill-reload latency the loops leave uncovered, and the cycles of one loop
+    iteration in a latency schedule (`sass_loop_cycles`)."""
+    return sass_cost_figures_of(sass_instruction_counts(sass), sass_loop_reload_exposure(sass), sass_loop_cycles(sass))
 
 
-def sass_cost_figures_of(counts: dict[str, int], reload_exposure: int) -> dict[str, int]:
-    """`sass_cost_figures` from `sass_instruction_counts`' counts and the reload exposure, as tools keep them."""
-    return {"loop_other": counts.get("other_loop", 0),
-            "outside_loops": sum(n for key, n in counts.items() if key.endswith("_out")),
-            "reload_exposure": reload_exposure}
+def sass_cost_figures_of(counts: dict[str, int], reload_exposure: int,
+                         loop_cycles: float | None = None) -> dict[str, float]:
+    """`sass_cost_figures` from `sass_instruction_counts`' counts, the reload exposure and the loop schedule, as
+    tools keep them."""
+    out: dict[str, float] = {"loop_other": counts.get("other_loop", 0),
+                             "outside_loops": sum(n for key, n in counts.items() if key.endswith("_out")),
+                             "reload_exposure": reload_exposure}
+    if loop_cycles is not None:
+        out["loop_cycles"] = loop_cycles
+    return out
+
+
+# -- a latency schedule of SASS: one warp issuing in order -------------------------------------------------
+
+# cycles until a result can be read, by opcode (before the first '.').  Rough Hopper figures (microbenchmark
+# papers on Hopper put an L2 hit near 260 cycles and a DRAM access near 480, an L1 hit near 35, shared memory
+# near 30); a spill reload is taken as mostly an L1 hit.  Every other opcode: DEFAULT_LATENCY.
+LATENCY = {"LDG": 500, "LDL": 100, "LDS": 30, "LDSM": 30, "LDC": 10, "ULDC": 10, "S2R": 25, "S2UR": 25,
+           "MUFU": 15, "SHFL": 20, "HGMMA": 200, "I2F": 6, "F2F": 6, "F2I": 6, "F2FP": 6}
+DEFAULT_LATENCY = 5
+SHARED_STORE_SETTLE = 30  # cycles a barrier waits after the last shared-memory store
+BARRIER = 20  # cycles a barrier itself takes
+_SASS_REGISTER = re.compile(r"\b(U?R\d+|U?P\d+)\b")
+_SASS_PREDICATE = re.compile(r"@!?(U?P\d+)")
+_NOT_WRITTEN = ("RZ", "URZ", "PT", "UPT")
+_VECTOR_LOADS = ("LDG", "LDL", "LDS", "LDSM", "LDC", "LD")
+_STORES = ("STG", "STS", "STL", "ST")
+
+
+@dataclass(frozen=True)
+class SassInstruction:
+    in_loop: bool
+    opcode: str  # before the first '.'
+    writes: tuple[str, ...]
+    reads: tuple[str, ...]
+
+
+def _vector_width(opcode: str) -> int:
+    """Registers a vector access moves per thread."""
+    return 4 if ".128" in opcode else 2 if ".64" in opcode else 1
+
+
+def _register_run(first: str, count: int) -> list[str]:
+    m = re.fullmatch(r"(U?R)(\d+)", first)
+    if m is None:
+        return [first]
+    return [f"{m.group(1)}{int(m.group(2)) + k}" for k in range(count)]
+
+
+def sass_instructions(sass: str) -> list[SassInstruction]:
+    """The instructions of `nvdisasm` text, in order, each with the registers it writes and reads."""
+    lines = sass.splitlines()
+    inside = sass_loop_lines(lines)
+    out = []
+    for i, line in enumerate(lines):
+        m = _SASS_INSN.search(line)
+        if m is None:
+            continue
+        full, head = m.group(1), m.group(1).split(".", 1)[0]
+        args = m.group(2).replace(".reuse", "")
+        parts = [a.strip() for a in re.split(r",(?![^\[]*\])", args)] if args else []
+        writes: list[str] = []
+        if parts and not full.startswith(_SASS_NO_DEST):
+            count = _vector_width(full) if head in _VECTOR_LOADS else 1
+            if head == "HGMMA":  # 64xNx16 with fp32 accumulators: N/2 registers per thread
+                shape = re.search(r"64x(\d+)x", full)
+                count = int(shape.group(1)) // 2 if shape else 1
+            writes = [r for r in _register_run(parts[0].split()[0], count) if r not in _NOT_WRITTEN]
+            parts = parts[1:]
+        reads = [r for a in parts for r in _SASS_REGISTER.findall(a)]
+        if head in _STORES and parts:  # the stored data, a vector of registers
+            reads += [r for first in _SASS_REGISTER.findall(parts[-1]) for r in _register_run(first, _vector_width(full))]
+        reads += _SASS_PREDICATE.findall(line)
+        out.append(SassInstruction(i in inside, head, tuple(writes), tuple(reads)))
+    return out
+
+
+def sass_schedule(code: list[SassInstruction]) -> int:
+    """Cycles from the first issue until the last result is ready: each instruction issues one cycle after the
+    one before it, or later when a register it reads (general, uniform or predicate) is not ready; what it
+    writes is ready after its opcode's latency; a `BAR` waits for the last shared-memory store to land.  No
+    other warps, issue ports or memory bandwidth."""
+    ready: dict[str, int] = {}
+    clock = last_shared_store = 0
+    for insn in code:
+        start = max([clock + 1, *(ready.get(r, 0) for r in insn.reads)])
+        if insn.opcode == "BAR":
+            start = max(start, last_shared_store + SHARED_STORE_SETTLE) + BARRIER
+        elif insn.opcode == "STS":
+            last_shared_store = start
+        clock = start
+        for r in insn.writes:
+            ready[r] = start + LATENCY.get(insn.opcode, DEFAULT_LATENCY)
+    return max([clock, *ready.values()])
+
+
+def sass_outside_loop_cycles(sass: str) -> int:
+    """`sass_schedule` of the code outside loops, in order (prologue and epilogue)."""
+    return sass_schedule([x for x in sass_instructions(sass) if not x.in_loop])
+
+
+def sass_loop_cycles(sass: str, repeats: int = 3) -> float:
+    """Cycles of one steady-state iteration of the kernel's loops, one warp issuing in order: their
+    instructions scheduled `repeats` times back to back, less once, over `repeats - 1` (so a value carried from
+    one iteration to the next is waited for); 0 without loops.
+
+    Why: in a register-starved kernel the main loop reloads spills, and where ptxas puts a reload next to its use
+    the warp waits (ncu's long-scoreboard stalls, round 13 of docs/propagate-mma-results/notes.md); instruction
+    counts do not see that, a schedule does (`occupancy.loop_schedule_pays`)."""
+    body = [x for x in sass_instructions(sass) if x.in_loop]
+    if not body:
+        return 0.0
+    return (sass_schedule(body * repeats) - sass_schedule(body)) / (repeats - 1)
 
 
 def convert_layout_count(ttgir: str) -> int:

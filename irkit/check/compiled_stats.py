@@ -91,7 +91,8 @@ def compile_modules(modules: list[ModuleOp], python: str | None = None) -> list[
         else:
             out.append(CompiledKernel(int(row["registers"]), spill_bytes(row), int(row["shared"] or 0),
                                       int(row.get("occupancy_sgprs") or row.get("sgpr_count") or 0),
-                                      row.get("reload_exposure"), row.get("loop_other"), row.get("outside_loops")))
+                                      row.get("reload_exposure"), row.get("loop_other"), row.get("outside_loops"),
+                                      row.get("loop_cycles")))
     return out
 
 
