@@ -22,7 +22,7 @@ def _tool():
 
 def test_the_replayed_rule_gives_the_reported_figures():
     cv = _tool()
-    reported = json.loads((ROOT / "docs" / "propagate-mma-results" / "r21_cv.json").read_text())["implemented"]
+    reported = json.loads((ROOT / "docs" / "propagate-mma-results" / "r14_cv.json").read_text())["implemented"]
     rows = cv.samples()
     for gpu in ("H100", "H200"):
         part = [x for x in rows if x["gpu"] == gpu]
@@ -45,13 +45,13 @@ def test_the_gelu_loss_is_kept_and_the_swiglu_gain_taken():
     assert gain["sign"] == "faster" and not gain["base"] and cv.implemented(gain)
 
 
-def test_the_band_rule_is_chosen_in_every_fold():
-    """Round 21: with each program left out, the middle band's conditions chosen on the rest are the ones
-    `occupancy.loop_schedule_pays` implements, and they take no kernel that ran slower."""
+def test_the_band_rule_chosen_in_every_fold_is_the_recorded_one():
+    """Round 21's selection, as docs/propagate-mma-results/r21_band_cv.json records it: with each program left
+    out, the same three conditions for a take in the middle band, no more kernels slower on the left-out programs,
+    more signs right.  (Round 22's held-out program then refuted the rule; the default does not use it.)"""
     cv = _tool()
     found = cv.band_rules(cv.samples(cv.RUNS + cv.HELD_OUT))
+    recorded = json.loads((ROOT / "docs" / "propagate-mma-results" / "r21_band_cv.json").read_text())
+    assert found["total"] == recorded["total"] and found["left_out"] == recorded["left_out"]
     assert {tuple(r["chosen"]) for r in found["left_out"]} == {("250+ registers", "shorter loop schedule", "4 warps")}
-    total = found["total"]
-    assert total["slower"] == total["slower_before"] and total["signs"] > total["signs_before"]
-    rows = cv.samples(cv.RUNS + cv.HELD_OUT)
-    assert cv.score(rows, cv.implemented) == (total["signs"], total["slower"])
+    assert found["total"]["slower"] == found["total"]["slower_before"]

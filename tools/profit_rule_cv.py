@@ -120,8 +120,8 @@ def implemented(x: dict) -> bool:
     sm = occupancy.SM_LIMITS[90]
     take, _ = occupancy.removal_pays(x["before"], x["after"], sm, x["warps"])
     by_sass = occupancy.sass_cost_decides(occupancy.sass_cost_change(x["before"], x["after"]))
-    # in the middle band the compiler check takes what occupancy, spills or (round 21) the loop schedule pay for;
-    # otherwise the earlier decision stands
+    # in the middle band the compiler check takes what occupancy or spills pay for (which the earlier decision
+    # already took; `band_rules` adds round 21's criterion here); otherwise the earlier decision stands
     decided = take if by_sass is not None else x["base"] or take
     return decided and not occupancy.removal_is_worse(x["before"], x["after"], sm, x["warps"])[0]
 
@@ -237,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="leave out each of the held-out programs too, choosing on all the others (round 19)")
     ap.add_argument("--band", action="store_true",
                     help="round 21: choose the conditions of a take in the SASS cost's middle band, each of the 15 "
-                         "programs left out in turn (and nothing else)")
+                         "programs left out in turn (and nothing else); round 22 refuted the chosen rule")
     args = ap.parse_args(argv)
     if args.band:
         found = band_rules(samples(RUNS + HELD_OUT))

@@ -77,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("round", help="the files' prefix in docs/propagate-mma-results/, e.g. r19")
     ap.add_argument("--predictions", help="the registered decisions, a file in docs/propagate-mma-results/")
     ap.add_argument("--json", type=Path, help="write the summary here")
+    ap.add_argument("--always-from", metavar="ROUND",
+                    help="for a program this round ran with the default only, that round's profit=always run (the "
+                         "same compiled kernels; round 19 measured their signs repeatable)")
     args = ap.parse_args(argv)
     predicted = registered(DATA / args.predictions) if args.predictions else {}
     if args.predictions and not predicted:
@@ -86,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
                     "programs": {}}
     for program in PROGRAMS:
         files = (f"{args.round}_{program}_default.json", f"{args.round}_{program}_always.json")
+        if args.always_from and not (DATA / files[1]).exists():
+            files = (files[0], f"{args.always_from}_{program}_always.json")
         if all((DATA / f).exists() for f in files):
             report["programs"][program] = program_summary(*files, predicted)
     keys = ("kernels", "rewrites", "registered", "registered_rewrites", "bit_identical", "signs", "always_faster",

@@ -3,8 +3,8 @@ either bf16 or fp32, over a sweep of tile configurations.  A plain Triton progra
 epilogue loads a column bias (broadcast over the tile's rows) and one gate tile, and stores one tile, so
 propagate-mma may remove three conversions: the bias's, the gate load's and the store's.
 
-This program was written after the loop-schedule criterion (`occupancy.loop_schedule_pays`, session 13) and is
-not used to tune it: it is its held-out check, round 22 (docs/propagate-mma-results/notes.md).
+This program was written after round 21's loop-schedule criterion (session 13) and was not used to tune it: it was
+its held-out check, round 22 (docs/propagate-mma-results/notes.md), which refuted it.
 
     irkit-check -p propagate-mma -- python examples/gpu/gemm_sigmoid_gate.py
     irkit-check -p propagate-mma -- python examples/gpu/gemm_sigmoid_gate.py --quick   # 2 configs, masked size

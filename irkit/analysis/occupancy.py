@@ -26,7 +26,9 @@ class CompiledKernel:
     reload_exposure: int | None = None  # CUDA: spill-reload latency its loops leave uncovered (binary_metrics)
     loop_other: int | None = None  # CUDA: SASS instructions in loops other than memory, tensor-core and barrier ones
     outside_loops: int | None = None  # CUDA: SASS instructions outside loops
-    loop_cycles: float | None = None  # CUDA: one loop iteration in a latency schedule of the SASS (binary_metrics)
+    # CUDA: one loop iteration in a latency schedule of the SASS (binary_metrics.sass_loop_cycles); reported in the
+    # remarks, deciding nothing: a rule on it was refuted by round 22's held-out program
+    loop_cycles: float | None = None
 
 
 @dataclass(frozen=True)
@@ -213,44 +215,14 @@ def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | C
         return no_worse and by_sass, f"{figures}; {why}"
     more_ctas = occupancy_pays(before, after)
     fewer_spills = spills_pay(kept.spill_bytes, removed.spill_bytes)
-    shorter_loop = loop_schedule_pays(kept, removed, num_warps)
     why = "occupancy and spills decide: " if change is None else \
-        f"the SASS cost moves less than -{SASS_TAKE}/+{SASS_VETO}, so occupancy, spills and the loop schedule decide: "
-    if more_ctas or fewer_spills or shorter_loop:
+        f"the SASS cost moves less than -{SASS_TAKE}/+{SASS_VETO}, so occupancy and spills decide: "
+    if more_ctas or fewer_spills:
         why += (f"more CTAs on an SM that held {FEW_WARPS} or fewer warps" if more_ctas
-                else f"spills fall by {SPILL_DROP_BYTES} B or more" if fewer_spills
-                else f"a shorter loop schedule in a {LOOP_SCHEDULE_WARPS}-warp kernel at {REGISTER_BOUND}+ registers")
-        why += worse
+                else f"spills fall by {SPILL_DROP_BYTES} B or more") + worse
     else:
         why += f"neither more CTAs on an SM that held {FEW_WARPS} or fewer warps nor spills {SPILL_DROP_BYTES} B fewer"
-        if change is not None:
-            why += f" nor a shorter loop schedule in a {LOOP_SCHEDULE_WARPS}-warp kernel at {REGISTER_BOUND}+ registers"
-    return no_worse and (more_ctas or fewer_spills or shorter_loop), f"{figures}; {why}"
-
-
-REGISTER_BOUND = 250  # registers per thread from which a kernel is register-starved (ptxas's ceiling is 255)
-LOOP_SCHEDULE_WARPS = 4  # the warps per CTA where a shorter loop schedule has paid
-
-
-def loop_schedule_pays(kept: CompiledKernel, removed: CompiledKernel, num_warps: int) -> bool:
-    """Does the rewrite shorten the main loop's latency schedule (`binary_metrics.sass_loop_cycles`) of a
-    register-starved kernel of one warpgroup (4 warps)?  Asked only where the SASS cost moves less than its
-    thresholds (`removal_pays`).
-
-    Why: round 19's misses (docs/propagate-mma-results/notes.md, round 21) were gains left alone in that middle
-    band, most of them in kernels at ptxas's register ceiling, whose loops reload spills.  The instruction
-    counts of the SASS cost do not see where a reload's latency is left uncovered; the schedule does.  Over the
-    418 timings recorded (rounds 6-18, H100 and H200), this criterion added to the rule took 30 kernels at 4 warps
-    and 250+ registers: 17 faster, 13 within noise, none slower.  At 8 warps the same figure went both ways (7
-    faster, 4 within noise, 7 slower, swiglu's masked 128x128x32 w8 s3 8.4% slower among them), so it decides only
-    at 4.  Choosing up to three conditions with each program left out in turn (`tools/profit_rule_cv.py --band`:
-    no kernel slower first, then the most signs, then the fewest kernels taken) chose these three in all 15 folds
-    and got 393 of 418 signs right, against 378 before, with the same 2 kernels slower (1.3-1.5%).  The latency
-    figures are rough (`binary_metrics.LATENCY`); what counts is the sign of the change."""
-    if kept.loop_cycles is None or removed.loop_cycles is None:
-        return False
-    return (num_warps == LOOP_SCHEDULE_WARPS and kept.registers >= REGISTER_BOUND
-            and removed.loop_cycles < kept.loop_cycles)
+    return no_worse and (more_ctas or fewer_spills), f"{figures}; {why}"
 
 
 def _but_worse(fewer: bool, fewer_words: str, more_spills: bool) -> str:

@@ -362,7 +362,10 @@ def sass_loop_cycles(sass: str, repeats: int = 3) -> float:
 
     Why: in a register-starved kernel the main loop reloads spills, and where ptxas puts a reload next to its use
     the warp waits (ncu's long-scoreboard stalls, round 13 of docs/propagate-mma-results/notes.md); instruction
-    counts do not see that, a schedule does (`occupancy.loop_schedule_pays`)."""
+    counts do not see that, a schedule does.  The compiler check reports it (`occupancy.compiled_figures`) and
+    decides nothing on it: a rule that took a rewrite shortening it in 4-warp kernels at 250+ registers was chosen
+    with each program left out (393 of 418 signs, against 378) and then refuted by a held-out program, whose
+    aligned 128x128x64 w4 s3 kernel ran 6.1% slower (docs/propagate-mma-results/notes.md, rounds 21-22)."""
     body = [x for x in sass_instructions(sass) if x.in_loop]
     if not body:
         return 0.0

@@ -11,7 +11,7 @@
 // MODEL: remark: propagate-mma: conversion kept: narrows 64 store(s)/thread to v2
 // MODEL: ttg.convert_layout %{{.*}} : tensor<128x128xf32, #mma> -> tensor<128x128xf32, #blocked2>
 // RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-gemm-128x128x32-w4s3.ttgir --propagate-mma=profit=compiled --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=THIRD
-// THIRD: remark: propagate-mma: moved with every other conversion (profit=compiled: compiled with it 176 registers/thread, 2 CTA(s)/SM (8 warps, by registers); without it 168 registers/thread, 3 CTA(s)/SM (12 warps, by registers); spills 0 -> 0 B; SASS cost -27 (loop instructions 94 -> 92, uncovered spill reloads in loops 0 -> 0, instructions outside loops 737 -> 491); loop schedule 201 -> 217 cycles/iteration; the SASS cost moves less than -150/+300, so occupancy, spills and the loop schedule decide: more CTAs on an SM that held 8 or fewer warps)
+// THIRD: remark: propagate-mma: moved with every other conversion (profit=compiled: compiled with it 176 registers/thread, 2 CTA(s)/SM (8 warps, by registers); without it 168 registers/thread, 3 CTA(s)/SM (12 warps, by registers); spills 0 -> 0 B; SASS cost -27 (loop instructions 94 -> 92, uncovered spill reloads in loops 0 -> 0, instructions outside loops 737 -> 491); loop schedule 201 -> 217 cycles/iteration; the SASS cost moves less than -150/+300, so occupancy and spills decide: more CTAs on an SM that held 8 or fewer warps)
 // THIRD-SAME: alone: narrows 64 store(s)/thread to v2 (was 32 x v4; 8 vs 4 lines/instr)
 // RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-gemm-128x128x32-w4s3.ttgir --propagate-mma=profit=compiled | FileCheck %s --check-prefix=THIRDIR
 // THIRDIR-NOT: ttg.convert_layout
@@ -19,7 +19,7 @@
 
 // The default, profit=auto, is profit=compiled for a CUDA module when a Triton that reads it is at hand.
 // RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-gemm-128x128x32-w4s3.ttgir --propagate-mma --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=AUTO
-// AUTO: remark: propagate-mma: moved with every other conversion (profit=auto: compiled with it 176 registers/thread, 2 CTA(s)/SM (8 warps, by registers); without it 168 registers/thread, 3 CTA(s)/SM (12 warps, by registers); spills 0 -> 0 B; SASS cost -27 (loop instructions 94 -> 92, uncovered spill reloads in loops 0 -> 0, instructions outside loops 737 -> 491); loop schedule 201 -> 217 cycles/iteration; the SASS cost moves less than -150/+300, so occupancy, spills and the loop schedule decide: more CTAs on an SM that held 8 or fewer warps)
+// AUTO: remark: propagate-mma: moved with every other conversion (profit=auto: compiled with it 176 registers/thread, 2 CTA(s)/SM (8 warps, by registers); without it 168 registers/thread, 3 CTA(s)/SM (12 warps, by registers); spills 0 -> 0 B; SASS cost -27 (loop instructions 94 -> 92, uncovered spill reloads in loops 0 -> 0, instructions outside loops 737 -> 491); loop schedule 201 -> 217 cycles/iteration; the SASS cost moves less than -150/+300, so occupancy and spills decide: more CTAs on an SM that held 8 or fewer warps)
 // AUTO: tt.store %{{.*}} : tensor<128x128x!tt.ptr<f32>, #mma>
 
 // With dry-run it only says so.
@@ -31,7 +31,7 @@
 // RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-gemm-64x128x32-w4s3.ttgir --propagate-mma=profit=compiled --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=BUSY
 // BUSY: remark: propagate-mma: conversion kept: narrows 32 store(s)/thread to v2
 // BUSY-SAME: profit=compiled: compiled with it 110 registers/thread, 4 CTA(s)/SM (16 warps, by registers); without it 96 registers/thread, 5 CTA(s)/SM (20 warps, by registers); spills 0 -> 0 B; SASS cost -13
-// BUSY-SAME: so occupancy, spills and the loop schedule decide: neither more CTAs on an SM that held 8 or fewer warps nor spills 512 B fewer nor a shorter loop schedule in a 4-warp kernel at 250+ registers
+// BUSY-SAME: so occupancy and spills decide: neither more CTAs on an SM that held 8 or fewer warps nor spills 512 B fewer
 // BUSY: ttg.convert_layout %{{.*}} : tensor<64x128xf32, #mma> -> tensor<64x128xf32, #blocked2>
 
 // GEMM + add-matrix at 3000x2900x1000 (every access scalar), 8 warps, one CTA per SM either way.  Removing both
@@ -39,24 +39,20 @@
 // 320 B (6% slower): kept.
 // RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-addmm-masked-256x128x64-w8s3.ttgir --propagate-mma=profit=compiled --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=SPILLS
 // The SASS cost (occupancy.sass_cost_change) rises 217, under the 300 that keeps a conversion: the spills decide.
-// SPILLS: remark: propagate-mma: moved with every other conversion (profit=compiled: compiled with it 255 registers/thread, 1 CTA(s)/SM (8 warps, by registers); without it 255 registers/thread, 1 CTA(s)/SM (8 warps, by registers); spills 2434 -> 1302 B; SASS cost +217 (loop instructions 809 -> 881, uncovered spill reloads in loops 2034 -> 2384, instructions outside loops 4275 -> 2223); loop schedule 20,069 -> 20,431 cycles/iteration; the SASS cost moves less than -150/+300, so occupancy, spills and the loop schedule decide: spills fall by 512 B or more); alone: moves 128 load(s)/thread
-// SPILLS: remark: propagate-mma: moved with every other conversion (profit=compiled: {{.*}}spills 2434 -> 1302 B; SASS cost +217 (loop instructions 809 -> 881, uncovered spill reloads in loops 2034 -> 2384, instructions outside loops 4275 -> 2223); loop schedule 20,069 -> 20,431 cycles/iteration; the SASS cost moves less than -150/+300, so occupancy, spills and the loop schedule decide: spills fall by 512 B or more); alone: moves 128 store(s)/thread
+// SPILLS: remark: propagate-mma: moved with every other conversion (profit=compiled: compiled with it 255 registers/thread, 1 CTA(s)/SM (8 warps, by registers); without it 255 registers/thread, 1 CTA(s)/SM (8 warps, by registers); spills 2434 -> 1302 B; SASS cost +217 (loop instructions 809 -> 881, uncovered spill reloads in loops 2034 -> 2384, instructions outside loops 4275 -> 2223); loop schedule 20,069 -> 20,431 cycles/iteration; the SASS cost moves less than -150/+300, so occupancy and spills decide: spills fall by 512 B or more); alone: moves 128 load(s)/thread
+// SPILLS: remark: propagate-mma: moved with every other conversion (profit=compiled: {{.*}}spills 2434 -> 1302 B; SASS cost +217 (loop instructions 809 -> 881, uncovered spill reloads in loops 2034 -> 2384, instructions outside loops 4275 -> 2223); loop schedule 20,069 -> 20,431 cycles/iteration; the SASS cost moves less than -150/+300, so occupancy and spills decide: spills fall by 512 B or more); alone: moves 128 store(s)/thread
 // RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-addmm-masked-128x256x64-w8s3.ttgir --propagate-mma=profit=compiled --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=FEWER
 // FEWER: remark: propagate-mma: conversion kept: moves 128 load(s)/thread
 // FEWER-SAME: ; profit=compiled: compiled with it 255 registers/thread, 1 CTA(s)/SM (8 warps, by registers); without it 255 registers/thread, 1 CTA(s)/SM (8 warps, by registers); spills 580 -> 260 B; SASS cost -80
-// FEWER-SAME: so occupancy, spills and the loop schedule decide: neither more CTAs on an SM that held 8 or fewer warps nor spills 512 B fewer nor a shorter loop schedule in a 4-warp kernel at 250+ registers
+// FEWER-SAME: so occupancy and spills decide: neither more CTAs on an SM that held 8 or fewer warps nor spills 512 B fewer
 
-// Round 21: the loop schedule (binary_metrics.sass_loop_cycles) in the SASS cost's middle band.  Real Triton 3.6
+// Rounds 21-22: the loop schedule (binary_metrics.sass_loop_cycles) is reported and decides nothing.  Real Triton 3.6
 // TTGIR of examples/gpu/gemm_silu_scaled.py at its masked 2500x3100x1300, 64x128x64 w4 s4: 255 registers, two
 // kernels the other figures cannot tell apart.  fp16 out ran 12% faster on the H200 without its conversions
-// (0.877), fp32 out 6.4% slower (1.064): the schedule of one loop iteration falls in the first and rises in the
-// second.
+// (0.877), fp32 out 6.4% slower (1.064); the schedule of one loop iteration falls in the first and rises in the
+// second.  A rule on it was refuted by round 22's held-out program (docs/propagate-mma-results/notes.md), so both
+// stay as the other criteria leave them: kept.
 // RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-silu-masked-64x128x64-w4s4-fp16.ttgir --propagate-mma --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=LOOP
-// LOOP: remark: propagate-mma: moved with every other conversion (profit=auto: {{.*}}; SASS cost -91 ({{.*}}); loop schedule 1,861 -> 1,775 cycles/iteration; the SASS cost moves less than -150/+300, so occupancy, spills and the loop schedule decide: a shorter loop schedule in a 4-warp kernel at 250+ registers); alone:
-// RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-silu-masked-64x128x64-w4s4-fp16.ttgir --propagate-mma | FileCheck %s --check-prefix=LOOPIR
-// LOOPIR-NOT: ttg.convert_layout
-// LOOPIR: tt.store %{{.*}} : tensor<64x128x!tt.ptr<f16>, #mma>
+// LOOP: remark: propagate-mma: conversion kept: {{.*}}; SASS cost -91 ({{.*}}); loop schedule 1,861 -> 1,775 cycles/iteration; the SASS cost moves less than -150/+300, so occupancy and spills decide: neither more CTAs on an SM that held 8 or fewer warps nor spills 512 B fewer
 // RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-silu-masked-64x128x64-w4s4-fp32.ttgir --propagate-mma --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=LONGER
-// LONGER: remark: propagate-mma: conversion kept: {{.*}}; loop schedule 1,832 -> 1,850 cycles/iteration; the SASS cost moves less than -150/+300, so occupancy, spills and the loop schedule decide: neither {{.*}} nor a shorter loop schedule in a 4-warp kernel at 250+ registers
-// RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-silu-masked-64x128x64-w4s4-fp32.ttgir --propagate-mma | FileCheck %s --check-prefix=LONGERIR
-// LONGERIR: ttg.convert_layout %{{.*}} : tensor<64x128xf32, #mma> -> tensor<64x128xf32, #blocked1>
+// LONGER: remark: propagate-mma: conversion kept: {{.*}}; loop schedule 1,832 -> 1,850 cycles/iteration; the SASS cost moves less than -150/+300, so occupancy and spills decide: neither
