@@ -40,6 +40,9 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_sigmoid_gate.py", "H200, round 22 (held out: written after round 21's loop-schedule rule, which "
+     "this run refuted and which is reverted; its decisions registered from a CPU compile before the run, bd9c833)",
+     "r22_sigmoid_default.json", "r22_sigmoid_always.json", "bd9c833", "r22_all.txt", "default"),
     ("examples/gpu/gemm_bt_scale.py", "H200, round 18 (held out: written after round 17's guard, nothing changed since; "
      "its decisions registered from a CPU compile before the run, 5f07f0f)", "r18_btscale_default.json",
      "r18_btscale_always.json", "5f07f0f", "r18_all.txt", "default"),
