@@ -1,7 +1,7 @@
 """Each kernel's latency schedule, before and after propagate-mma: cycles outside loops and per steady-state
 loop iteration (`binary_metrics.sass_outside_loop_cycles`, `binary_metrics.sass_loop_cycles`: one warp issuing in
-order, each instruction waiting for the registers it reads).  The figures behind round 21's rule
-(docs/propagate-mma-results/notes.md) for the kernels timed so far, without a GPU.
+order, each instruction waiting for the registers it reads).  The figures behind round 21's rule, which round 22
+refuted (docs/propagate-mma-results/notes.md), for the kernels timed so far, without a GPU.
 
     # under a Python with Triton 3.4+ (its wheel carries nvdisasm); no GPU is needed; compiles for cuda:90
     /path/to/triton36/bin/python tools/sass_schedule.py --before DIR --after DIR > pairs.jsonl
