@@ -9,29 +9,19 @@ from pathlib import Path
 
 import pytest
 
+from irkit.check import binary_metrics as bm
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-class _Schedule:
-    """binary_metrics' schedule under short names, with the tool's two figures."""
-
-    def __init__(self, tool):
-        from irkit.check import binary_metrics as bm
-
-        self.LATENCY, self.DEFAULT_LATENCY = bm.LATENCY, bm.DEFAULT_LATENCY
-        self.SHARED_STORE_SETTLE, self.BARRIER = bm.SHARED_STORE_SETTLE, bm.BARRIER
-        self.parse, self.schedule, self.figures = bm.sass_instructions, bm.sass_schedule, tool.figures
-
-
 @pytest.fixture(scope="module")
-def tools():
+def ceiling():
     sys.path.insert(0, str(ROOT / "tools"))
     try:
         import profit_rule_ceiling
-        import sass_schedule
     finally:
         sys.path.remove(str(ROOT / "tools"))
-    return _Schedule(sass_schedule), profit_rule_ceiling
+    return profit_rule_ceiling
 
 
 def _sass(*lines: str, loop: tuple[int, int] | None = None) -> str:
@@ -47,47 +37,42 @@ def _sass(*lines: str, loop: tuple[int, int] | None = None) -> str:
     return "\n".join(out)
 
 
-def test_a_read_waits_for_its_load_and_independent_work_does_not(tools):
-    sched, _ = tools
-    waits = sched.figures(_sass("LDG.E R2, desc[UR4][R4.64]", "FADD R3, R2, R2"))
-    apart = sched.figures(_sass("LDG.E R2, desc[UR4][R4.64]", "FADD R3, R6, R6"))
-    assert waits["cycles_outside_loops"] == 1 + sched.LATENCY["LDG"] + sched.DEFAULT_LATENCY
-    assert apart["cycles_outside_loops"] == 1 + sched.LATENCY["LDG"]  # the load is still in flight at the end
-    assert waits["cycles_per_iteration"] == apart["cycles_per_iteration"] == 0
+def test_a_read_waits_for_its_load_and_independent_work_does_not():
+    waits = _sass("LDG.E R2, desc[UR4][R4.64]", "FADD R3, R2, R2")
+    apart = _sass("LDG.E R2, desc[UR4][R4.64]", "FADD R3, R6, R6")
+    assert bm.sass_outside_loop_cycles(waits) == 1 + bm.LATENCY["LDG"] + bm.DEFAULT_LATENCY
+    assert bm.sass_outside_loop_cycles(apart) == 1 + bm.LATENCY["LDG"]  # the load is still in flight at the end
+    assert bm.sass_loop_cycles(waits) == bm.sass_loop_cycles(apart) == 0
 
 
-def test_vector_loads_write_every_register_and_stores_read_theirs(tools):
-    sched, _ = tools
-    (load, use), = [sched.parse(_sass("LDS.128 R8, [R2]", "STG.E.128 desc[UR4][R6.64], R8"))]
+def test_vector_loads_write_every_register_and_stores_read_theirs():
+    (load, use), = [bm.sass_instructions(_sass("LDS.128 R8, [R2]", "STG.E.128 desc[UR4][R6.64], R8"))]
     assert load.writes == ("R8", "R9", "R10", "R11")
     assert {"R8", "R9", "R10", "R11", "R6"} <= set(use.reads) and use.writes == ()
     # the store reads the load's registers, so it and what follows it wait for the load
     after = "FADD R20, R21, R21"
-    waits = sched.parse(_sass("LDS.128 R8, [R2]", "STG.E.128 desc[UR4][R6.64], R8", after))
-    apart = sched.parse(_sass("LDS.128 R8, [R2]", "STG.E.128 desc[UR4][R6.64], R12", after))
-    assert sched.schedule(waits) == 1 + sched.LATENCY["LDS"] + 1 + sched.DEFAULT_LATENCY
-    assert sched.schedule(apart) == 1 + sched.LATENCY["LDS"]
+    waits = bm.sass_instructions(_sass("LDS.128 R8, [R2]", "STG.E.128 desc[UR4][R6.64], R8", after))
+    apart = bm.sass_instructions(_sass("LDS.128 R8, [R2]", "STG.E.128 desc[UR4][R6.64], R12", after))
+    assert bm.sass_schedule(waits) == 1 + bm.LATENCY["LDS"] + 1 + bm.DEFAULT_LATENCY
+    assert bm.sass_schedule(apart) == 1 + bm.LATENCY["LDS"]
 
 
-def test_a_barrier_waits_for_the_last_shared_store(tools):
-    sched, _ = tools
-    code = sched.parse(_sass("STS [R2], R4", "BAR.SYNC.DEFER_BLOCKING 0x0", "LDS R5, [R3]"))
-    barrier_issue = 1 + sched.SHARED_STORE_SETTLE + sched.BARRIER
-    assert sched.schedule(code) == barrier_issue + 1 + sched.LATENCY["LDS"]
+def test_a_barrier_waits_for_the_last_shared_store():
+    code = bm.sass_instructions(_sass("STS [R2], R4", "BAR.SYNC.DEFER_BLOCKING 0x0", "LDS R5, [R3]"))
+    barrier_issue = 1 + bm.SHARED_STORE_SETTLE + bm.BARRIER
+    assert bm.sass_schedule(code) == barrier_issue + 1 + bm.LATENCY["LDS"]
 
 
-def test_a_value_carried_around_the_loop_is_waited_for(tools):
-    sched, _ = tools
-    carried = sched.figures(_sass("LDL R2, [R1]", "IADD3 R1, R2, 0x4, RZ", loop=(0, 2)))
-    fresh = sched.figures(_sass("LDL R2, [R1]", "IADD3 R7, R6, 0x4, RZ", loop=(0, 2)))
+def test_a_value_carried_around_the_loop_is_waited_for():
+    carried = _sass("LDL R2, [R1]", "IADD3 R1, R2, 0x4, RZ", loop=(0, 2))
+    fresh = _sass("LDL R2, [R1]", "IADD3 R7, R6, 0x4, RZ", loop=(0, 2))
     # each iteration's reload waits for the previous one's add, which waits for its reload
-    assert carried["cycles_per_iteration"] == sched.LATENCY["LDL"] + sched.DEFAULT_LATENCY
-    assert fresh["cycles_per_iteration"] < 10
-    assert carried["cycles_outside_loops"] == 0
+    assert bm.sass_loop_cycles(carried) == bm.LATENCY["LDL"] + bm.DEFAULT_LATENCY
+    assert bm.sass_loop_cycles(fresh) < 10
+    assert bm.sass_outside_loop_cycles(carried) == 0
 
 
-def test_the_ir_models_figures_are_read_from_the_remarks(tools):
-    _, ceiling = tools
+def test_the_ir_models_figures_are_read_from_the_remarks(ceiling):
     remarks = [
         "k.ttgir:1:1: remark: propagate-mma: conversion kept: moves 64 load(s)/thread to b16 (was 64 x b16; 8 vs 1 "
         "lines/instr; 2,048 vs 512 sector requests); drops 1 conversion(s) (2 shared-memory round(s) of 16 "

@@ -29,7 +29,6 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import propagate_mma_results as table  # tools/: the kernel names and the measured sign
@@ -120,9 +119,7 @@ def implemented(x: dict) -> bool:
     sm = occupancy.SM_LIMITS[90]
     take, _ = occupancy.removal_pays(x["before"], x["after"], sm, x["warps"])
     by_sass = occupancy.sass_cost_decides(occupancy.sass_cost_change(x["before"], x["after"]))
-    # in the middle band the compiler check takes what occupancy or spills pay for (which the earlier decision
-    # already took; `band_rules` adds round 21's criterion here); otherwise the earlier decision stands
-    decided = take if by_sass is not None else x["base"] or take
+    decided = take if by_sass is not None else x["base"]
     return decided and not occupancy.removal_is_worse(x["before"], x["after"], sm, x["warps"])[0]
 
 
@@ -133,16 +130,21 @@ GRID: list[Params] = [(wl, we, wo, wout, take, veto)
                       for veto in (50, 100, 200, 300, 400, 600, 800, 1e9)]
 
 
+def _no_worse(x: dict) -> bool:
+    """The rewrite keeps its CTAs per SM and spills no more (the guard on every take of the compiler check)."""
+    sm = occupancy.SM_LIMITS[90]
+    before = occupancy.ctas_per_sm(sm, x["before"].registers, x["warps"], x["before"].shared)
+    after = occupancy.ctas_per_sm(sm, x["after"].registers, x["warps"], x["after"].shared)
+    return after.ctas >= before.ctas and x["after"].spill_bytes <= x["before"].spill_bytes
+
+
 def searched(p: Params) -> Callable[[dict], bool]:
     """The family's rule for parameters `p`, with the implemented rule's CTA and spill guard on takes."""
-    sm = occupancy.SM_LIMITS[90]
 
     def decide(x: dict) -> bool:
         cost = p[0] * x["d_local"] + p[1] * x["d_exposure"] + p[2] * x["d_other"] + p[3] * x["d_outside"]
         if cost <= -p[4]:
-            before = occupancy.ctas_per_sm(sm, x["before"].registers, x["warps"], x["before"].shared)
-            after = occupancy.ctas_per_sm(sm, x["after"].registers, x["warps"], x["after"].shared)
-            return after.ctas >= before.ctas and x["after"].spill_bytes <= x["before"].spill_bytes
+            return _no_worse(x)
         if cost >= p[5]:
             return False
         return x["base"]
@@ -188,26 +190,16 @@ def _sass(x: dict) -> float:
 
 
 def band_rules(rows: list[dict]) -> dict:
-    """Round 21: the default before the loop-schedule criterion, plus a take in the SASS cost's middle band (no
+    """Round 21: the default, plus a take in the SASS cost's middle band (no
     fewer CTAs, no more spills) when up to three of `BAND_CONDITIONS` hold.  With each program left out in turn,
     the conditions are chosen on the others (no kernel slower first, then the most signs right, then the fewest
     kernels taken, then the fewest conditions) and scored on it."""
     import itertools
 
-    sm = occupancy.SM_LIMITS[90]
-
-    def earlier(x: dict) -> bool:  # the default of round 19: no loop schedule
-        plain = {side: replace(x[side], loop_cycles=None) for side in ("before", "after")}
-        return implemented(x | plain)
-
     def in_band(x: dict) -> bool:
-        if occupancy.sass_cost_decides(occupancy.sass_cost_change(x["before"], x["after"])) is not None:
-            return False
-        before = occupancy.ctas_per_sm(sm, x["before"].registers, x["warps"], x["before"].shared)
-        after = occupancy.ctas_per_sm(sm, x["after"].registers, x["warps"], x["after"].shared)
-        return after.ctas >= before.ctas and x["after"].spill_bytes <= x["before"].spill_bytes
+        return occupancy.sass_cost_decides(occupancy.sass_cost_change(x["before"], x["after"])) is None and _no_worse(x)
 
-    base = {id(x): earlier(x) for x in rows}
+    base = {id(x): implemented(x) for x in rows}
     band = {id(x): in_band(x) for x in rows}
     holds = {(id(x), name): test(x) for x in rows for name, test in BAND_CONDITIONS.items()}
     combos = [c for n in (1, 2, 3) for c in itertools.combinations(BAND_CONDITIONS, n)]

@@ -172,6 +172,11 @@ _SASS_NO_DEST = ("ST", "RED", "ATOM", "BAR", "BRA", "EXIT", "RET", "CALL", "WARP
 RELOAD_WINDOW = 32  # instructions: about the latency of a local-memory load that hits L1, at one per cycle
 
 
+def _sass_operands(args: str) -> list[str]:
+    """An instruction's operands, split at the commas outside `[...]` address brackets."""
+    return [a.strip() for a in re.split(r",(?![^\[]*\])", args)]
+
+
 def sass_loop_lines(lines: list[str]) -> set[int]:
     """Indices of the SASS lines inside some loop: from a label to a later branch back to it."""
     labels = {m.group(1): i for i, line in enumerate(lines) if (m := _SASS_LABEL.match(line))}
@@ -209,7 +214,7 @@ def sass_loop_reload_exposure(sass: str, window: int = RELOAD_WINDOW) -> int:
         for distance, (later, op, args) in enumerate(insns[n + 1:n + window], 1):
             if later not in inside:
                 break
-            parts = [a.strip() for a in re.split(r",(?![^\[]*\])", args)]
+            parts = _sass_operands(args)
             reads = parts if op.startswith(_SASS_NO_DEST) else parts[1:]
             if any(r.search(a) for r in regs for a in reads):
                 exposure += window - distance
@@ -314,7 +319,7 @@ def sass_instructions(sass: str) -> list[SassInstruction]:
             continue
         full, head = m.group(1), m.group(1).split(".", 1)[0]
         args = m.group(2).replace(".reuse", "")
-        parts = [a.strip() for a in re.split(r",(?![^\[]*\])", args)] if args else []
+        parts = _sass_operands(args) if args else []
         writes: list[str] = []
         if parts and not full.startswith(_SASS_NO_DEST):
             count = _vector_width(full) if head in _VECTOR_LOADS else 1
