@@ -75,6 +75,8 @@ LINEAR_INTS = ("M", "N", "K", "sxm", "sxk", "swn", "swk", "srm", "srn", "sym", "
 RESIDUAL_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "scm", "scn")
 GATED_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "sgm", "sgn", "scm", "scn")
 SIGMOID_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sgm", "sgn", "scm", "scn")
+ROWWISE_INTS = ("M", "N", "K", "sam", "sak", "sbn", "sbk", "scm", "scn")
+DROPOUT_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "skm", "skn", "srm", "srn", "scm", "scn")
 BATCHED_INTS = ("M", "N", "K", "sab", "sam", "sak", "sbb", "sbk", "sbn", "ssb", "sdb", "sdm", "sdn", "scb", "scm", "scn")
 
 
@@ -135,11 +137,16 @@ GEMM_LAUNCHES = {launch.kernel: launch for launch in [
     _launch("gemm_colmajor", "a_ptr:*fp16 b_ptr:*fp16 d_ptr:*fp32 bias_ptr:*fp32 c_ptr:*fp32", ADDMM_INTS, ("ADD",)),
     _launch("gemm_sigmoid_gate", "a_ptr:*bf16 b_ptr:*bf16 bias_ptr:*bf16 g_ptr:*OUT c_ptr:*OUT", SIGMOID_INTS,
             ("OUT_F32",), "bf16"),
+    _launch("gemm_rowwise_scaled", "a_ptr:*IN b_ptr:*IN sa_ptr:*fp32 sb_ptr:*fp32 bias_ptr:*bf16 c_ptr:*OUT",
+            ROWWISE_INTS, ("INT8", "OUT_F32"), "bf16"),
+    _launch("gemm_dropout_residual", "a_ptr:*bf16 b_ptr:*bf16 bias_ptr:*bf16 keep_ptr:*u8 r_ptr:*OUT c_ptr:*OUT",
+            DROPOUT_INTS, ("OUT_F32",), "bf16"),
 ]}
 ATTENTION_POINTERS = {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp16"}
 ATTENTION_ARGS = {"sm_scale": "fp32", "Z": "i32", "H": "i32", "N_CTX": "i32", "stride_z": "i32", "stride_h": "i32",
                   "stride_n": "i32"}
 DTYPES = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32"}
+SOURCES = {"fp8": "fp8e4nv", "int8": "i8"}  # a launch name's `in=` (the GEMM operands' type) as Triton spells it
 
 
 def _jit_function(module: str, name: str):
@@ -161,11 +168,18 @@ def _specialised(k: dict):
         values = ["ptr"] * len(ATTENTION_POINTERS) + list(args)[:len(ATTENTION_ARGS)]
         return _jit_function("attention", "attention_fwd"), ATTENTION_POINTERS | ATTENTION_ARGS, consts, values
     launch = GEMM_LAUNCHES[name.split()[0]]
-    dtype = re.search(r"\bD=(\w+)", name)
-    out = "fp32" if c.get("OUT_F32") else DTYPES[dtype.group(1)] if dtype else launch.out
-    pointers = {p: t.replace("OUT", out) for p, t in launch.pointers.items()}
-    sig, consts, values = _gemm_signature(pointers, launch.ints, launch.flags, c, args)
+    sig, consts, values = _gemm_signature(pointer_types(launch, name, c), launch.ints, launch.flags, c, args)
     return _jit_function(launch.module, launch.kernel), sig, consts, values
+
+
+def pointer_types(launch: GemmLaunch, name: str, config: dict) -> dict[str, str]:
+    """A GEMM launch's pointer arguments typed for one kernel: OUT from its OUT_F32 flag or the launch name's
+    `D=` dtype, IN (the operands) from the name's `in=`."""
+    dtype = re.search(r"\bD=(\w+)", name)
+    out = "fp32" if config.get("OUT_F32") else DTYPES[dtype.group(1)] if dtype else launch.out
+    source = re.search(r"\bin=(\w+)", name)
+    return {p: t.replace("OUT", out).replace("IN", SOURCES[source.group(1)] if source else "")
+            for p, t in launch.pointers.items()}
 
 
 def compile_all(out: Path, only: str = "") -> None:

@@ -7,8 +7,10 @@
 #   OUT=results WHAT=addmm PIPES="default model always" SECS=2 bash tools/propagate_mma_gpu_run.sh
 #   OUT=results WHAT="addmm gelu silu bias" LANES=4 SECS=2 bash tools/propagate_mma_gpu_run.sh   # one GPU per lane
 #   OUT=results WHAT="sizes shapes" PIPES=always FLAGS=--each-size LANES=2 bash tools/propagate_mma_gpu_run.sh
+#   OUT=results WHAT="rowwise dropout sigmoid:default" LANES=4 SECS=2 bash tools/propagate_mma_gpu_run.sh
 # FLAGS: more irkit-check options for every run (--each-size: each kernel timed at every problem size).
-# LANES: on a machine with that many GPUs, the programs of WHAT are dealt out in turn to LANES processes, each on
+# WHAT: programs, each run with every pipeline of PIPES, or with its own after a colon (sigmoid:default,always).
+# LANES: on a machine with that many GPUs, the runs (program, pipeline) are dealt out in turn to LANES processes, each on
 # its own GPU (CUDA_VISIBLE_DEVICES) and writing its log to $OUT/lane<i>.log: each kernel's before/after pair is
 # still timed on one GPU, so its ratio means what it means in a one-lane run.
 set -o pipefail
@@ -38,22 +40,29 @@ declare -A PROGRAM=([addmm]=examples/gpu/addmm.py [attention]=examples/gpu/atten
                      [gated]=examples/gpu/gemm_gated_residual.py [silu]=examples/gpu/gemm_silu_scaled.py
                      [linear]=examples/gpu/linear_relu2.py [rowsum]=examples/gpu/gemm_rowsum.py
                      [atclamp]=examples/gpu/gemm_at_clamp.py [btscale]=examples/gpu/gemm_bt_scale.py
-                     [sigmoid]=examples/gpu/gemm_sigmoid_gate.py)
-programs() {  # what...
+                     [sigmoid]=examples/gpu/gemm_sigmoid_gate.py [rowwise]=examples/gpu/gemm_rowwise_scaled.py
+                     [dropout]=examples/gpu/gemm_dropout_residual.py)
+runs_of() {  # what... -> program:pipe for each pipeline of PIPES (or of the item's own: sigmoid:default)
   for what in "$@"; do
-    for pipe in ${PIPES:-default always}; do
-      run ${what}_$pipe "${PIPELINE[$pipe]}" python3 $REPO/${PROGRAM[$what]}
-    done
+    local pipes=${PIPES:-default always}
+    [[ $what == *:* ]] && pipes=${what#*:} && pipes=${pipes//,/ }
+    for pipe in $pipes; do echo "${what%%:*}:$pipe"; done
+  done
+}
+programs() {  # program:pipe...
+  for job in "$@"; do
+    local what=${job%%:*} pipe=${job#*:}
+    run ${what}_$pipe "${PIPELINE[$pipe]}" python3 $REPO/${PROGRAM[$what]}
   done
 }
 LANES=${LANES:-1}
 if [ "$LANES" -le 1 ]; then
-  programs ${WHAT:-addmm}
+  programs $(runs_of ${WHAT:-addmm})
   exit
 fi
 declare -a LANE
-i=0
-for what in ${WHAT:-addmm}; do LANE[$((i % LANES))]+="$what "; i=$((i + 1)); done
+i=0  # one program's pipelines may go to different GPUs: each before/after pair is still timed on one
+for job in $(runs_of ${WHAT:-addmm}); do LANE[$((i % LANES))]+="$job "; i=$((i + 1)); done
 for lane in $(seq 0 $((LANES - 1))); do
   [ -n "${LANE[$lane]}" ] || continue
   echo "lane $lane (GPU $lane): ${LANE[$lane]}"

@@ -1,0 +1,84 @@
+"""tools/heldout_register.py: a held-out program's launches as its GPU run names and specialises them, and the
+figures a registration line takes from the pass's remark."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def tool():
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import heldout_register
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    return heldout_register
+
+
+def test_launches_follow_the_programs_sweeps(tool):
+    rowwise = list(tool.PROGRAMS["rowwise"]())
+    dropout = list(tool.PROGRAMS["dropout"]())
+    sigmoid = list(tool.PROGRAMS["sigmoid"]())
+    # 8 configs times (fp8, int8) at the aligned size and (bf16, fp32 out) at the masked one
+    assert len(rowwise) == 32 and len(dropout) == 24 and len(sigmoid) == 24
+    keys = [tool.launches.kernel_key(k) for k in rowwise]
+    assert len(set(keys)) == 32
+    assert "gemm_rowwise_scaled_kernel_in_int8_out_bf16_4096x4096x4096_128x128x128_w8_s3" in keys
+    assert "gemm_rowwise_scaled_kernel_in_fp8_out_fp32_2900x2300x1700_64x64x128_w4_s3" in keys
+    masked = next(k for k in rowwise if k["family"][1][:3] == [2900, 2300, 1700] and k["config"]["OUT_F32"])
+    assert masked["config"]["INT8"] is False
+
+
+def test_signature_types_the_operands_by_the_launch_name(tool):
+    launch = tool.launches.GEMM_LAUNCHES["gemm_rowwise_scaled_kernel"]
+    int8 = next(k for k in tool.PROGRAMS["rowwise"]() if "in=int8" in k["name"])
+    fp8_fp32 = next(k for k in tool.PROGRAMS["rowwise"]() if k["name"].endswith("in=fp8 out=fp32"))
+    typed = tool.launches.pointer_types(launch, fp8_fp32["name"], fp8_fp32["config"])
+    assert typed["b_ptr"] == "*fp8e4nv" and typed["c_ptr"] == "*fp32" and typed["sa_ptr"] == "*fp32"
+    pointers = tool.launches.pointer_types(launch, int8["name"], int8["config"])
+    sig, consts, values = tool.launches._gemm_signature(pointers, launch.ints, launch.flags, int8["config"],
+                                                        int8["family"][1])
+    assert sig["a_ptr"] == "*i8" and sig["c_ptr"] == "*bf16"
+    # B is stored N x K: its K stride, A's and C's column strides are 1, which a launch makes constexprs
+    assert {n for n in launch.ints if consts.get(n) == 1} == {"sak", "sbk", "scn"}
+    assert consts["INT8"] is True
+    # every aligned integer and pointer is divisible by 16; the masked size's are not
+    assert tool.launches._divisible(values) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 13]
+
+
+REMARK = ("k.ttgir:214:10: remark: propagate-mma: conversion kept: narrows 32 store(s)/thread to b32 (model: -627 "
+          "cycles/CTA); profit=auto: compiled with it 126 registers/thread; SASS cost -4 (loop instructions 104 -> "
+          "104, instructions outside loops 691 -> 651); loop schedule 238 -> 240 cycles/iteration; the SASS cost "
+          "moves less than -150/+300, so occupancy and spills decide: neither more CTAs nor spills 512 B fewer")
+
+
+def test_figures_come_from_the_compiler_check_remark(tool):
+    assert tool._figures(REMARK) == ("SASS cost -4; loop schedule 238 -> 240; the SASS cost moves less than "
+                                     "-150/+300, so occupancy and spills decide: neither more CTAs nor spills "
+                                     "512 B fewer")
+    # a take's figures sit in brackets inside the rewrite's remark: the criterion ends with them
+    taken = REMARK.replace("the SASS cost moves", "the SASS cost falls by 150 or more); alone: widens; was").replace(
+        "-4 (", "-222 (")
+    figures = tool._figures(taken)
+    assert figures.startswith("SASS cost -222;") and figures.endswith("the SASS cost falls by 150 or more")
+    assert not re.search(r"alone", figures)
+
+
+def test_registered_lines_are_read_by_the_round_summary(tool, tmp_path):
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import propagate_mma_round
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    line = ("rowwise gemm_rowwise_scaled_kernel_in_fp8_out_fp32_2900x2300x1700_128x128x128_w8_s3: rewrite; "
+            "conversions 1 -> 0; the IR model's own rewrite (model: +246 cycles/CTA), not undone")
+    (tmp_path / "p.txt").write_text("# header\n" + line + "\n")
+    assert propagate_mma_round.registered(tmp_path / "p.txt") == {
+        "gemm_rowwise_scaled_kernel_in_fp8_out_fp32_2900x2300x1700_128x128x128_w8_s3": True}

@@ -1,0 +1,145 @@
+"""Register the default's decisions on a held-out GEMM program before its GPU run (docs/propagate-mma-results/notes.md).
+
+A held-out round times a program the profit rule was never chosen on.  Its decisions are committed first, from
+this CPU: each kernel is compiled with a real Triton for cuda:90 as the program's launches specialise it
+(`cost_model_search`'s launch table), then the pass itself decides, compiler check included.  Two steps, each in
+its own Python:
+
+    /path/to/triton36/bin/python tools/heldout_register.py compile rowwise --out /tmp/r23_ttgir
+    IRKIT_TRITON_PYTHON=/path/to/triton36/bin/python .venv/bin/python tools/heldout_register.py decide rowwise \\
+        --ttgir /tmp/r23_ttgir >> docs/propagate-mma-results/r23_predictions_cpu.txt
+
+`decide` prints one line per kernel in the form `tools/propagate_mma_round.py --predictions` reads:
+`PROGRAM KERNEL: rewrite | keep; conversions A -> B; SASS cost C; loop schedule ...; the criterion that decided`
+(the figures and criterion from the pass's own remark).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+
+import cost_model_search as launches  # tools/: the example programs' launch table and a compile as a launch makes it
+
+ROOT = Path(__file__).resolve().parents[1]
+SHORT = {"bfloat16": "bf16", "float32": "fp32", "float8_e4m3fn": "fp8", "int8": "int8"}
+
+
+def _report(name: str, size: tuple[int, int, int], ints: list[int], config: tuple, flags: dict) -> dict:
+    """A kernel as irkit-check's JSON report names it (what `kernel_key` and `_specialised` read)."""
+    bm, bn, bk, warps, stages = config
+    return {"name": name, "launch_metadata": {"name": name}, "family": [None, [*size, *ints[3:]]],
+            "config": {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "num_warps": warps, "num_stages": stages, **flags}}
+
+
+def _program(module: str) -> SimpleNamespace:
+    """An example program's CONFIGS and SIZES, read from its source (both Pythons read them; irkit's has no
+    Triton to import the program with)."""
+    tree = ast.parse((ROOT / "examples" / "gpu" / f"{module}.py").read_text())
+    found = {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body
+             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+             and node.targets[0].id in ("CONFIGS", "SIZES")}
+    return SimpleNamespace(**found)
+
+
+def _sigmoid() -> Iterator[dict]:
+    """examples/gpu/gemm_sigmoid_gate.py (round 22): row-major A, B, G and C."""
+    program = _program("gemm_sigmoid_gate")
+    for (m, n, k), dtypes in program.SIZES:
+        for dtype in dtypes:
+            for config in program.CONFIGS:
+                yield _report(f"gemm_sigmoid_gate_kernel out={SHORT[dtype]}", (m, n, k),
+                              [m, n, k, k, 1, n, 1, n, 1, n, 1], config, {"OUT_F32": dtype == "float32"})
+
+
+def _rowwise() -> Iterator[dict]:
+    """examples/gpu/gemm_rowwise_scaled.py (round 23): row-major A and C, B stored N x K."""
+    program = _program("gemm_rowwise_scaled")
+    for (m, n, k), kinds in program.SIZES:
+        for source, out in kinds:
+            for config in program.CONFIGS:
+                yield _report(f"gemm_rowwise_scaled_kernel in={SHORT[source]} out={SHORT[out]}", (m, n, k),
+                              [m, n, k, k, 1, k, 1, n, 1], config,
+                              {"INT8": source == "int8", "OUT_F32": out == "float32"})
+
+
+def _dropout() -> Iterator[dict]:
+    """examples/gpu/gemm_dropout_residual.py (round 23): row-major A, B, the byte mask, R and C."""
+    program = _program("gemm_dropout_residual")
+    for (m, n, k), dtypes in program.SIZES:
+        for dtype in dtypes:
+            for config in program.CONFIGS:
+                yield _report(f"gemm_dropout_residual_kernel out={SHORT[dtype]}", (m, n, k),
+                              [m, n, k, k, 1, n, 1, n, 1, n, 1, n, 1], config, {"OUT_F32": dtype == "float32"})
+
+
+PROGRAMS = {"sigmoid": _sigmoid, "rowwise": _rowwise, "dropout": _dropout}
+
+
+def compile_program(program: str, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for k in PROGRAMS[program]():
+        path = out / f"{launches.kernel_key(k)}.ttgir"
+        if path.exists():
+            continue
+        fn, sig, consts, values = launches._specialised(k)
+        sig.update({n: "constexpr" for n in consts})  # as cost_model_search.compile_all, for the same reason
+        path.write_text(launches._compile(fn, sig, consts, launches._divisible(values), k["config"]["num_warps"],
+                                          k["config"]["num_stages"]))
+        print(path.name, flush=True)
+
+
+def _figures(remark: str) -> str:
+    """The SASS cost, the loop schedule and the criterion from a compiler-check remark."""
+    parts = []
+    for pattern in (r"SASS cost [-+]?[\d,]+", r"loop schedule [\d,]+ -> [\d,]+"):
+        m = re.search(pattern, remark)
+        if m:
+            parts.append(m.group(0))
+    criterion = re.search(r"cycles/iteration; ([^)]*)", remark)  # it ends where the compiled figures do
+    if criterion:
+        parts.append(criterion.group(1))
+    return "; ".join(parts)
+
+
+def decide(program: str, ttgir: Path) -> None:
+    for k in PROGRAMS[program]():
+        key = launches.kernel_key(k)
+        path = ttgir / f"{key}.ttgir"
+        run = subprocess.run([sys.executable, "-m", "irkit", "--propagate-mma", "--mlir-print-remarks",
+                              str(path)], capture_output=True, text=True)
+        if run.returncode:
+            raise SystemExit(f"{path}: irkit-opt failed:\n{run.stderr}")
+        before = path.read_text().count("ttg.convert_layout")
+        after = run.stdout.count("ttg.convert_layout")
+        remarks = [line for line in run.stderr.splitlines() if "remark: propagate-mma" in line]
+        compiled = [line for line in remarks if "SASS cost" in line]
+        model = [m.group(0) for line in remarks for m in [re.search(r"model: [-+][\d,]+ cycles/CTA", line)] if m]
+        verdict = "rewrite" if after < before else "keep"
+        # without a compiler-check remark, the IR model's own removal stood (the guard compiled it and let it be)
+        figures = _figures(compiled[0]) if compiled else f"the IR model's own rewrite ({', '.join(model)}), not undone"
+        print(f"{program} {key}: {verdict}; conversions {before} -> {after}; {figures}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("step", choices=("compile", "decide"))
+    ap.add_argument("program", choices=sorted(PROGRAMS))
+    ap.add_argument("--out", type=Path, help="compile: the folder to write each kernel's TTGIR to")
+    ap.add_argument("--ttgir", type=Path, help="decide: the folder `compile` wrote")
+    args = ap.parse_args(argv)
+    if args.step == "compile":
+        compile_program(args.program, args.out or ap.error("compile needs --out"))
+    else:
+        decide(args.program, args.ttgir or ap.error("decide needs --ttgir"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
