@@ -41,6 +41,15 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_rowwise_scaled.py", "H200, round 23 (held out: written in session 14, the default unchanged "
+     "since round 22's revert; its decisions registered from a CPU compile before the run, 9ac5785)",
+     "r23_rowwise_default.json", "r23_rowwise_always.json", "9ac5785", "r23_all.txt", "default"),
+    ("examples/gpu/gemm_dropout_residual.py", "H200, round 23 (held out: written in session 14, the default unchanged "
+     "since round 22's revert; its decisions registered from a CPU compile before the run, 9ac5785)",
+     "r23_dropout_default.json", "r23_dropout_always.json", "9ac5785", "r23_all.txt", "default"),
+    ("examples/gpu/gemm_sigmoid_gate.py", "H200, round 23 (the current default, round 22's loop-schedule rule reverted; "
+     "its decisions registered before the run, 9ac5785; `profit=always` from round 22)",
+     "r23_sigmoid_default.json", "r22_sigmoid_always.json", "9ac5785", "r23_all.txt", "default"),
     ("examples/gpu/gemm_sigmoid_gate.py", "H200, round 22 (held out: written after round 21's loop-schedule rule, which "
      "this run refuted and which is reverted; its decisions registered from a CPU compile before the run, bd9c833)",
      "r22_sigmoid_default.json", "r22_sigmoid_always.json", "bd9c833", "r22_all.txt", "default"),
