@@ -31,10 +31,11 @@ ROOT = Path(__file__).resolve().parents[1]
 SHORT = {"bfloat16": "bf16", "float32": "fp32", "float8_e4m3fn": "fp8", "int8": "int8"}
 
 
-def _report(name: str, size: tuple[int, int, int], ints: list[int], config: tuple, flags: dict) -> dict:
-    """A kernel as irkit-check's JSON report names it (what `kernel_key` and `_specialised` read)."""
+def _report(name: str, ints: list[int], config: tuple, flags: dict) -> dict:
+    """A kernel as irkit-check's JSON report names it (what `kernel_key` and `_specialised` read): `ints`, the
+    launch's integer arguments in order, M, N and K first."""
     bm, bn, bk, warps, stages = config
-    return {"name": name, "launch_metadata": {"name": name}, "family": [None, [*size, *ints[3:]]],
+    return {"name": name, "launch_metadata": {"name": name}, "family": [None, ints],
             "config": {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "num_warps": warps, "num_stages": stages, **flags}}
 
 
@@ -54,7 +55,7 @@ def _sigmoid() -> Iterator[dict]:
     for (m, n, k), dtypes in program.SIZES:
         for dtype in dtypes:
             for config in program.CONFIGS:
-                yield _report(f"gemm_sigmoid_gate_kernel out={SHORT[dtype]}", (m, n, k),
+                yield _report(f"gemm_sigmoid_gate_kernel out={SHORT[dtype]}",
                               [m, n, k, k, 1, n, 1, n, 1, n, 1], config, {"OUT_F32": dtype == "float32"})
 
 
@@ -64,7 +65,7 @@ def _rowwise() -> Iterator[dict]:
     for (m, n, k), kinds in program.SIZES:
         for source, out in kinds:
             for config in program.CONFIGS:
-                yield _report(f"gemm_rowwise_scaled_kernel in={SHORT[source]} out={SHORT[out]}", (m, n, k),
+                yield _report(f"gemm_rowwise_scaled_kernel in={SHORT[source]} out={SHORT[out]}",
                               [m, n, k, k, 1, k, 1, n, 1], config,
                               {"INT8": source == "int8", "OUT_F32": out == "float32"})
 
@@ -75,7 +76,7 @@ def _dropout() -> Iterator[dict]:
     for (m, n, k), dtypes in program.SIZES:
         for dtype in dtypes:
             for config in program.CONFIGS:
-                yield _report(f"gemm_dropout_residual_kernel out={SHORT[dtype]}", (m, n, k),
+                yield _report(f"gemm_dropout_residual_kernel out={SHORT[dtype]}",
                               [m, n, k, k, 1, n, 1, n, 1, n, 1, n, 1], config, {"OUT_F32": dtype == "float32"})
 
 
@@ -122,8 +123,12 @@ def decide(program: str, ttgir: Path) -> None:
         compiled = [line for line in remarks if "SASS cost" in line]
         model = [m.group(0) for line in remarks for m in [re.search(r"model: [-+][\d,]+ cycles/CTA", line)] if m]
         verdict = "rewrite" if after < before else "keep"
-        # without a compiler-check remark, the IR model's own removal stood (the guard compiled it and let it be)
-        figures = _figures(compiled[0]) if compiled else f"the IR model's own rewrite ({', '.join(model)}), not undone"
+        if compiled:
+            figures = _figures(compiled[0])
+        elif verdict == "rewrite":  # the guard compiled the IR model's own removal and let it stand, saying nothing
+            figures = f"the IR model's own rewrite ({', '.join(model)}), not undone"
+        else:
+            figures = f"kept by the IR model ({', '.join(model)}); no compiler-check remark"
         print(f"{program} {key}: {verdict}; conversions {before} -> {after}; {figures}", flush=True)
 
 
