@@ -106,6 +106,23 @@ def test_round_19_ran_as_registered_but_for_the_known_retarget():
     assert recorded["total"]["kernels"] == len(registered)
 
 
+def test_round_23_ran_as_registered_and_its_figures_cover_every_timing():
+    """Round 23: three programs none of the rules was chosen on, every decision as registered from the CPU before
+    the run; the static figures the ceiling tool decides them from cover every timed kernel."""
+    round_tool, ceiling, _ = _tools()
+    registered = round_tool.registered(RESULTS / "r23_predictions_cpu.txt")
+    recorded = json.loads((RESULTS / "r23_summary.json").read_text())
+    assert len(registered) == recorded["total"]["kernels"] == 80
+    for program, always, default in ceiling.NEW_PROGRAMS:
+        summary = round_tool.program_summary(default, always, registered)
+        assert summary == recorded["programs"][program]
+        assert summary["not_as_registered"] == [] and summary["rewrites_measured"]["slower"] == 0
+    rows, figures, model = ceiling.new_program_rows()
+    assert len(rows) == 80 and {r["kernel"] for r in rows} == set(figures) == set(model) == set(registered)
+    assert sum(r["sign"] == "faster" for r in rows) == recorded["total"]["always_faster"]
+    assert all(not f["before"].get("error") and f["after"]["registers"] for f in figures.values())
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""

@@ -1,4 +1,4 @@
-"""How far can a static profit rule go on the kernels timed so far?  Two questions, answered from the recorded
+"""How far can a static profit rule go on the kernels timed so far?  Five questions, answered from the recorded
 runs in docs/propagate-mma-results/ (docs/propagate-mma-results/notes.md, round 19):
 
 1. Is the measured sign repeatable?  Every kernel timed twice with the same compiled code (the default's run and
@@ -20,9 +20,12 @@ runs in docs/propagate-mma-results/ (docs/propagate-mma-results/notes.md, round 
    lines and sectors of the global accesses it moves: `model_figures`, read from round 19's default runs), with
    a latency schedule of each compiled kernel's SASS (`tools/sass_schedule.py`, r21_schedule_cpu.json), and
    with both.
+5. Does what they learnt hold on programs none of this saw (round 23)?  Each learner fitted on every recorded
+   timing decides round 23's three programs (gemm_rowwise_scaled, gemm_dropout_residual and gemm_sigmoid_gate,
+   whose figures r23_features_cpu.json holds), with the recorded figures and with the IR model's as well.
 
     .venv/bin/pip install scikit-learn        # for this tool only: irkit does not depend on it
-    .venv/bin/python tools/profit_rule_ceiling.py --json docs/propagate-mma-results/r21_ceiling.json
+    .venv/bin/python tools/profit_rule_ceiling.py --json docs/propagate-mma-results/r23_ceiling.json
 
 scikit-learn is the field's library for these learners; writing trees and boosting here would only add code to
 check.  Without it the tool answers question 1 and says so.
@@ -39,6 +42,7 @@ from statistics import median
 
 import profit_rule_cv as cv  # tools/: the recorded timings, their static figures and the default's replay
 import propagate_mma_results as table
+import propagate_mma_round as round_tool  # tools/: a round's registered decisions
 from cost_model_search import kernel_key
 
 DATA = cv.DATA
@@ -194,25 +198,11 @@ def remarked_figures() -> dict[str, dict[str, float]]:
     return out
 
 
-def learners_left_out(rows: list[dict], extra: tuple[dict[str, dict[str, float]], ...] = (),
-                      only: tuple[str, ...] = ()) -> dict:
-    """Each learner (those named in `only`, else all) with each program left out in turn, over the recorded
-    figures and the `extra` ones (kernel -> figures; a kernel missing from one gets zeros)."""
-    import numpy as np
+def _learners(only: tuple[str, ...] = ()) -> dict:
+    """The learners tried (those named in `only`, else all), each a maker of a fresh classifier."""
     from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
     from sklearn.tree import DecisionTreeClassifier
 
-    figures = {r["kernel"]: r for r in json.loads((DATA / "r14_features_cpu.json").read_text())["kernels"]}
-    feats = [features(x, figures[x["kernel"]]) for x in rows]
-    for more in extra:
-        for x, f in zip(rows, feats):
-            f.update(more.get(x["kernel"], {}))
-    names = sorted({k for f in feats for k in f})
-    X = np.array([[f.get(k, 0.0) for k in names] for f in feats])
-    faster = np.array([x["sign"] == "faster" for x in rows])
-    slower = np.array([x["sign"] == "slower" for x in rows])
-    noise = np.array([x["sign"] == "noise" for x in rows])
-    programs = np.array([x["program"] for x in rows])
     makers = {
         "decision tree, depth 2": lambda: DecisionTreeClassifier(max_depth=2, min_samples_leaf=5, random_state=0),
         "decision tree, depth 3": lambda: DecisionTreeClassifier(max_depth=3, min_samples_leaf=5, random_state=0),
@@ -220,25 +210,107 @@ def learners_left_out(rows: list[dict], extra: tuple[dict[str, dict[str, float]]
         "random forest (300 trees)": lambda: RandomForestClassifier(300, min_samples_leaf=3, random_state=0),
         "gradient boosting": lambda: GradientBoostingClassifier(random_state=0),
     }
+    return {name: make for name, make in makers.items() if not only or name in only}
+
+
+def _matrix(rows: list[dict], figures: dict, extra: tuple[dict[str, dict[str, float]], ...],
+            names: list[str] | None = None):
+    """(the figures' names, one row of figures per kernel, and whether each ran faster / slower / within noise)."""
+    import numpy as np
+
+    feats = [features(x, figures[x["kernel"]]) for x in rows]
+    for more in extra:
+        for x, f in zip(rows, feats):
+            f.update(more.get(x["kernel"], {}))
+    names = names or sorted({k for f in feats for k in f})
+    X = np.array([[f.get(k, 0.0) for k in names] for f in feats])
+    signs = np.array([x["sign"] for x in rows])
+    return names, X, signs == "faster", signs == "slower", signs == "noise"
+
+
+def _fit_and_decide(make, X_train, faster, slower, X_test, threshold: str):
+    """Fit on the training kernels (a slower one weighs 3) and decide the test ones: take where the learner's
+    probability of faster reaches 0.5, or, for `threshold` "no training kernel slower", where it passes every
+    training kernel that ran slower."""
+    import numpy as np
+
+    model = make()
+    model.fit(X_train, faster, sample_weight=np.where(slower, 3.0, 1.0))
+    cut = 0.5
+    if threshold != "0.5":
+        seen = model.predict_proba(X_train)[:, 1][slower]
+        cut = max(0.5, float(seen.max()) + 1e-9) if len(seen) else 0.5
+    return model.predict_proba(X_test)[:, 1] >= cut
+
+
+THRESHOLDS = ("0.5", "no training kernel slower")
+
+
+def learners_left_out(rows: list[dict], extra: tuple[dict[str, dict[str, float]], ...] = (),
+                      only: tuple[str, ...] = ()) -> dict:
+    """Each learner (those named in `only`, else all) with each program left out in turn, over the recorded
+    figures and the `extra` ones (kernel -> figures; a kernel missing from one gets zeros)."""
+    import numpy as np
+
+    figures = {r["kernel"]: r for r in json.loads((DATA / "r14_features_cpu.json").read_text())["kernels"]}
+    names, X, faster, slower, noise = _matrix(rows, figures, extra)
+    programs = np.array([x["program"] for x in rows])
     out = {}
-    for name, make in makers.items():
-        if only and name not in only:
-            continue
-        for threshold in ("0.5", "no training kernel slower"):
+    for name, make in _learners(only).items():
+        for threshold in THRESHOLDS:
             signs = losses = 0
             for program in sorted(set(programs)):
                 train, test = programs != program, programs == program
-                model = make()
-                model.fit(X[train], faster[train], sample_weight=np.where(slower[train], 3.0, 1.0))
-                cut = 0.5
-                if threshold != "0.5":
-                    seen = model.predict_proba(X[train])[:, 1][slower[train]]
-                    cut = max(0.5, float(seen.max()) + 1e-9) if len(seen) else 0.5
-                take = model.predict_proba(X[test])[:, 1] >= cut
+                take = _fit_and_decide(make, X[train], faster[train], slower[train], X[test], threshold)
                 signs += int((noise[test] | (take == faster[test])).sum())
                 losses += int((take & slower[test]).sum())
             out[f"{name}, threshold {threshold}"] = {"signs": signs, "slower": losses}
     return {"features": len(names), "kernels": len(rows), "programs": len(set(programs)), "left_out": out}
+
+
+# round 23: programs none of the above saw, each with its profit=always run and its default run (for the remarks)
+NEW_PROGRAMS = [("rowwise", "r23_rowwise_always.json", "r23_rowwise_default.json"),
+                ("dropout", "r23_dropout_always.json", "r23_dropout_default.json"),
+                ("sigmoid", "r22_sigmoid_always.json", "r23_sigmoid_default.json")]
+
+
+def new_program_rows() -> tuple[list[dict], dict, dict[str, dict[str, float]]]:
+    """Round 23's kernels: (each kernel's program, key and measured sign; its static figures,
+    r23_features_cpu.json; the IR model's figures from the default's remarks)."""
+    rows, model = [], {}
+    for program, always, default in NEW_PROGRAMS:
+        for k in json.loads((DATA / always).read_text())["kernels"]:
+            if "timing" in k:
+                rows.append({"program": program, "kernel": kernel_key(k), "sign": table.measured_sign(k["timing"])})
+        for k in json.loads((DATA / default).read_text())["kernels"]:
+            model[kernel_key(k)] = model_figures(k.get("remarks", []))
+    figures = {r["kernel"]: r for r in json.loads((DATA / "r23_features_cpu.json").read_text())["kernels"]}
+    return rows, figures, model
+
+
+def learners_on_new_programs(rows: list[dict], with_model_figures: bool = False,
+                             only: tuple[str, ...] = ()) -> dict:
+    """Each learner fitted on every recorded timing (`rows`), then deciding round 23's three programs, which
+    none of the recorded figures, rules or learners saw."""
+    new, new_figures, new_model = new_program_rows()
+    figures = {r["kernel"]: r for r in json.loads((DATA / "r14_features_cpu.json").read_text())["kernels"]}
+    extra, new_extra = ((remarked_figures(),), (new_model,)) if with_model_figures else ((), ())
+    names, X, faster, slower, _ = _matrix(rows, figures, extra)
+    _, X_new, new_faster, new_slower, new_noise = _matrix(new, new_figures, new_extra, names)
+    out = {}
+    for name, make in _learners(only).items():
+        for threshold in THRESHOLDS:
+            take = _fit_and_decide(make, X, faster, slower, X_new, threshold)
+            out[f"{name}, threshold {threshold}"] = {
+                "signs": int((new_noise | (take == new_faster)).sum()), "slower": int((take & new_slower).sum()),
+                "taken": int(take.sum())}
+    registered = round_tool.registered(DATA / "r23_predictions_cpu.txt")
+    default = [registered[x["kernel"]] for x in new]
+    return {"features": len(names), "trained_on": len(rows), "kernels": len(new),
+            "never_rewriting": int((~new_faster).sum()),
+            "default": {"signs": sum(cv.right(x, take) for x, take in zip(new, default)),
+                        "slower": sum(cv.slower(x, take) for x, take in zip(new, default)), "taken": sum(default)},
+            "decided": out}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -284,6 +356,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"The same, with {title} ({more['features']} figures):")
             for name, r in more["left_out"].items():
                 print(f"  {name:60s} signs {r['signs']} ({r['signs'] / more['kernels']:.1%}), slower {r['slower']}")
+        if (DATA / "r23_features_cpu.json").exists():
+            report["learners, round 23's programs"] = {}
+            for title, with_model in (("the recorded figures", False), ("with the IR model's figures", True)):
+                new = report["learners, round 23's programs"][title] = learners_on_new_programs(rows, with_model)
+                d = new["default"]
+                print(f"Fitted on all {new['trained_on']} timings, deciding round 23's {new['kernels']} kernels "
+                      f"(3 programs none of them saw), {title} ({new['features']} figures; never rewriting: signs "
+                      f"{new['never_rewriting']}; the default: signs {d['signs']}, slower {d['slower']}, taken "
+                      f"{d['taken']}):")
+                for name, r in new["decided"].items():
+                    print(f"  {name:60s} signs {r['signs']} ({r['signs'] / new['kernels']:.1%}), slower "
+                          f"{r['slower']}, taken {r['taken']}")
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n")
     return 0
