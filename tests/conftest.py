@@ -1,9 +1,11 @@
-"""Shared fixtures: the real-IR corpus shipped in tests/data/corpus (see tests/frontend_corpus.py)."""
+"""Shared fixtures: the real-IR corpus shipped in tests/data/corpus (see tests/frontend_corpus.py), and the real
+Triton 3.6 where one is at hand."""
 
 from pathlib import Path
 
 import pytest
 from frontend_corpus import CORPUS
+from test_check_static import triton_python
 
 
 @pytest.fixture(scope="session")
@@ -18,3 +20,12 @@ def parsed_corpus(corpus):
     import frontend_corpus
 
     return frontend_corpus
+
+
+@pytest.fixture(scope="session")
+def triton36() -> str:
+    """A Python with the real Triton 3.6 (IRKIT_TRITON_PYTHONS, or this Python's own); the test skips without one."""
+    python = triton_python("3.6")
+    if python is None:
+        pytest.skip("no Triton 3.6 (IRKIT_TRITON_PYTHONS='3.6.0=/path/python')")
+    return python

@@ -13,7 +13,6 @@ import json
 from pathlib import Path
 
 import pytest
-from test_amd_occupancy import _triton36
 from test_propagate_mma_compiled import conversions, run, the_tools_provide_triton  # noqa: F401 (autouse)
 
 from irkit.analysis.occupancy import CompiledKernel
@@ -49,13 +48,6 @@ def test_the_screens_grid():
     assert grid({}, {}, autotuned=own) == own
     assert [c["options"]["num_warps"] for c in grid({}, {"num_warps": [4, 8]}, autotuned=own)] == [4, 8, 4, 8]
 
-
-@pytest.fixture(scope="module")
-def triton36():
-    python = _triton36()
-    if python is None:
-        pytest.skip("no Triton 3.6 (IRKIT_TRITON_PYTHONS='3.6.0=/path/python')")
-    return python
 
 
 def test_static_check_shows_waves_per_simd(triton36, tmp_path, capsys):

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 from irkit.passes import all_passes
-from test_check_static import triton_python
 from xdsl.context import Context
 
 from irkit import diagnostics
@@ -231,13 +230,6 @@ def test_the_default_is_the_model_alone_for_amd_without_figures(monkeypatch, tmp
     assert print_module(parsed) == print_module(model) and remarks == model_remarks
     assert remarks and not any("profit=" in r for r in remarks)
 
-
-@pytest.fixture(scope="module")
-def triton36(request):
-    python = triton_python("3.6")
-    if python is None:
-        pytest.skip("no Triton 3.6 (IRKIT_TRITON_PYTHONS='3.6.0=/path/python')")
-    return python
 
 
 def test_the_real_compiler_decides_as_measured_on_the_h100(triton36, monkeypatch):

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from irkit.passes import all_passes
-from test_check_static import triton_python
 from test_real_parser import check, env_pythons, in_process_version
 from xdsl.context import Context
 
@@ -85,13 +84,6 @@ def test_the_model_keeps_the_aligned_low_precision_epilogues(path):
     assert not any(": moved to" in r for r in remarks)
     assert sum("conversion kept" in r for r in remarks) == 4
 
-
-@pytest.fixture(scope="module")
-def triton36():
-    python = triton_python("3.6")
-    if python is None:
-        pytest.skip("no Triton 3.6 (IRKIT_TRITON_PYTHONS='3.6.0=/path/python')")
-    return python
 
 
 def test_the_default_decides_as_registered(triton36, monkeypatch):
