@@ -77,6 +77,7 @@ GATED_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "srm", "srn", "sgm", "s
 SIGMOID_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sgm", "sgn", "scm", "scn")
 ROWWISE_INTS = ("M", "N", "K", "sam", "sak", "sbn", "sbk", "scm", "scn")
 DROPOUT_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "skm", "skn", "srm", "srn", "scm", "scn")
+PERSISTENT_INTS = (*RESIDUAL_INTS, "NUM_PROGRAMS")
 BATCHED_INTS = ("M", "N", "K", "sab", "sam", "sak", "sbb", "sbk", "sbn", "ssb", "sdb", "sdm", "sdn", "scb", "scm", "scn")
 
 
@@ -141,6 +142,8 @@ GEMM_LAUNCHES = {launch.kernel: launch for launch in [
             ROWWISE_INTS, ("INT8", "OUT_F32"), "bf16"),
     _launch("gemm_dropout_residual", "a_ptr:*bf16 b_ptr:*bf16 bias_ptr:*bf16 keep_ptr:*u8 r_ptr:*OUT c_ptr:*OUT",
             DROPOUT_INTS, ("OUT_F32",), "bf16"),
+    _launch("gemm_persistent_residual", "a_ptr:*fp16 b_ptr:*fp16 bias_ptr:*fp16 r_ptr:*OUT c_ptr:*OUT",
+            PERSISTENT_INTS, ("OUT_F32",)),
 ]}
 ATTENTION_POINTERS = {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp16"}
 ATTENTION_ARGS = {"sm_scale": "fp32", "Z": "i32", "H": "i32", "N_CTX": "i32", "stride_z": "i32", "stride_h": "i32",

@@ -28,7 +28,7 @@ from types import SimpleNamespace
 import cost_model_search as launches  # tools/: the example programs' launch table and a compile as a launch makes it
 
 ROOT = Path(__file__).resolve().parents[1]
-SHORT = {"bfloat16": "bf16", "float32": "fp32", "float8_e4m3fn": "fp8", "int8": "int8"}
+SHORT = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32", "float8_e4m3fn": "fp8", "int8": "int8"}
 
 
 def _report(name: str, ints: list[int], config: tuple, flags: dict) -> dict:
@@ -80,7 +80,18 @@ def _dropout() -> Iterator[dict]:
                               [m, n, k, k, 1, n, 1, n, 1, n, 1, n, 1], config, {"OUT_F32": dtype == "float32"})
 
 
-PROGRAMS = {"sigmoid": _sigmoid, "rowwise": _rowwise, "dropout": _dropout}
+def _persistent() -> Iterator[dict]:
+    """examples/gpu/gemm_persistent_residual.py (round 24): row-major A, B, R and C; one program per SM of an H100
+    or H200 (132), as many as there are tiles at every size and config it runs."""
+    program = _program("gemm_persistent_residual")
+    for (m, n, k), dtypes in program.SIZES:
+        for dtype in dtypes:
+            for config in program.CONFIGS:
+                yield _report(f"gemm_persistent_residual_kernel out={SHORT[dtype]}",
+                              [m, n, k, k, 1, n, 1, n, 1, n, 1, 132], config, {"OUT_F32": dtype == "float32"})
+
+
+PROGRAMS = {"sigmoid": _sigmoid, "rowwise": _rowwise, "dropout": _dropout, "persistent": _persistent}
 
 
 def compile_program(program: str, out: Path) -> None:
