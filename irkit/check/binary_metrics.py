@@ -178,13 +178,24 @@ def _sass_operands(args: str) -> list[str]:
 
 
 def sass_loop_lines(lines: list[str]) -> set[int]:
-    """Indices of the SASS lines inside some loop: from a label to a later branch back to it."""
+    """Indices of the SASS lines inside an innermost loop: from a label to a later branch back to it, where no
+    other such span lies within.
+
+    Why innermost: the figures read from these lines are per tile.  A GEMM's innermost loop runs once per K
+    step; in a persistent kernel the loop around it walks the tiles, and what sits there outside the K loop (the
+    epilogue) runs once per tile, as a plain kernel's code outside its loop runs once per CTA.  Counting the loop
+    over tiles as a loop weighed a persistent kernel's epilogue like its main loop (round 24,
+    docs/propagate-mma-results/notes.md)."""
     labels = {m.group(1): i for i, line in enumerate(lines) if (m := _SASS_LABEL.match(line))}
-    inside: set[int] = set()
+    last_branch: dict[int, int] = {}  # a loop's label -> its last branch back (a loop may have several)
     for i, line in enumerate(lines):
-        m = _SASS_BACK_BRANCH.search(line)
-        if m and m.group(1) in labels and labels[m.group(1)] < i:
-            inside.update(range(labels[m.group(1)], i + 1))
+        if (m := _SASS_BACK_BRANCH.search(line)) and m.group(1) in labels and labels[m.group(1)] < i:
+            last_branch[labels[m.group(1)]] = i
+    spans = list(last_branch.items())
+    inside: set[int] = set()
+    for first, last in spans:
+        if not any(first <= start and end <= last and (start, end) != (first, last) for start, end in spans):
+            inside.update(range(first, last + 1))
     return inside
 
 
