@@ -42,6 +42,13 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_persistent_residual.py", "H200, round 25 (the SASS figures read from innermost loops, the change "
+     "round 24 called for; its decisions registered from a CPU compile before the run, 18f750b; `profit=always` from "
+     "round 24)", "r25_persistent_default.json", "r24_persistent_always.json", "18f750b", "r25_all.txt", "default"),
+    ("examples/gpu/gemm_persistent_residual.py", "H200, round 24 (held out: written after round 23, nothing changed "
+     "since; its decisions registered from a CPU compile before the run, 3dd43f2; it found the loop over tiles weighed "
+     "as the main loop)", "r24_persistent_default.json", "r24_persistent_always.json", "3dd43f2", "r24_all.txt",
+     "default"),
     ("examples/gpu/gemm_rowwise_scaled.py", "H200, round 23 (held out: written in session 14, the default unchanged "
      "since round 22's revert; its decisions registered from a CPU compile before the run, 9ac5785)",
      "r23_rowwise_default.json", "r23_rowwise_always.json", "9ac5785", "r23_all.txt", "default"),
