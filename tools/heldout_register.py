@@ -21,7 +21,7 @@ import ast
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -49,18 +49,20 @@ def _program(module: str) -> SimpleNamespace:
     return SimpleNamespace(**found)
 
 
-def _sigmoid() -> Iterator[dict]:
-    """examples/gpu/gemm_sigmoid_gate.py (round 22): row-major A, B, G and C."""
-    program = _program("gemm_sigmoid_gate")
+def _output_sweep(module: str, ints: Callable[[int, int, int], list[int]]) -> Iterator[dict]:
+    """A program whose SIZES give each size its output dtypes (the OUT_F32 flag) and whose kernel is named
+    `<module>_kernel out=<dtype>`; `ints(m, n, k)`: its launch's integer arguments."""
+    program = _program(module)
     for (m, n, k), dtypes in program.SIZES:
         for dtype in dtypes:
             for config in program.CONFIGS:
-                yield _report(f"gemm_sigmoid_gate_kernel out={SHORT[dtype]}",
-                              [m, n, k, k, 1, n, 1, n, 1, n, 1], config, {"OUT_F32": dtype == "float32"})
+                yield _report(f"{module}_kernel out={SHORT[dtype]}", ints(m, n, k), config,
+                              {"OUT_F32": dtype == "float32"})
 
 
 def _rowwise() -> Iterator[dict]:
-    """examples/gpu/gemm_rowwise_scaled.py (round 23): row-major A and C, B stored N x K."""
+    """examples/gpu/gemm_rowwise_scaled.py (round 23): row-major A and C, B stored N x K; SIZES give each size its
+    (operand, output) dtypes."""
     program = _program("gemm_rowwise_scaled")
     for (m, n, k), kinds in program.SIZES:
         for source, out in kinds:
@@ -70,28 +72,18 @@ def _rowwise() -> Iterator[dict]:
                               {"INT8": source == "int8", "OUT_F32": out == "float32"})
 
 
-def _dropout() -> Iterator[dict]:
-    """examples/gpu/gemm_dropout_residual.py (round 23): row-major A, B, the byte mask, R and C."""
-    program = _program("gemm_dropout_residual")
-    for (m, n, k), dtypes in program.SIZES:
-        for dtype in dtypes:
-            for config in program.CONFIGS:
-                yield _report(f"gemm_dropout_residual_kernel out={SHORT[dtype]}",
-                              [m, n, k, k, 1, n, 1, n, 1, n, 1, n, 1], config, {"OUT_F32": dtype == "float32"})
-
-
-def _persistent() -> Iterator[dict]:
-    """examples/gpu/gemm_persistent_residual.py (round 24): row-major A, B, R and C; one program per SM of an H100
-    or H200 (132), as many as there are tiles at every size and config it runs."""
-    program = _program("gemm_persistent_residual")
-    for (m, n, k), dtypes in program.SIZES:
-        for dtype in dtypes:
-            for config in program.CONFIGS:
-                yield _report(f"gemm_persistent_residual_kernel out={SHORT[dtype]}",
-                              [m, n, k, k, 1, n, 1, n, 1, n, 1, 132], config, {"OUT_F32": dtype == "float32"})
-
-
-PROGRAMS = {"sigmoid": _sigmoid, "rowwise": _rowwise, "dropout": _dropout, "persistent": _persistent}
+PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
+    # examples/gpu/gemm_sigmoid_gate.py (round 22): row-major A, B, G and C
+    "sigmoid": lambda: _output_sweep("gemm_sigmoid_gate", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    "rowwise": _rowwise,
+    # examples/gpu/gemm_dropout_residual.py (round 23): row-major A, B, the byte mask, R and C
+    "dropout": lambda: _output_sweep("gemm_dropout_residual",
+                                     lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1, n, 1]),
+    # examples/gpu/gemm_persistent_residual.py (round 24): row-major A, B, R and C; one program per SM of an H100
+    # or H200 (132), fewer tiles than that at no size and config it runs
+    "persistent": lambda: _output_sweep("gemm_persistent_residual",
+                                        lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1, 132]),
+}
 
 
 def compile_program(program: str, out: Path) -> None:
