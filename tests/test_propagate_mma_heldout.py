@@ -1,7 +1,8 @@
-"""propagate-mma on round 23's held-out kernels (docs/propagate-mma-results/notes.md), compiled by the real Triton
-3.6 for cuda:90 as their launches specialise them: epilogues the earlier programs lack, an fp8 and an int8 wgmma
-(int32 accumulator, `arith.sitofp` in the epilogue) with row- and column-indexed scale vectors, and a byte mask
-loaded as a 2-D i8 tile.  What the H200 measured with every conversion removed is in each name's comment.
+"""propagate-mma on rounds 23-24's held-out kernels (docs/propagate-mma-results/notes.md), compiled by the real
+Triton 3.6 for cuda:90 as their launches specialise them: epilogues the earlier programs lack, an fp8 and an int8
+wgmma (int32 accumulator, `arith.sitofp` in the epilogue) with row- and column-indexed scale vectors, a byte mask
+loaded as a 2-D i8 tile, and a persistent GEMM's epilogue inside its loop over tiles.  What the H200 measured with
+every conversion removed is in each name's comment.
 
 The decision with the compiler's figures needs the real Triton 3.6 (IRKIT_TRITON_PYTHONS='3.6.0=/path/python')
 and skips without it; the rest runs everywhere.
@@ -12,11 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from irkit.passes import all_passes
+from test_propagate_mma_compiled import conversions, run
 from test_real_parser import check, env_pythons, in_process_version
-from xdsl.context import Context
 
-from irkit import diagnostics
 from irkit.analysis import real_compiler
 from irkit.check import compiled_stats
 from irkit.dialects.ttg import ConvertLayoutOp
@@ -33,34 +32,22 @@ PERSISTENT = DATA / "gemm_persistent_residual_out_fp16_4096x4096x4096_256x128x64
 KERNELS = (FP8, INT8, DROPOUT)
 
 
-def conversions(module) -> list[ConvertLayoutOp]:
-    return [op for op in module.walk() if isinstance(op, ConvertLayoutOp)]
-
-
-def run(path: Path, profit: str | None):
-    """propagate-mma on `path` (`profit` None: the default); the parsed module, rewritten, and the remarks."""
-    parsed = parse_file(str(path))
-    options = {} if profit is None else {"profit": profit}
-    all_passes()["propagate-mma"](**options).apply(Context(allow_unregistered=True), parsed.module)
-    return parsed, [d.message for d in diagnostics.take() if d.severity == "remark"]
-
-
 @pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.name.split("_cuda90")[0])
 def test_every_conversion_goes_and_every_name_stays(path):
     before = parse_file(str(path))
-    seeds = conversions(before.module)
+    seeds = [op for op in before.module.walk() if isinstance(op, ConvertLayoutOp)]
     assert len(seeds) == 4
     assert {len(op.result.type.get_shape()) for op in seeds} == {1, 2}  # vectors into slices, and tiles
     named = {name for op in before.module.walk() for r in op.results if (name := r.name_hint)}
     parsed, remarks = run(path, profit="always")
-    assert conversions(parsed.module) == []
+    assert conversions(parsed.module) == 0
     assert not verify_module(parsed.module)
     assert any(": moved to" in r for r in remarks)
     kept = {name for op in parsed.module.walk() for r in op.results if (name := r.name_hint)}
     # a conversion's own result goes with it; every other value keeps its name
     assert named - kept <= {op.result.name_hint for op in seeds}
     text = print_module(parsed)
-    assert not conversions(Parser(text, "out.ttgir").parse().module)
+    assert conversions(Parser(text, "out.ttgir").parse().module) == 0
 
 
 def test_the_int8_epilogue_converts_the_accumulator_in_the_mma_layout():
@@ -82,7 +69,7 @@ def test_the_model_keeps_the_aligned_low_precision_epilogues(path):
     """The H200 ran both 16% slower with every conversion removed (round 23)."""
     with real_compiler.providing(None):
         parsed, remarks = run(path, profit="model")
-    assert len(conversions(parsed.module)) == 4
+    assert conversions(parsed.module) == 4
     assert not any(": moved to" in r for r in remarks)
     assert sum("conversion kept" in r for r in remarks) == 4
 
@@ -94,10 +81,10 @@ def test_the_default_decides_as_registered(triton36, monkeypatch):
     monkeypatch.setenv("IRKIT_TRITON_PYTHON", triton36)
     with real_compiler.providing(compiled_stats.TritonCompiler()):
         parsed, remarks = run(FP8, profit=None)
-        assert len(conversions(parsed.module)) == 4
+        assert conversions(parsed.module) == 4
         assert any("occupancy and spills decide: neither" in r for r in remarks)
         parsed, remarks = run(DROPOUT, profit=None)
-        assert conversions(parsed.module) == []
+        assert conversions(parsed.module) == 0
         assert any("so occupancy and spills decide: spills fall by 512 B or more" in r for r in remarks)
 
 
@@ -119,5 +106,5 @@ def test_a_persistent_kernels_epilogue_is_not_weighed_as_its_main_loop(triton36,
     monkeypatch.setenv("IRKIT_TRITON_PYTHON", triton36)
     with real_compiler.providing(compiled_stats.TritonCompiler()):
         parsed, remarks = run(PERSISTENT, profit=None)
-    assert len(conversions(parsed.module)) == 2
+    assert conversions(parsed.module) == 2
     assert any("the SASS cost moves less than -150/+300" in r for r in remarks)

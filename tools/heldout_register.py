@@ -113,6 +113,8 @@ def _figures(remark: str) -> str:
 
 
 def decide(program: str, ttgir: Path) -> None:
+    from irkit.check.binary_metrics import convert_layout_count  # irkit's Python (`compile` runs under Triton's)
+
     for k in PROGRAMS[program]():
         key = launches.kernel_key(k)
         path = ttgir / f"{key}.ttgir"
@@ -120,8 +122,7 @@ def decide(program: str, ttgir: Path) -> None:
                               str(path)], capture_output=True, text=True)
         if run.returncode:
             raise SystemExit(f"{path}: irkit-opt failed:\n{run.stderr}")
-        before = path.read_text().count("ttg.convert_layout")
-        after = run.stdout.count("ttg.convert_layout")
+        before, after = convert_layout_count(path.read_text()), convert_layout_count(run.stdout)
         remarks = [line for line in run.stderr.splitlines() if "remark: propagate-mma" in line]
         compiled = [line for line in remarks if "SASS cost" in line]
         model = [m.group(0) for line in remarks for m in [re.search(r"model: [-+][\d,]+ cycles/CTA", line)] if m]

@@ -264,7 +264,7 @@ def sass_instruction_counts(sass: str) -> dict[str, int]:
 
 def sass_cost_figures(sass: str) -> dict[str, float]:
     """The figures of a kernel's SASS that propagate-mma's compiler check weighs (`occupancy.sass_cost_change`):
-    the arithmetic and control instructions inside loops ("other" there), every instruction outside them and the
+    the arithmetic and control instructions inside (innermost) loops ("other" there), every instruction outside them and the
     spill-reload latency the loops leave uncovered; and one it only reports, the cycles of one loop iteration in a
     latency schedule (`sass_loop_cycles`)."""
     return sass_cost_figures_of(sass_instruction_counts(sass), sass_loop_reload_exposure(sass), sass_loop_cycles(sass))
