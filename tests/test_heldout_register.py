@@ -53,6 +53,27 @@ def test_signature_types_the_operands_by_the_launch_name(tool):
     assert tool.launches._divisible(values) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 13]
 
 
+def test_descriptor_arguments_take_the_configs_block_and_no_alignment(tool):
+    launch = tool.launches.GEMM_LAUNCHES["gemm_tma_epilogue_kernel"]
+    kernels = list(tool.PROGRAMS["tma"]())
+    assert len(kernels) == 24
+    wide = next(k for k in kernels if k["name"].endswith("out=fp32") and k["config"]["BLOCK_N"] == 256)
+    typed = tool.launches.pointer_types(launch, wide["name"], wide["config"])
+    assert typed["a_desc"] == "tensordesc<fp16[128,64]>" and typed["b_desc"] == "tensordesc<fp16[64,256]>"
+    assert typed["c_desc"] == "tensordesc<fp32[128,256]>" and typed["r_ptr"] == "*fp32"
+    sig, consts, values = tool.launches._gemm_signature(typed, launch.ints, launch.flags, wide["config"],
+                                                        wide["family"][1])
+    # Triton specialises a pointer as 16-byte aligned, never a descriptor; R's column stride is 1, a constexpr;
+    # 3000, 2904 and 1496 are not multiples of 16
+    assert values[:5] == ["desc", "desc", "desc", "ptr", "ptr"] and consts["srn"] == 1
+    assert tool.launches._divisible(values) == [3, 4]
+    aligned = next(k for k in kernels if k["family"][1][0] == 4096)
+    _, _, values = tool.launches._gemm_signature(
+        tool.launches.pointer_types(launch, aligned["name"], aligned["config"]), launch.ints, launch.flags,
+        aligned["config"], aligned["family"][1])
+    assert tool.launches._divisible(values) == [3, 4, 5, 6, 7, 8]
+
+
 REMARK = ("k.ttgir:214:10: remark: propagate-mma: conversion kept: narrows 32 store(s)/thread to b32 (model: -627 "
           "cycles/CTA); profit=auto: compiled with it 126 registers/thread; SASS cost -4 (loop instructions 104 -> "
           "104, instructions outside loops 691 -> 651); loop schedule 238 -> 240 cycles/iteration; the SASS cost "

@@ -78,6 +78,7 @@ SIGMOID_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "sgm", "sgn", "scm", 
 ROWWISE_INTS = ("M", "N", "K", "sam", "sak", "sbn", "sbk", "scm", "scn")
 DROPOUT_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "skm", "skn", "srm", "srn", "scm", "scn")
 PERSISTENT_INTS = (*RESIDUAL_INTS, "NUM_PROGRAMS")
+TMA_INTS = ("M", "N", "K", "srm", "srn")
 BATCHED_INTS = ("M", "N", "K", "sab", "sam", "sak", "sbb", "sbk", "sbn", "ssb", "sdb", "sdm", "sdn", "scb", "scm", "scn")
 
 
@@ -88,7 +89,8 @@ def _gemm_signature(pointers: dict[str, str], ints: tuple[str, ...], flags: tupl
     Returns (signature, constexprs, the argument values for `_divisible`)."""
     sig = dict(pointers) | {n: "i32" for n in ints}
     consts = {n: config[n] for n in ("BLOCK_M", "BLOCK_N", "BLOCK_K", *flags)}
-    values = ["ptr"] * len(pointers) + list(args)[:len(ints)]
+    # a pointer is specialised as 16-byte aligned; a host tensor descriptor is not (Triton's `specialize_impl`)
+    values = ["desc" if t.startswith("tensordesc") else "ptr" for t in pointers.values()] + list(args)[:len(ints)]
     consts.update({n: 1 for n, v in zip(ints, values[len(pointers):]) if v == 1})
     return sig, consts, values
 
@@ -96,7 +98,8 @@ def _gemm_signature(pointers: dict[str, str], ints: tuple[str, ...], flags: tupl
 @dataclass(frozen=True)
 class GemmLaunch:
     """How a GEMM example program launches its kernel: its module and @triton.jit function, its pointer
-    arguments ("*OUT": the output's element type), its integer arguments and its flag constexprs."""
+    arguments ("*OUT": the output's element type; "tensordesc<OUT[BLOCK_M,BLOCK_N]>": a host tensor descriptor of
+    that block), its integer arguments and its flag constexprs."""
 
     module: str  # in examples/gpu/ or bench/
     kernel: str
@@ -144,6 +147,8 @@ GEMM_LAUNCHES = {launch.kernel: launch for launch in [
             DROPOUT_INTS, ("OUT_F32",), "bf16"),
     _launch("gemm_persistent_residual", "a_ptr:*fp16 b_ptr:*fp16 bias_ptr:*fp16 r_ptr:*OUT c_ptr:*OUT",
             PERSISTENT_INTS, ("OUT_F32",)),
+    _launch("gemm_tma_epilogue", "a_desc:tensordesc<fp16[BLOCK_M,BLOCK_K]> b_desc:tensordesc<fp16[BLOCK_K,BLOCK_N]> "
+            "c_desc:tensordesc<OUT[BLOCK_M,BLOCK_N]> bias_ptr:*fp16 r_ptr:*OUT", TMA_INTS, ("OUT_F32",)),
 ]}
 ATTENTION_POINTERS = {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp16"}
 ATTENTION_ARGS = {"sm_scale": "fp32", "Z": "i32", "H": "i32", "N_CTX": "i32", "stride_z": "i32", "stride_h": "i32",
@@ -177,12 +182,13 @@ def _specialised(k: dict):
 
 def pointer_types(launch: GemmLaunch, name: str, config: dict) -> dict[str, str]:
     """A GEMM launch's pointer arguments typed for one kernel: OUT from its OUT_F32 flag or the launch name's
-    `D=` dtype, IN (the operands) from the name's `in=`."""
+    `D=` dtype, IN (the operands) from the name's `in=`, a descriptor's block from the config's tile."""
     dtype = re.search(r"\bD=(\w+)", name)
     out = "fp32" if config.get("OUT_F32") else DTYPES[dtype.group(1)] if dtype else launch.out
     source = re.search(r"\bin=(\w+)", name)
-    return {p: t.replace("OUT", out).replace("IN", SOURCES[source.group(1)] if source else "")
-            for p, t in launch.pointers.items()}
+    types = {p: t.replace("OUT", out).replace("IN", SOURCES[source.group(1)] if source else "")
+             for p, t in launch.pointers.items()}
+    return {p: re.sub(r"BLOCK_[MNK]", lambda m: str(config[m.group(0)]), t) for p, t in types.items()}
 
 
 def compile_all(out: Path, only: str = "") -> None:

@@ -83,6 +83,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     # or H200 (132), fewer tiles than that at no size and config it runs
     "persistent": lambda: _output_sweep("gemm_persistent_residual",
                                         lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1, 132]),
+    # examples/gpu/gemm_tma_epilogue.py (round 26): A, B and C host tensor descriptors, a row-major R
+    "tma": lambda: _output_sweep("gemm_tma_epilogue", lambda m, n, k: [m, n, k, n, 1]),
 }
 
 
