@@ -1,7 +1,8 @@
-"""propagate-mma on rounds 23-24's held-out kernels (docs/propagate-mma-results/notes.md), compiled by the real
+"""propagate-mma on rounds 23-26's held-out kernels (docs/propagate-mma-results/notes.md), compiled by the real
 Triton 3.6 for cuda:90 as their launches specialise them: epilogues the earlier programs lack, an fp8 and an int8
 wgmma (int32 accumulator, `arith.sitofp` in the epilogue) with row- and column-indexed scale vectors, a byte mask
-loaded as a 2-D i8 tile, and a persistent GEMM's epilogue inside its loop over tiles.  What the H200 measured with
+loaded as a 2-D i8 tile, a persistent GEMM's epilogue inside its loop over tiles, and a TMA-store epilogue (the
+result staged through shared memory from the accumulator's layout, A, B and C host tensor descriptors).  What the H200 measured with
 every conversion removed is in each name's comment.
 
 The decision with the compiler's figures needs the real Triton 3.6 (IRKIT_TRITON_PYTHONS='3.6.0=/path/python')
@@ -29,6 +30,8 @@ INT8 = DATA / "gemm_rowwise_scaled_in_int8_out_bf16_4096x4096x4096_128x128x64_w4
 DROPOUT = DATA / "gemm_dropout_residual_out_bf16_3100x2700x1300_128x128x64_w4_s3_cuda90_triton360.ttgir"  # 0.824
 # round 24: the tuned optimum of a persistent GEMM, whose epilogue sits in the loop over tiles; 1.072 rewritten
 PERSISTENT = DATA / "gemm_persistent_residual_out_fp16_4096x4096x4096_256x128x64_w8_s3_cuda90_triton360.ttgir"
+# round 26: the residual tile and bias row of a TMA-store epilogue at a masked size; 1.254 rewritten
+TMA = DATA / "gemm_tma_epilogue_out_fp32_3000x2904x1496_128x128x64_w4_s4_cuda90_triton360.ttgir"
 KERNELS = (FP8, INT8, DROPOUT)
 
 
@@ -108,3 +111,39 @@ def test_a_persistent_kernels_epilogue_is_not_weighed_as_its_main_loop(triton36,
         parsed, remarks = run(PERSISTENT, profit=None)
     assert conversions(parsed.module) == 2
     assert any("the SASS cost moves less than -150/+300" in r for r in remarks)
+
+
+def test_a_tma_store_epilogue_loads_its_residual_and_bias_in_the_mma_layout():
+    """Triton already stores this tile from the accumulator's layout (`ttg.local_alloc`, then a TMA store); the
+    conversions left are the loads'.  Removing them leaves the store as it was and keeps every other name."""
+    before = parse_file(str(TMA))
+    seeds = [op for op in before.module.walk() if isinstance(op, ConvertLayoutOp)]
+    assert len(seeds) == 2
+    named = {name for op in before.module.walk() for r in op.results if (name := r.name_hint)}
+    parsed, remarks = run(TMA, profit="always")
+    assert conversions(parsed.module) == 0 and not verify_module(parsed.module)
+    text = print_module(parsed)
+    assert "tensor<128x128x!tt.ptr<f32>, #mma>" in text
+    assert "tensor<128x!tt.ptr<f16>, #ttg.slice<{dim = 0, parent = #mma}>>" in text
+    assert "(tensor<128x128xf32, #mma>) -> !ttg.memdesc<128x128xf32" in text
+    assert text.count("ttng.async_tma_copy_local_to_global") == 1
+    kept = {name for op in parsed.module.walk() for r in op.results if (name := r.name_hint)}
+    # the residual's zero fill, rebuilt in the mma layout, is the accumulator's zero constant already there: the
+    # pass reuses an equivalent op rather than add a twin
+    assert named - kept - {op.result.name_hint for op in seeds} == {"cst_12"}
+    assert "%r_60 = tt.load %r_59, %r_52, %cst : tensor<128x128x!tt.ptr<f32>, #mma>" in text
+
+
+def test_the_default_keeps_the_tma_epilogue_that_ran_25_percent_slower(triton36, monkeypatch, tmp_path):
+    """As r26_predictions_cpu.txt registered before the GPU run: the SASS cost moves within the middle band and
+    neither occupancy nor spills pay, so both conversions stay; the real parser reads `profit=always`'s module."""
+    monkeypatch.setenv("IRKIT_TRITON_PYTHON", triton36)
+    with real_compiler.providing(compiled_stats.TritonCompiler()):
+        parsed, remarks = run(TMA, profit=None)
+    assert conversions(parsed.module) == 2
+    assert any("the SASS cost moves less than -150/+300" in r and "neither more CTAs" in r for r in remarks)
+    if in_process_version() == "3.6.0" or "3.6.0" in env_pythons():
+        out = tmp_path / TMA.name
+        out.write_text(print_module(run(TMA, profit="always")[0]))
+        read = check("3.6.0", [out])
+        assert len(read) == 1 and list(read.values()) == [None]

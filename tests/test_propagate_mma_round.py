@@ -123,6 +123,20 @@ def test_round_23_ran_as_registered_and_its_figures_cover_every_timing():
     assert all(not f["before"].get("error") and f["after"]["registers"] for f in figures.values())
 
 
+def test_round_26_ran_as_registered_and_slowed_no_kernel():
+    """Round 26: a TMA-store epilogue, a kind of kernel not timed before, every decision as registered from the
+    CPU before the run."""
+    round_tool, _, _ = _tools()
+    registered = {k: v for k, v in round_tool.registered(RESULTS / "r26_predictions_cpu.txt").items()
+                  if k.startswith("gemm_tma_epilogue")}
+    recorded = json.loads((RESULTS / "r26_summary.json").read_text())
+    assert len(registered) == recorded["total"]["kernels"] == 24
+    summary = round_tool.program_summary("r26_tma_default.json", "r26_tma_always.json", registered)
+    assert summary == recorded["programs"]["tma"]
+    assert summary["not_as_registered"] == [] and summary["rewrites_measured"]["slower"] == 0
+    assert summary["signs"] == 23 and summary["always_slower"] == 13
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""

@@ -85,6 +85,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
                                         lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1, 132]),
     # examples/gpu/gemm_tma_epilogue.py (round 26): A, B and C host tensor descriptors, a row-major R
     "tma": lambda: _output_sweep("gemm_tma_epilogue", lambda m, n, k: [m, n, k, n, 1]),
+    # examples/gpu/gemm_tf32_residual.py (round 26): row-major A, B, R and C
+    "tf32": lambda: _output_sweep("gemm_tf32_residual", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
 }
 
 

@@ -42,7 +42,8 @@ declare -A PROGRAM=([addmm]=examples/gpu/addmm.py [attention]=examples/gpu/atten
                      [atclamp]=examples/gpu/gemm_at_clamp.py [btscale]=examples/gpu/gemm_bt_scale.py
                      [sigmoid]=examples/gpu/gemm_sigmoid_gate.py [rowwise]=examples/gpu/gemm_rowwise_scaled.py
                      [dropout]=examples/gpu/gemm_dropout_residual.py
-                     [persistent]=examples/gpu/gemm_persistent_residual.py [tma]=examples/gpu/gemm_tma_epilogue.py)
+                     [persistent]=examples/gpu/gemm_persistent_residual.py [tma]=examples/gpu/gemm_tma_epilogue.py
+                     [tf32]=examples/gpu/gemm_tf32_residual.py)
 runs_of() {  # what... -> program:pipe for each pipeline of PIPES (or of the item's own: sigmoid:default)
   for what in "$@"; do
     local pipes=${PIPES:-default always}

@@ -33,7 +33,8 @@ PROGRAMS = {"addmm": "examples/gpu/addmm.py", "attention": "examples/gpu/attenti
             "btscale": "examples/gpu/gemm_bt_scale.py", "sizes": "bench/propagate_mma_sizes.py",
             "sigmoid": "examples/gpu/gemm_sigmoid_gate.py", "rowwise": "examples/gpu/gemm_rowwise_scaled.py",
             "dropout": "examples/gpu/gemm_dropout_residual.py",
-            "persistent": "examples/gpu/gemm_persistent_residual.py", "tma": "examples/gpu/gemm_tma_epilogue.py"}
+            "persistent": "examples/gpu/gemm_persistent_residual.py", "tma": "examples/gpu/gemm_tma_epilogue.py",
+            "tf32": "examples/gpu/gemm_tf32_residual.py"}
 # (program, GPU, JSON of the run judged, JSON of the profit=always run, the commit and terminal output of the
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
@@ -42,6 +43,9 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_tma_epilogue.py", "H200, round 26 (held out: written in session 15, nothing changed since "
+     "round 25; a TMA-store epilogue, a kind of kernel not timed before; its decisions registered from a CPU compile "
+     "before the run, dfa5b20)", "r26_tma_default.json", "r26_tma_always.json", "dfa5b20", "r26_all.txt", "default"),
     ("examples/gpu/gemm_persistent_residual.py", "H200, round 25 (the SASS figures read from innermost loops, the change "
      "round 24 called for; its decisions registered from a CPU compile before the run, 18f750b; `profit=always` from "
      "round 24)", "r25_persistent_default.json", "r24_persistent_always.json", "18f750b", "r25_all.txt", "default"),
