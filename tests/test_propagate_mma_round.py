@@ -123,18 +123,19 @@ def test_round_23_ran_as_registered_and_its_figures_cover_every_timing():
     assert all(not f["before"].get("error") and f["after"]["registers"] for f in figures.values())
 
 
-def test_round_26_ran_as_registered_and_slowed_no_kernel():
-    """Round 26: a TMA-store epilogue, a kind of kernel not timed before, every decision as registered from the
-    CPU before the run."""
+def test_round_26_ran_as_registered():
+    """Round 26: a TMA-store epilogue and a TF32 GEMM, kinds of kernel not timed before, every decision as
+    registered from the CPU before each run."""
     round_tool, _, _ = _tools()
-    registered = {k: v for k, v in round_tool.registered(RESULTS / "r26_predictions_cpu.txt").items()
-                  if k.startswith("gemm_tma_epilogue")}
+    registered = round_tool.registered(RESULTS / "r26_predictions_cpu.txt")
     recorded = json.loads((RESULTS / "r26_summary.json").read_text())
-    assert len(registered) == recorded["total"]["kernels"] == 24
-    summary = round_tool.program_summary("r26_tma_default.json", "r26_tma_always.json", registered)
-    assert summary == recorded["programs"]["tma"]
-    assert summary["not_as_registered"] == [] and summary["rewrites_measured"]["slower"] == 0
-    assert summary["signs"] == 23 and summary["always_slower"] == 13
+    assert len(registered) == recorded["total"]["kernels"] == 48
+    for program in ("tma", "tf32"):
+        summary = round_tool.program_summary(f"r26_{program}_default.json", f"r26_{program}_always.json", registered)
+        assert summary == recorded["programs"][program] and summary["not_as_registered"] == []
+    assert recorded["programs"]["tma"]["rewrites_measured"]["slower"] == 0
+    assert recorded["programs"]["tma"]["signs"] == 23 and recorded["programs"]["tma"]["always_slower"] == 13
+    assert recorded["programs"]["tf32"]["rewrites_measured"] == {"faster": 6, "noise": 5, "slower": 2}
 
 
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
