@@ -30,7 +30,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from irkit.analysis import mma_slice, occupancy, real_compiler
-from irkit.analysis.mma_profit import ModuleFacts, PlanJudgement, completes_rewrite, decide, judge_plan
+from irkit.analysis.mma_profit import ModuleFacts, PlanJudgement, completes_rewrite, decide, judge_plan, marginal
 from irkit.analysis.real_compiler import CompileUnavailable, RealCompiler
 from irkit.diagnostics import PassFailure, emit_remark, silenced
 from irkit.dialects.arith import ConstantOp
@@ -77,21 +77,25 @@ class PropagateMmaPass(ModulePass):
         original, alone = self._original_for_the_compiler(op)
         facts = [ModuleFacts(op)]  # refreshed per rewritten function: shared memory and AxisInfo change
         kept: dict[Operation, PlanJudgement] = {}
+        model_gain = 0.0  # the model's gain of every rewrite it took, summed over the module's functions
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
-            kept_here = self._run_on_function(func, kinds, facts)
+            kept_here, gain_here = self._run_on_function(func, kinds, facts)
             if original is None:
                 _report_kept(kept_here, alone)
             kept.update(kept_here)
+            model_gain += gain_here
         if original is not None:
             if kept:
                 note = self._ask_the_compiler(ctx, op, original, kept)
                 if note is not None:
                     _report_kept(kept, note)
             else:
-                self._check_the_models_rewrite(ctx, op, original)
+                self._check_the_models_rewrite(ctx, op, original, model_gain)
 
-    def _run_on_function(self, func: Operation, kinds: frozenset[str], facts: list[ModuleFacts]) -> dict[Operation, PlanJudgement]:
-        """Apply the plans the model takes; returns the conversions it keeps, with its judgement of each."""
+    def _run_on_function(self, func: Operation, kinds: frozenset[str],
+                         facts: list[ModuleFacts]) -> tuple[dict[Operation, PlanJudgement], float]:
+        """Apply the plans the model takes; returns the conversions it keeps, with its judgement of each, and the
+        model's gain of the rewrites it took."""
         settled: set[Operation] = set()  # conversions already reported or covered by a plan
         kept: dict[Operation, PlanJudgement] = {}  # judged a loss alone
         taken_gain = 0.0  # the model's gain of the plans applied to this function
@@ -139,7 +143,7 @@ class PropagateMmaPass(ModulePass):
             else:
                 taken_gain += gain
         name_copies(copies)
-        return still_kept
+        return still_kept, taken_gain
 
     def _original_for_the_compiler(self, module: ModuleOp) -> tuple[ModuleOp | None, str | None]:
         """A copy of the module as it came, for the compiler to compare with (None where none is asked), and
@@ -198,11 +202,14 @@ class PropagateMmaPass(ModulePass):
             everything.body.move_blocks(module.body)
         return None
 
-    def _check_the_models_rewrite(self, ctx: Context, module: ModuleOp, original: ModuleOp) -> None:
+    def _check_the_models_rewrite(self, ctx: Context, module: ModuleOp, original: ModuleOp,
+                                  model_gain: float) -> None:
         """`profit=compiled` (and `auto`) where the model removed every conversion it could: compile the module as
         it came and as the model left it, and undo the rewrite where the second is worse in CTAs, spills or SASS
-        cost (`occupancy.removal_is_worse`), saying so on each conversion put back.  Without a compiler, or where
-        it fails, the model's rewrite stands (it was reported as made)."""
+        cost (`occupancy.removal_is_worse`), or, on CUDA, where the model's gain (`model_gain`, cycles/CTA) is
+        marginal (`mma_profit.marginal`) and the compiler's figures would not take the rewrite by themselves
+        (`occupancy.removal_pays`), saying so on each conversion put back.  Without a compiler, or where it
+        fails, the model's rewrite stands (it was reported as made)."""
         label = f"profit={self.profit}"
         sm = occupancy.limits_of(module_target(module))
         if sm is None:
@@ -222,9 +229,16 @@ class PropagateMmaPass(ModulePass):
         if any(isinstance(s, str) for s in stats):
             return
         compiled_original, compiled_chosen = [s for s in stats if not isinstance(s, str)]
-        worse, figures = occupancy.removal_is_worse(compiled_original, compiled_chosen, sm,
-                                                    module_int(module, "num-warps") or 4)
-        if not worse:
+        warps = module_int(module, "num-warps") or 4
+        worse, figures = occupancy.removal_is_worse(compiled_original, compiled_chosen, sm, warps)
+        why = f"it compiles worse without it ({label}: {figures})"
+        if not worse and isinstance(sm, occupancy.SmLimits) and marginal(model_gain):
+            confirmed, figures = occupancy.removal_pays(compiled_original, compiled_chosen, sm, warps)
+            if confirmed:
+                return
+            why = (f"the model's gain ({model_gain:+,.0f} cycles/CTA) is too small to stand unless the compiler's "
+                   f"figures take the rewrite too, and they do not ({label}: {figures})")
+        elif not worse:
             return
         verb = "would be undone" if self.dry_run else "undone"
         # the conversions the rewrite removed: those of the original whose result (names are kept) it no longer has
@@ -232,8 +246,7 @@ class PropagateMmaPass(ModulePass):
         for cvt in [o for o in original.walk() if isinstance(o, ConvertLayoutOp)]:
             name = exact_name(cvt.results[0])
             if name is None or name not in left:
-                emit_remark(cvt, f"propagate-mma: rewrite {verb}, the conversion kept: it compiles worse without "
-                                 f"it ({label}: {figures})")
+                emit_remark(cvt, f"propagate-mma: rewrite {verb}, the conversion kept: {why}")
         if not self.dry_run:
             module.body.detach_block(module.body.block)
             original.body.move_blocks(module.body)

@@ -325,8 +325,23 @@ def test_the_models_rewrite_is_undone_where_it_compiles_worse(triton36, monkeypa
 
 
 def test_the_models_rewrite_stands_where_the_compiler_finds_it_no_worse(monkeypatch):
-    parsed, remarks = run(AT_CLAMP_LOSER, monkeypatch, answers=[CompiledKernel(255, 136, 65536),
-                                                              CompiledKernel(255, 0, 32768)], profit=None)
+    """A gain the model puts at 2,325 cycles/CTA stands on the model's word where the compiler finds it no worse."""
+    parsed, remarks = run(INPUTS / "h100-gemm-256x128x64-w8s3.ttgir", monkeypatch,
+                          answers=[CompiledKernel(232, 0, 65536), CompiledKernel(232, 0, 65536)], profit=None)
     assert conversions(parsed.module) == 0 and not any("undone" in r for r in remarks)
     parsed, remarks = run(AT_CLAMP_LOSER, monkeypatch, answers=["the compile failed"], profit=None)
     assert conversions(parsed.module) == 0  # no figures: the model's rewrite stands
+
+
+def test_a_marginal_model_gain_stands_only_where_the_compiler_takes_it_too(monkeypatch):
+    """The model puts this rewrite at +246 cycles/CTA (`mma_profit.marginal`): no worse is not enough, the
+    compiler's figures must take it by themselves (here: spill stores 1,000 B fewer per thread)."""
+    parsed, remarks = run(AT_CLAMP_LOSER, monkeypatch, answers=[CompiledKernel(255, 136, 65536),
+                                                              CompiledKernel(255, 0, 32768)], profit=None)
+    assert conversions(parsed.module) == 1
+    undone = [r for r in remarks if "rewrite undone" in r]
+    assert len(undone) == 1 and "the model's gain (+246 cycles/CTA) is too small to stand" in undone[0]
+    assert "spills fall by 512 B or more" not in undone[0] and "spills 136 -> 0 B" in undone[0]
+    parsed, remarks = run(AT_CLAMP_LOSER, monkeypatch, answers=[CompiledKernel(255, 1136, 65536),
+                                                              CompiledKernel(255, 136, 32768)], profit=None)
+    assert conversions(parsed.module) == 0 and not any("undone" in r for r in remarks)

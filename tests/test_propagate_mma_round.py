@@ -123,9 +123,10 @@ def test_round_23_ran_as_registered_and_its_figures_cover_every_timing():
     assert all(not f["before"].get("error") and f["after"]["registers"] for f in figures.values())
 
 
-def test_round_26_ran_as_registered():
+def test_round_26_ran_as_registered_and_found_the_marginal_takes():
     """Round 26: a TMA-store epilogue and a TF32 GEMM, kinds of kernel not timed before, every decision as
-    registered from the CPU before each run."""
+    registered from the CPU before each run; the TF32 GEMM's two rewrites that ran slower than 1% are the IR
+    model's marginal takes that `mma_profit.marginal` now puts to the compiler (round 27)."""
     round_tool, _, _ = _tools()
     registered = round_tool.registered(RESULTS / "r26_predictions_cpu.txt")
     recorded = json.loads((RESULTS / "r26_summary.json").read_text())
@@ -136,6 +137,11 @@ def test_round_26_ran_as_registered():
     assert recorded["programs"]["tma"]["rewrites_measured"]["slower"] == 0
     assert recorded["programs"]["tma"]["signs"] == 23 and recorded["programs"]["tma"]["always_slower"] == 13
     assert recorded["programs"]["tf32"]["rewrites_measured"] == {"faster": 6, "noise": 5, "slower": 2}
+    replay = json.loads((RESULTS / "r27_marginal_replay_cpu.json").read_text())["kernels"]
+    undone = {r["kernel"] for r in replay if r["default"] == "marginal"}
+    assert {"gemm_tf32_residual_kernel_out_fp32_2900x2700x1300_128x128x32_w8_s3",
+            "gemm_tf32_residual_kernel_out_fp32_2900x2700x1300_128x128x64_w8_s3"} <= undone
+    assert len(undone) == 10 and all(registered.get(k, True) for k in undone)
 
 
 def test_the_gpu_script_and_the_tables_name_the_same_programs():

@@ -255,6 +255,21 @@ def completes_rewrite(taken_gain: float, verdict: cost_model.Verdict) -> bool:
     return taken_gain > 0 and taken_gain + verdict.gain > 0
 
 
+MARGINAL_GAIN = 800  # cycles/CTA: a model gain under this needs the compiler's figures to confirm it (`marginal`)
+
+
+def marginal(taken_gain: float) -> bool:
+    """Are the rewrites the model took in a module (their gains summed in `taken_gain`) too small a gain to stand on
+    the model alone, so that `profit=auto` keeps them only where the compiler's figures would take them too?
+
+    Why: on CUDA, the model's takes under 800 cycles/CTA are the masked fp32-out 128x128 tiles at 8 warps (+246
+    per conversion: the shared-memory round saved against twice the sectors of the scalar accesses) and two more,
+    and their timings (docs/propagate-mma-results/notes.md, round 26) spread from 22% faster to 6.5% slower: a
+    TF32 GEMM lost 6.3% and 6.5% on two of them, where the SASS, registers and spills all looked no worse.  Every
+    take of the model at 962 cycles/CTA or more ran faster or within noise."""
+    return taken_gain < MARGINAL_GAIN
+
+
 def _register_peaks(plan: mma_slice.MmaSlicePlan, removed: list[cost_model.ConversionCost]) -> tuple[int | None, int | None]:
     """Registers live at the worst conversion: the accumulator plus the value in both layouts; after the
     rewrite, the accumulator plus the value once."""
