@@ -231,22 +231,23 @@ class PropagateMmaPass(ModulePass):
         compiled_original, compiled_chosen = [s for s in stats if not isinstance(s, str)]
         warps = module_int(module, "num-warps") or 4
         worse, figures = occupancy.removal_is_worse(compiled_original, compiled_chosen, sm, warps)
-        why = f"it compiles worse without it ({label}: {figures})"
+        removed = _removed_conversions(original, chosen)
         if not worse and isinstance(sm, occupancy.SmLimits) and marginal(model_gain):
             confirmed, figures = occupancy.removal_pays(compiled_original, compiled_chosen, sm, warps)
+            small = f"the model's gain ({model_gain:+,.0f} cycles/CTA) is too small to stand unless the compiler's " \
+                    f"figures take the rewrite too"
             if confirmed:
+                for cvt in removed:
+                    emit_remark(cvt, f"propagate-mma: rewrite kept: {small}, and they do ({label}: {figures})")
                 return
-            why = (f"the model's gain ({model_gain:+,.0f} cycles/CTA) is too small to stand unless the compiler's "
-                   f"figures take the rewrite too, and they do not ({label}: {figures})")
-        elif not worse:
+            why = f"{small}, and they do not ({label}: {figures})"
+        elif worse:
+            why = f"it compiles worse without it ({label}: {figures})"
+        else:
             return
         verb = "would be undone" if self.dry_run else "undone"
-        # the conversions the rewrite removed: those of the original whose result (names are kept) it no longer has
-        left = {exact_name(o.results[0]) for o in chosen.walk() if isinstance(o, ConvertLayoutOp)}
-        for cvt in [o for o in original.walk() if isinstance(o, ConvertLayoutOp)]:
-            name = exact_name(cvt.results[0])
-            if name is None or name not in left:
-                emit_remark(cvt, f"propagate-mma: rewrite {verb}, the conversion kept: {why}")
+        for cvt in removed:
+            emit_remark(cvt, f"propagate-mma: rewrite {verb}, the conversion kept: {why}")
         if not self.dry_run:
             module.body.detach_block(module.body.block)
             original.body.move_blocks(module.body)
@@ -313,6 +314,14 @@ class PropagateMmaPass(ModulePass):
             emit_remark(cvt, f"propagate-mma: conversion left alone: {size} B < min-bytes={self.min_bytes}")
             return None
         return mma_slice.plan_mma_propagation(cvt, candidate, loads_only=self.loads_only)
+
+
+def _removed_conversions(original: ModuleOp, rewritten: ModuleOp) -> list[Operation]:
+    """The conversions of `original` that `rewritten` no longer has, matched by their result's name (the pass
+    keeps every value's name)."""
+    left = {exact_name(o.results[0]) for o in rewritten.walk() if isinstance(o, ConvertLayoutOp)}
+    return [cvt for cvt in original.walk() if isinstance(cvt, ConvertLayoutOp)
+            and (exact_name(cvt.results[0]) is None or exact_name(cvt.results[0]) not in left)]
 
 
 def _compiler() -> RealCompiler:

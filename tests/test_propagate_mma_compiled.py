@@ -345,3 +345,5 @@ def test_a_marginal_model_gain_stands_only_where_the_compiler_takes_it_too(monke
     parsed, remarks = run(AT_CLAMP_LOSER, monkeypatch, answers=[CompiledKernel(255, 1136, 65536),
                                                               CompiledKernel(255, 136, 32768)], profit=None)
     assert conversions(parsed.module) == 0 and not any("undone" in r for r in remarks)
+    kept = [r for r in remarks if "rewrite kept" in r]
+    assert len(kept) == 1 and "too small to stand unless" in kept[0] and "spills fall by 512 B or more" in kept[0]

@@ -147,6 +147,8 @@ GEMM_LAUNCHES = {launch.kernel: launch for launch in [
             DROPOUT_INTS, ("OUT_F32",), "bf16"),
     _launch("gemm_persistent_residual", "a_ptr:*fp16 b_ptr:*fp16 bias_ptr:*fp16 r_ptr:*OUT c_ptr:*OUT",
             PERSISTENT_INTS, ("OUT_F32",)),
+    _launch("gemm_softplus_scaled", "a_ptr:*bf16 b_ptr:*bf16 rb_ptr:*fp32 cs_ptr:*fp32 r_ptr:*OUT c_ptr:*OUT",
+            RESIDUAL_INTS, ("OUT_F32",), "bf16"),
     _launch("gemm_tf32_residual", "a_ptr:*fp32 b_ptr:*fp32 bias_ptr:*fp32 r_ptr:*OUT c_ptr:*OUT", RESIDUAL_INTS,
             ("OUT_F32",), "bf16"),
     _launch("gemm_tma_epilogue", "a_desc:tensordesc<fp16[BLOCK_M,BLOCK_K]> b_desc:tensordesc<fp16[BLOCK_K,BLOCK_N]> "

@@ -87,6 +87,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     "tma": lambda: _output_sweep("gemm_tma_epilogue", lambda m, n, k: [m, n, k, n, 1]),
     # examples/gpu/gemm_tf32_residual.py (round 26): row-major A, B, R and C
     "tf32": lambda: _output_sweep("gemm_tf32_residual", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    # examples/gpu/gemm_softplus_scaled.py (round 27): row-major A, B, R and C
+    "softplus": lambda: _output_sweep("gemm_softplus_scaled", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
 }
 
 
