@@ -1,8 +1,9 @@
-"""propagate-mma on rounds 23-26's held-out kernels (docs/propagate-mma-results/notes.md), compiled by the real
+"""propagate-mma on rounds 23-27's held-out kernels (docs/propagate-mma-results/notes.md), compiled by the real
 Triton 3.6 for cuda:90 as their launches specialise them: epilogues the earlier programs lack, an fp8 and an int8
 wgmma (int32 accumulator, `arith.sitofp` in the epilogue) with row- and column-indexed scale vectors, a byte mask
-loaded as a 2-D i8 tile, a persistent GEMM's epilogue inside its loop over tiles, and a TMA-store epilogue (the
-result staged through shared memory from the accumulator's layout, A, B and C host tensor descriptors).  What the H200 measured with
+loaded as a 2-D i8 tile, a persistent GEMM's epilogue inside its loop over tiles, a TMA-store epilogue (the
+result staged through shared memory from the accumulator's layout, A, B and C host tensor descriptors), and a TF32
+GEMM's epilogue.  What the H200 measured with
 every conversion removed is in each name's comment.
 
 The decision with the compiler's figures needs the real Triton 3.6 (IRKIT_TRITON_PYTHONS='3.6.0=/path/python')
@@ -32,6 +33,8 @@ DROPOUT = DATA / "gemm_dropout_residual_out_bf16_3100x2700x1300_128x128x64_w4_s3
 PERSISTENT = DATA / "gemm_persistent_residual_out_fp16_4096x4096x4096_256x128x64_w8_s3_cuda90_triton360.ttgir"
 # round 26: the residual tile and bias row of a TMA-store epilogue at a masked size; 1.254 rewritten
 TMA = DATA / "gemm_tma_epilogue_out_fp32_3000x2904x1496_128x128x64_w4_s4_cuda90_triton360.ttgir"
+# round 26: a TF32 GEMM's masked fp32 epilogue, the IR model's marginal take; 1.063 rewritten
+TF32 = DATA / "gemm_tf32_residual_out_fp32_2900x2700x1300_128x128x32_w8_s3_cuda90_triton360.ttgir"
 KERNELS = (FP8, INT8, DROPOUT)
 
 
@@ -147,3 +150,24 @@ def test_the_default_keeps_the_tma_epilogue_that_ran_25_percent_slower(triton36,
         out.write_text(print_module(run(TMA, profit="always")[0]))
         read = check("3.6.0", [out])
         assert len(read) == 1 and list(read.values()) == [None]
+
+
+def test_the_model_takes_the_tf32_epilogue_at_a_marginal_gain():
+    """Both conversions (the residual tile and the bias row) go, at +246 cycles/CTA each: under
+    `mma_profit.MARGINAL_GAIN`, so with a compiler the default asks it to confirm."""
+    with real_compiler.providing(None):
+        parsed, remarks = run(TF32, profit="model")
+    assert conversions(parsed.module) == 0 and not verify_module(parsed.module)
+    gains = [r for r in remarks if ": moved to" in r]
+    assert len(gains) == 2 and all("(model: +246 cycles/CTA)" in r for r in gains)
+
+
+def test_the_default_undoes_the_marginal_tf32_rewrite_that_ran_6_percent_slower(triton36, monkeypatch):
+    """Round 26 ran this rewrite 6.3% slower, nothing the compiler reads being worse; the marginal-gain check
+    (round 27) puts both conversions back, saying why."""
+    monkeypatch.setenv("IRKIT_TRITON_PYTHON", triton36)
+    with real_compiler.providing(compiled_stats.TritonCompiler()):
+        parsed, remarks = run(TF32, profit=None)
+    assert conversions(parsed.module) == 2
+    undone = [r for r in remarks if "rewrite undone" in r]
+    assert len(undone) == 2 and all("the model's gain (+491 cycles/CTA) is too small to stand" in r for r in undone)

@@ -144,6 +144,24 @@ def test_round_26_ran_as_registered_and_found_the_marginal_takes():
     assert len(undone) == 10 and all(registered.get(k, True) for k in undone)
 
 
+def test_round_27_ran_as_registered_and_the_check_undid_what_it_named():
+    """Round 27: the held-out softplus program as registered, and the TF32 GEMM's default with the marginal-gain
+    check rewriting round 26's 13 kernels less the two the replay named before the run."""
+    round_tool, _, _ = _tools()
+    registered = round_tool.registered(RESULTS / "r27_predictions_cpu.txt")
+    recorded = json.loads((RESULTS / "r27_summary.json").read_text())
+    softplus = round_tool.program_summary("r27_softplus_default.json", "r27_softplus_always.json", registered)
+    assert softplus == recorded["programs"]["softplus"] and len(registered) == 24
+    assert softplus["not_as_registered"] == [] and softplus["rewrites_measured"]["slower"] == 0
+    before = round_tool.registered(RESULTS / "r26_predictions_cpu.txt")
+    undone = {r["kernel"] for r in json.loads((RESULTS / "r27_marginal_replay_cpu.json").read_text())["kernels"]
+              if r["default"] == "marginal"}
+    expected = {k: v and k not in undone for k, v in before.items() if k.startswith("gemm_tf32")}
+    tf32 = round_tool.program_summary("r27_tf32_default.json", "r26_tf32_always.json", expected)
+    assert tf32 == {**recorded["programs"]["tf32"], "registered": 24, "registered_rewrites": 11}
+    assert tf32["not_as_registered"] == [] and tf32["rewrites"] == 11
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""

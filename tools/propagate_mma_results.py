@@ -43,6 +43,16 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_softplus_scaled.py", "H200, round 27 (held out: written after the marginal-gain check of "
+     "52b74db, nothing changed since; its decisions registered from a CPU compile before the run, c527ae3)",
+     "r27_softplus_default.json", "r27_softplus_always.json", "c527ae3", "r27_all.txt", "default"),
+    ("examples/gpu/gemm_tf32_residual.py", "H200, round 27 (the marginal-gain check, made after round 26's run of this "
+     "program: not held out; the two kernels it undoes named before the run in r27_marginal_replay_cpu.json; "
+     "`profit=always` from round 26)", "r27_tf32_default.json", "r26_tf32_always.json", "c527ae3", "r27_all.txt",
+     "default"),
+    ("examples/gpu/gemm_tf32_residual.py", "H200, round 26 (held out: written in session 15, nothing changed since "
+     "round 25; a TF32 GEMM, a kind of kernel not timed before; its decisions registered from a CPU compile before "
+     "the run, 4a06ad5)", "r26_tf32_default.json", "r26_tf32_always.json", "4a06ad5", "r26_all.txt", "default"),
     ("examples/gpu/gemm_tma_epilogue.py", "H200, round 26 (held out: written in session 15, nothing changed since "
      "round 25; a TMA-store epilogue, a kind of kernel not timed before; its decisions registered from a CPU compile "
      "before the run, dfa5b20)", "r26_tma_default.json", "r26_tma_always.json", "dfa5b20", "r26_all.txt", "default"),
