@@ -113,9 +113,10 @@ def slower(x: dict, take: bool) -> bool:
 
 
 def implemented(x: dict) -> bool:
-    """The default as it is now: the earlier decision unless the compiler check's SASS cost decides, and no
+    """The default up to round 26: the earlier decision unless the compiler check's SASS cost decides, and no
     rewrite the compiler finds worse (`occupancy.removal_is_worse`: the IR model's own removals are checked too;
-    the compiler's takes are never worse)."""
+    the compiler's takes are never worse).  Round 27's marginal-gain check (`mma_profit.marginal`) needs the IR
+    model's gain, which these records lack: `tools/marginal_replay.py` replays it on the compiled kernels."""
     sm = occupancy.SM_LIMITS[90]
     take, _ = occupancy.removal_pays(x["before"], x["after"], sm, x["warps"])
     by_sass = occupancy.sass_cost_decides(occupancy.sass_cost_change(x["before"], x["after"]))
