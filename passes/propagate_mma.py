@@ -234,11 +234,12 @@ class PropagateMmaPass(ModulePass):
         removed = _removed_conversions(original, chosen)
         if not worse and isinstance(sm, occupancy.SmLimits) and marginal(model_gain):
             confirmed, figures = occupancy.removal_pays(compiled_original, compiled_chosen, sm, warps)
-            small = f"the model's gain ({model_gain:+,.0f} cycles/CTA) is too small to stand unless the compiler's " \
-                    f"figures take the rewrite too"
+            small = f"the model's gain ({model_gain:+,.0f} cycles/CTA) is marginal, so the rewrite stands only where " \
+                    f"the compiler's figures take it too"
             if confirmed:
+                kept = "would be kept" if self.dry_run else "kept"
                 for cvt in removed:
-                    emit_remark(cvt, f"propagate-mma: rewrite kept: {small}, and they do ({label}: {figures})")
+                    emit_remark(cvt, f"propagate-mma: rewrite {kept}: {small}, and they do ({label}: {figures})")
                 return
             why = f"{small}, and they do not ({label}: {figures})"
         elif worse:

@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         if gain is None or gain >= MARGINAL_GAIN:
             continue
         undone = [line for line in remarks(path, "propagate-mma") if "rewrite undone" in line]
-        default = "marginal" if any("too small to stand" in line for line in undone) else \
+        default = "marginal" if any("is marginal, so the rewrite stands only" in line for line in undone) else \
             "worse" if undone else "stands"
         print(path.stem, gain, default, flush=True)
         found.append({"kernel": path.stem, "model_gain": gain, "default": default})

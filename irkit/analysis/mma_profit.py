@@ -265,8 +265,9 @@ def marginal(taken_gain: float) -> bool:
     Why: on CUDA, the model's takes under 800 cycles/CTA are the masked fp32-out 128x128 tiles at 8 warps (+246
     per conversion: the shared-memory round saved against twice the sectors of the scalar accesses) and two more,
     and their timings (docs/propagate-mma-results/notes.md, round 26) spread from 22% faster to 6.5% slower: a
-    TF32 GEMM lost 6.3% and 6.5% on two of them, where the SASS, registers and spills all looked no worse.  Every
-    take of the model at 962 cycles/CTA or more ran faster or within noise."""
+    TF32 GEMM lost 6.3% and 6.4% on two of them, where the SASS, registers and spills all looked no worse.  Every
+    take of the model at 962 cycles/CTA or more ran faster or within noise.  Its price (round 27): four of those gains
+    left alone (4.7-22%), against the two TF32 losses and two of 1.3-1.9% avoided."""
     return taken_gain < MARGINAL_GAIN
 
 
