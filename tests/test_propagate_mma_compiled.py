@@ -347,3 +347,7 @@ def test_a_marginal_model_gain_stands_only_where_the_compiler_takes_it_too(monke
     assert conversions(parsed.module) == 0 and not any("undone" in r for r in remarks)
     kept = [r for r in remarks if "rewrite kept" in r]
     assert len(kept) == 1 and "is marginal, so the rewrite stands only" in kept[0] and "spills fall by 512 B or more" in kept[0]
+    # a dry run says what it would do and changes nothing
+    parsed, remarks = run(AT_CLAMP_LOSER, monkeypatch, answers=[CompiledKernel(255, 136, 65536),
+                                                              CompiledKernel(255, 0, 32768)], profit=None, dry_run=True)
+    assert conversions(parsed.module) == 1 and any("rewrite would be undone" in r and "is marginal" in r for r in remarks)
