@@ -28,6 +28,10 @@ def test_launches_follow_the_programs_sweeps(tool):
     sigmoid = list(tool.PROGRAMS["sigmoid"]())
     # 8 configs times (fp8, int8) at the aligned size and (bf16, fp32 out) at the masked one
     assert len(rowwise) == 32 and len(dropout) == 24 and len(sigmoid) == 24
+    # every later program sweeps 24 kernels, each named once
+    for later in ("persistent", "tma", "tf32", "softplus", "f16acc"):
+        keys = {tool.launches.kernel_key(k) for k in tool.PROGRAMS[later]()}
+        assert len(keys) == 24, later
     keys = [tool.launches.kernel_key(k) for k in rowwise]
     assert len(set(keys)) == 32
     assert "gemm_rowwise_scaled_kernel_in_int8_out_bf16_4096x4096x4096_128x128x128_w8_s3" in keys

@@ -147,6 +147,8 @@ GEMM_LAUNCHES = {launch.kernel: launch for launch in [
             DROPOUT_INTS, ("OUT_F32",), "bf16"),
     _launch("gemm_persistent_residual", "a_ptr:*fp16 b_ptr:*fp16 bias_ptr:*fp16 r_ptr:*OUT c_ptr:*OUT",
             PERSISTENT_INTS, ("OUT_F32",)),
+    _launch("gemm_f16acc_residual", "a_ptr:*fp16 b_ptr:*fp16 bias_ptr:*fp16 r_ptr:*fp16 c_ptr:*fp16", RESIDUAL_INTS,
+            ()),
     _launch("gemm_softplus_scaled", "a_ptr:*bf16 b_ptr:*bf16 rb_ptr:*fp32 cs_ptr:*fp32 r_ptr:*OUT c_ptr:*OUT",
             RESIDUAL_INTS, ("OUT_F32",), "bf16"),
     _launch("gemm_tf32_residual", "a_ptr:*fp32 b_ptr:*fp32 bias_ptr:*fp32 r_ptr:*OUT c_ptr:*OUT", RESIDUAL_INTS,

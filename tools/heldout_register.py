@@ -89,6 +89,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     "tf32": lambda: _output_sweep("gemm_tf32_residual", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
     # examples/gpu/gemm_softplus_scaled.py (round 27): row-major A, B, R and C
     "softplus": lambda: _output_sweep("gemm_softplus_scaled", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    # examples/gpu/gemm_f16acc_residual.py (round 28): row-major A, B, R and C, all fp16
+    "f16acc": lambda: _output_sweep("gemm_f16acc_residual", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
 }
 
 

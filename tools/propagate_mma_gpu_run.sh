@@ -43,7 +43,8 @@ declare -A PROGRAM=([addmm]=examples/gpu/addmm.py [attention]=examples/gpu/atten
                      [sigmoid]=examples/gpu/gemm_sigmoid_gate.py [rowwise]=examples/gpu/gemm_rowwise_scaled.py
                      [dropout]=examples/gpu/gemm_dropout_residual.py
                      [persistent]=examples/gpu/gemm_persistent_residual.py [tma]=examples/gpu/gemm_tma_epilogue.py
-                     [tf32]=examples/gpu/gemm_tf32_residual.py [softplus]=examples/gpu/gemm_softplus_scaled.py)
+                     [tf32]=examples/gpu/gemm_tf32_residual.py [softplus]=examples/gpu/gemm_softplus_scaled.py
+                     [f16acc]=examples/gpu/gemm_f16acc_residual.py)
 runs_of() {  # what... -> program:pipe for each pipeline of PIPES (or of the item's own: sigmoid:default)
   for what in "$@"; do
     local pipes=${PIPES:-default always}
