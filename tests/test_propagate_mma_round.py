@@ -162,6 +162,20 @@ def test_round_27_ran_as_registered_and_the_check_undid_what_it_named():
     assert tf32["not_as_registered"] == [] and tf32["rewrites"] == 11
 
 
+def test_round_28_ran_as_registered_and_found_an_occupancy_take_slower():
+    """Round 28: a GEMM accumulating in fp16, as registered; its aligned sizes specialise alike, so 16 kernels ran
+    for 24 registered, and the one take by "more CTAs" ran 8.6% slower."""
+    round_tool, _, _ = _tools()
+    registered = round_tool.registered(RESULTS / "r28_predictions_cpu.txt")
+    recorded = json.loads((RESULTS / "r28_summary.json").read_text())
+    summary = round_tool.program_summary("r28_f16acc_default.json", "r28_f16acc_always.json", registered)
+    assert summary == recorded["programs"]["f16acc"] and len(registered) == 24 and summary["kernels"] == 16
+    assert summary["not_as_registered"] == [] and summary["rewrites_measured"] == {"faster": 5, "noise": 0, "slower": 1}
+    line = next(x for x in (RESULTS / "r28_predictions_cpu.txt").read_text().splitlines()
+                if "4096x4096x4096_128x128x32_w4_s4" in x)
+    assert line.endswith("more CTAs on an SM that held 8 or fewer warps")
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""

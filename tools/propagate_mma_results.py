@@ -44,6 +44,9 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_f16acc_residual.py", "H200, round 28 (held out: written after round 27's run, nothing changed "
+     "since; an fp16 accumulator, a kind of kernel not timed before; its decisions registered from a CPU compile before "
+     "the run, 0429eab)", "r28_f16acc_default.json", "r28_f16acc_always.json", "0429eab", "r28_all.txt", "default"),
     ("examples/gpu/gemm_softplus_scaled.py", "H200, round 27 (held out: written after the marginal-gain check of "
      "52b74db, nothing changed since; its decisions registered from a CPU compile before the run, c527ae3)",
      "r27_softplus_default.json", "r27_softplus_always.json", "c527ae3", "r27_all.txt", "default"),
