@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
 
-from irkit.analysis.mma_profit import MARGINAL_GAIN
+from profit_rule_ceiling import model_figures  # tools/: the IR model's figures read from the pass's remarks
 
-MODEL_GAIN = re.compile(r"\(model: ([-+][\d,]+) cycles/CTA\)")
+from irkit.analysis.mma_profit import MARGINAL_GAIN
 
 
 def remarks(path: Path, pipeline: str) -> list[str]:
@@ -31,12 +30,12 @@ def remarks(path: Path, pipeline: str) -> list[str]:
     return [line for line in run.stderr.splitlines() if "remark: propagate-mma" in line]
 
 
-def model_takes_all(said: list[str]) -> float | None:
+def model_takes_all(said: list[str]) -> int | None:
     """The summed model gain where the model removed every candidate conversion (the path the check is on)."""
     moved = [line for line in said if ": moved to" in line]
     if not moved or any("conversion kept" in line for line in said):
         return None
-    return sum(int(m.replace(",", "")) for line in moved for m in MODEL_GAIN.findall(line))
+    return int(model_figures(moved)["model_gain"])  # whole cycles, as the remarks print them
 
 
 def main(argv: list[str] | None = None) -> int:
