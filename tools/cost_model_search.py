@@ -79,6 +79,7 @@ ROWWISE_INTS = ("M", "N", "K", "sam", "sak", "sbn", "sbk", "scm", "scn")
 DROPOUT_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "skm", "skn", "srm", "srn", "scm", "scn")
 PERSISTENT_INTS = (*RESIDUAL_INTS, "NUM_PROGRAMS")
 TMA_INTS = ("M", "N", "K", "srm", "srn")
+AUX_INTS = ("M", "N", "K", "sam", "sak", "sbk", "sbn", "szm", "szn", "scm", "scn")
 BATCHED_INTS = ("M", "N", "K", "sab", "sam", "sak", "sbb", "sbk", "sbn", "ssb", "sdb", "sdm", "sdn", "scb", "scm", "scn")
 
 
@@ -149,6 +150,8 @@ GEMM_LAUNCHES = {launch.kernel: launch for launch in [
             PERSISTENT_INTS, ("OUT_F32",)),
     _launch("gemm_f16acc_residual", "a_ptr:*fp16 b_ptr:*fp16 bias_ptr:*fp16 r_ptr:*fp16 c_ptr:*fp16", RESIDUAL_INTS,
             ()),
+    _launch("gemm_gelu_aux", "a_ptr:*bf16 b_ptr:*bf16 bias_ptr:*fp32 z_ptr:*OUT c_ptr:*OUT", AUX_INTS, ("OUT_F32",),
+            "bf16"),
     _launch("gemm_softplus_scaled", "a_ptr:*bf16 b_ptr:*bf16 rb_ptr:*fp32 cs_ptr:*fp32 r_ptr:*OUT c_ptr:*OUT",
             RESIDUAL_INTS, ("OUT_F32",), "bf16"),
     _launch("gemm_tf32_residual", "a_ptr:*fp32 b_ptr:*fp32 bias_ptr:*fp32 r_ptr:*OUT c_ptr:*OUT", RESIDUAL_INTS,

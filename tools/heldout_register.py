@@ -91,6 +91,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     "softplus": lambda: _output_sweep("gemm_softplus_scaled", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
     # examples/gpu/gemm_f16acc_residual.py (round 28): row-major A, B, R and C, all fp16
     "f16acc": lambda: _output_sweep("gemm_f16acc_residual", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    # examples/gpu/gemm_gelu_aux.py (round 29): row-major A, B, Z and C
+    "geluaux": lambda: _output_sweep("gemm_gelu_aux", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
 }
 
 

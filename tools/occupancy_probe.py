@@ -1,11 +1,13 @@
-"""Is a propagate-mma gain an occupancy gain?  Time the ORIGINAL kernel of examples/gpu/addmm.py at 4096^3
-with ptxas's register budget capped (`maxnreg`) to what the rewritten kernel uses, against the uncapped
-original, interleaved on the GPU.  If the capped original speeds up as much as the rewrite did, the rewrite's
-gain came from the extra CTA per SM that fewer registers allow, not from the epilogue's memory traffic.
+"""Is a propagate-mma gain (or loss) an occupancy effect?  Time an example program's ORIGINAL kernel with ptxas's
+register budget capped (`maxnreg`) to what the rewritten kernel uses, against the uncapped original, interleaved on
+the GPU.  If the capped original moves as much as the rewrite did, the rewrite's gain (or loss) came from the extra
+CTA per SM that fewer registers allow, not from the epilogue's code.
 
-    python3 tools/occupancy_probe.py --out probe.json        # on a machine with an NVIDIA GPU, Triton >= 3.4
+    python3 tools/occupancy_probe.py --out probe.json                    # addmm at 4096^3 (the H100's probe)
+    python3 tools/occupancy_probe.py --program f16acc --out probe.json   # round 28's loss, and addmm's gain again
 
-Cases are the plain-GEMM kernels whose registers the rewrite lowered (ptxas, docs/propagate-mma-results/).
+On a machine with an NVIDIA GPU, Triton >= 3.4.  Cases are kernels whose registers the rewrite lowered (ptxas,
+docs/propagate-mma-results/).
 """
 
 from __future__ import annotations
@@ -16,12 +18,59 @@ import statistics
 import sys
 from pathlib import Path
 
-# (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages), registers after propagate-mma, what the rewrite measured
-CASES = [
-    ((128, 128, 32, 4, 3), 168, "rewrite 0.954x: 176 -> 168 registers, 2 -> 3 CTAs per SM by registers"),
-    ((64, 128, 32, 4, 3), 96, "rewrite 1.014x: 110 -> 96 registers, 4 -> 5 CTAs per SM by registers"),
-    ((128, 128, 64, 4, 4), 200, "control, rewrite 1.010x: one CTA per SM by shared memory whatever the registers"),
-]
+# program -> cases: (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages), registers after propagate-mma, what the
+# rewrite measured
+CASES = {
+    "addmm": [
+        ((128, 128, 32, 4, 3), 168, "rewrite 0.954x on the H100: 176 -> 168 registers, 2 -> 3 CTAs per SM by registers"),
+        ((64, 128, 32, 4, 3), 96, "rewrite 1.014x on the H100: 110 -> 96 registers, 4 -> 5 CTAs per SM by registers"),
+        ((128, 128, 64, 4, 4), 200, "control, rewrite 1.010x: one CTA per SM by shared memory whatever the registers"),
+    ],
+    "f16acc": [
+        ((128, 128, 32, 4, 4), 149, "rewrite 1.086x on the H200 (round 28): 176 -> 149 registers, 2 -> 3 CTAs per SM"),
+        ((128, 128, 32, 4, 4), 168, "the same kernel capped at 168 registers: 3 CTAs per SM as well"),
+        ((128, 128, 64, 4, 4), 149, "control: one CTA per SM by shared memory whatever the registers"),
+    ],
+}
+
+
+def _addmm(torch, triton, m, n, k):
+    from addmm import addmm_kernel
+
+    g = torch.Generator(device="cuda").manual_seed(7)
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16, generator=g)
+    b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16, generator=g)
+    c = torch.empty(m, n, device="cuda", dtype=torch.float32)
+
+    def launch(config, maxnreg):
+        bm, bn, bk, w, s = config
+        extra = {"maxnreg": maxnreg} if maxnreg else {}
+        return addmm_kernel[(triton.cdiv(m, bm), triton.cdiv(n, bn))](
+            a, b, c, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+            c.stride(0), c.stride(1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, ADD=False, num_warps=w, num_stages=s, **extra)
+    return launch, c
+
+
+def _f16acc(torch, triton, m, n, k):
+    from gemm_f16acc_residual import gemm_f16acc_residual_kernel
+
+    g = torch.Generator(device="cuda").manual_seed(101)
+    a = torch.randn(m, k, device="cuda", dtype=torch.float16, generator=g)
+    b = (torch.randn(k, n, device="cuda", dtype=torch.float16, generator=g) / k ** 0.5).to(torch.float16)
+    bias = torch.randn(n, device="cuda", dtype=torch.float16, generator=g)
+    r = torch.randn(m, n, device="cuda", dtype=torch.float16, generator=g)
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+
+    def launch(config, maxnreg):
+        bm, bn, bk, w, s = config
+        extra = {"maxnreg": maxnreg} if maxnreg else {}
+        return gemm_f16acc_residual_kernel[(triton.cdiv(m, bm), triton.cdiv(n, bn))](
+            a, b, bias, r, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), r.stride(0), r.stride(1),
+            c.stride(0), c.stride(1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, num_warps=w, num_stages=s, **extra)
+    return launch, c
+
+
+PROGRAMS = {"addmm": _addmm, "f16acc": _f16acc}
 
 
 def main() -> None:
@@ -29,38 +78,28 @@ def main() -> None:
     import triton
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "gpu"))
-    from addmm import addmm_kernel
-
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
+    ap.add_argument("--program", choices=sorted(PROGRAMS), default="addmm")
     ap.add_argument("--rounds", type=int, default=15)
     args = ap.parse_args()
     m = n = k = 4096
-    g = torch.Generator(device="cuda").manual_seed(7)
-    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16, generator=g)
-    b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16, generator=g)
-    c = torch.empty(m, n, device="cuda", dtype=torch.float32)
+    launch, c = PROGRAMS[args.program](torch, triton, m, n, k)
     rows = []
-    for (bm, bn, bk, w, s), regs_after, what in CASES:
-        grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
-
-        def launch(maxnreg, bm=bm, bn=bn, bk=bk, w=w, s=s, grid=grid):
-            extra = {"maxnreg": maxnreg} if maxnreg else {}
-            return addmm_kernel[grid](a, b, c, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                                      c.stride(0), c.stride(1), c.stride(0), c.stride(1), BLOCK_M=bm, BLOCK_N=bn,
-                                      BLOCK_K=bk, ADD=False, num_warps=w, num_stages=s, **extra)
-
-        uncapped = launch(None)
+    for config, regs_after, what in CASES[args.program]:
+        uncapped = launch(config, None)
         ref = c.clone()
-        capped = launch(regs_after)
+        capped = launch(config, regs_after)
         same = torch.equal(ref, c)
-        regs = {None: getattr(uncapped, "n_regs", None), regs_after: getattr(capped, "n_regs", None)}
+        figures = {name: {"registers": getattr(kernel, "n_regs", None), "spills": getattr(kernel, "n_spills", None)}
+                   for name, kernel in (("uncapped", uncapped), ("capped", capped))}
         ratios = []
         for _ in range(args.rounds):  # interleaved: each pair sees the same clocks and temperature
-            t0 = triton.testing.do_bench(lambda: launch(None), warmup=5, rep=40)
-            t1 = triton.testing.do_bench(lambda r=regs_after: launch(r), warmup=5, rep=40)
+            t0 = triton.testing.do_bench(lambda config=config: launch(config, None), warmup=5, rep=40)
+            t1 = triton.testing.do_bench(lambda config=config, cap=regs_after: launch(config, cap), warmup=5, rep=40)
             ratios.append(t1 / t0)
-        row = {"config": f"{bm}x{bn}x{bk} w{w} s{s}", "maxnreg": regs_after, "registers": [regs[None], regs[regs_after]],
+        bm, bn, bk, w, s = config
+        row = {"program": args.program, "config": f"{bm}x{bn}x{bk} w{w} s{s}", "maxnreg": regs_after, **figures,
                "capped_over_uncapped": statistics.median(ratios), "min": min(ratios), "max": max(ratios),
                "bit_identical": same, "rewrite": what}
         rows.append(row)
