@@ -181,6 +181,18 @@ def test_round_28_ran_as_registered_and_found_an_occupancy_take_slower():
     assert line.endswith("more CTAs on an SM that held 8 or fewer warps")
 
 
+def test_round_29_ran_as_registered_with_every_sign_right():
+    """Round 29: a linear layer storing its pre-activation and its gelu (two stores of the accumulator), as
+    registered: 15 rewrites, all faster, and the 9 kernels kept are the ones `profit=always` does not speed up."""
+    round_tool, _, _ = _tools()
+    registered = round_tool.registered(RESULTS / "r29_predictions_cpu.txt")
+    recorded = json.loads((RESULTS / "r29_summary.json").read_text())
+    summary = round_tool.program_summary("r29_geluaux_default.json", "r29_geluaux_always.json", registered)
+    assert summary == recorded["programs"]["geluaux"] and len(registered) == 24 and summary["kernels"] == 24
+    assert summary["not_as_registered"] == [] and summary["rewrites_measured"] == {"faster": 15, "noise": 0, "slower": 0}
+    assert summary["signs"] == 24 and summary["always_slower"] == 8
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""

@@ -44,6 +44,9 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_gelu_aux.py", "H200, round 29 (held out: written after round 28's run, nothing changed since; two "
+     "stores of the accumulator, a kind of kernel not timed before; its decisions registered from a CPU compile before "
+     "the run, 5a4e4e1)", "r29_geluaux_default.json", "r29_geluaux_always.json", "5a4e4e1", "r29_all.txt", "default"),
     ("examples/gpu/gemm_f16acc_residual.py", "H200, round 28 (held out: written after round 27's run, nothing changed "
      "since; an fp16 accumulator, a kind of kernel not timed before; its decisions registered from a CPU compile before "
      "the run, 0429eab)", "r28_f16acc_default.json", "r28_f16acc_always.json", "0429eab", "r28_all.txt", "default"),

@@ -1,8 +1,9 @@
 """A GEMM that accumulates in fp16, with a bias and residual epilogue: C = A @ B + bias[None, :] + R, all fp16, over a
 sweep of tile configurations.  A plain Triton program: it knows nothing of irkit.  `tl.dot(..., out_dtype=tl.float16)`
-makes a wgmma with an fp16 accumulator (half the accumulator registers of fp32; Triton 3.6 does not pipeline its
-loads through shared memory), as inference kernels use where fp16 range suffices; the epilogue loads the bias row
-and the residual tile and stores one tile, so propagate-mma may remove their three conversions.
+makes a wgmma with an fp16 accumulator (half the accumulator registers of fp32; Triton 3.6 waits for it in every
+iteration, where an fp32 accumulator keeps one in flight), as inference kernels use where fp16 range suffices; the
+epilogue loads the bias row and the residual tile and stores one tile, so propagate-mma may remove their three
+conversions.
 
 This program was written after round 27 (session 15), with nothing in the pass changed since, as round 28's
 held-out check of the default on a kind of kernel not timed before (docs/propagate-mma-results/notes.md).
