@@ -93,6 +93,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     "f16acc": lambda: _output_sweep("gemm_f16acc_residual", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
     # examples/gpu/gemm_gelu_aux.py (round 29): row-major A, B, Z and C
     "geluaux": lambda: _output_sweep("gemm_gelu_aux", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    # examples/gpu/gemm_fp8_out.py (round 30): row-major A, B and C
+    "fp8out": lambda: _output_sweep("gemm_fp8_out", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1]),
 }
 
 
