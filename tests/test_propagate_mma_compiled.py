@@ -103,11 +103,20 @@ def test_kept_when_the_sm_was_already_busy_or_it_spills(monkeypatch):
     assert remarks[0].endswith("profit=compiled: compiled with it 110 registers/thread, 4 CTA(s)/SM (16 warps, by "
                                "registers); without it 96 registers/thread, 5 CTA(s)/SM (20 warps, by registers); "
                                "spills 0 -> 0 B; occupancy and spills decide: neither more CTAs on an SM that held 8 "
-                               "or fewer warps nor spills 512 B fewer")
+                               "or fewer warps and 96 KB or less of shared memory nor spills 512 B fewer")
     parsed, remarks = run(GEMM_128, monkeypatch, [CompiledKernel(176, 0, 49152), CompiledKernel(168, 8, 49152)])
     assert conversions(parsed.module) == 1 and "spills 0 -> 8 B" in remarks[0]
-    assert remarks[0].endswith("; occupancy and spills decide: more CTAs on an SM that held 8 or fewer warps, but with "
-                               "more spills")
+    assert remarks[0].endswith("; occupancy and spills decide: more CTAs on an SM that held 8 or fewer warps and 96 KB "
+                               "or less of shared memory, but with more spills")
+
+
+def test_a_cta_more_is_not_taken_where_the_ctas_held_much_shared_memory(monkeypatch):
+    """Round 28's and round 30's losses: 2 -> 3 CTAs of 64 KB each (4 stages), kept; the remark says what held."""
+    parsed, remarks = run(GEMM_128, monkeypatch, [CompiledKernel(254, 0, 65536), CompiledKernel(168, 0, 65536)])
+    assert conversions(parsed.module) == 1
+    assert remarks[0].startswith("propagate-mma: conversion kept: ")
+    assert "without it 168 registers/thread, 3 CTA(s)/SM (12 warps, by registers)" in remarks[0]
+    assert remarks[0].endswith("nor spills 512 B fewer (a CTA more, but its CTAs held 128 KB of shared memory)")
 
 
 def test_far_fewer_spills_take_the_rewrite(monkeypatch):

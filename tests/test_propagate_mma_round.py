@@ -193,6 +193,20 @@ def test_round_29_ran_as_registered_with_every_sign_right():
     assert summary["signs"] == 24 and summary["always_slower"] == 8
 
 
+def test_round_30_ran_as_registered_and_found_the_second_occupancy_take_slower():
+    """Round 30: an fp8-output GEMM, as registered; its one take by "more CTAs", 4096³ 128x128x32 w4 s4 (the tile of
+    round 28's loss, at 4 stages), ran 16.6% slower, the other rewrite faster."""
+    round_tool, _, _ = _tools()
+    registered = round_tool.registered(RESULTS / "r30_predictions_cpu.txt")
+    recorded = json.loads((RESULTS / "r30_summary.json").read_text())
+    summary = round_tool.program_summary("r30_fp8out_default.json", "r30_fp8out_always.json", registered)
+    assert summary == recorded["programs"]["fp8out"] and len(registered) == 24 and summary["kernels"] == 24
+    assert summary["not_as_registered"] == [] and summary["rewrites_measured"] == {"faster": 1, "noise": 0, "slower": 1}
+    line = next(x for x in (RESULTS / "r30_predictions_cpu.txt").read_text().splitlines()
+                if "4096x4096x4096_128x128x32_w4_s4" in x)
+    assert ": rewrite;" in line and line.endswith("more CTAs on an SM that held 8 or fewer warps")
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""

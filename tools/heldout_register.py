@@ -95,6 +95,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     "geluaux": lambda: _output_sweep("gemm_gelu_aux", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
     # examples/gpu/gemm_fp8_out.py (round 30): row-major A, B and C
     "fp8out": lambda: _output_sweep("gemm_fp8_out", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1]),
+    # examples/gpu/gemm_skinny_residual.py (round 31): row-major A, B, R and C, all fp16
+    "skinny": lambda: _output_sweep("gemm_skinny_residual", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
 }
 
 

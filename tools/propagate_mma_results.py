@@ -36,7 +36,7 @@ PROGRAMS = {"addmm": "examples/gpu/addmm.py", "attention": "examples/gpu/attenti
             "persistent": "examples/gpu/gemm_persistent_residual.py", "tma": "examples/gpu/gemm_tma_epilogue.py",
             "tf32": "examples/gpu/gemm_tf32_residual.py", "softplus": "examples/gpu/gemm_softplus_scaled.py",
             "f16acc": "examples/gpu/gemm_f16acc_residual.py", "geluaux": "examples/gpu/gemm_gelu_aux.py",
-            "fp8out": "examples/gpu/gemm_fp8_out.py"}
+            "fp8out": "examples/gpu/gemm_fp8_out.py", "skinny": "examples/gpu/gemm_skinny_residual.py"}
 # (program, GPU, JSON of the run judged, JSON of the profit=always run, the commit and terminal output of the
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
@@ -45,6 +45,9 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_fp8_out.py", "H200, round 30 (held out: written after round 29's run, nothing changed since; an "
+     "fp8 output, a kind of kernel not timed before; its decisions registered from a CPU compile before the run, "
+     "416aa18)", "r30_fp8out_default.json", "r30_fp8out_always.json", "416aa18", "r30_all.txt", "default"),
     ("examples/gpu/gemm_gelu_aux.py", "H200, round 29 (held out: written after round 28's run, nothing changed since; two "
      "stores of the accumulator, a kind of kernel not timed before; its decisions registered from a CPU compile before "
      "the run, 5a4e4e1)", "r29_geluaux_default.json", "r29_geluaux_always.json", "5a4e4e1", "r29_all.txt", "default"),

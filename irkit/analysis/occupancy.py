@@ -87,18 +87,31 @@ def ctas_per_sm(sm: SmLimits, registers: int, num_warps: int, shared_bytes: int)
 
 
 FEW_WARPS = 8  # resident warps per SM at or under which more CTAs pay (2 per scheduler)
+BUSY_SHARED_BYTES = 96 * 1024  # shared memory the resident CTAs hold, above which a CTA more did not pay
 
 
-def occupancy_pays(before: Occupancy, after: Occupancy, few_warps: int = FEW_WARPS) -> bool:
+def occupancy_pays(before: Occupancy, after: Occupancy, shared_per_cta: int, few_warps: int = FEW_WARPS,
+                   busy_shared: int = BUSY_SHARED_BYTES) -> bool:
     """Does a rewrite that changes occupancy from `before` to `after` pay for itself, whatever else it does?
+    `shared_per_cta`: the shared memory each CTA held before.
 
-    Only where the SM was nearly empty.  Measured on the H100 (Triton 3.6, docs/propagate-mma-results.md):
-    the plain GEMM 128x128x32 w4 s3 goes from 176 to 168 registers with its store conversion removed, 2 to
-    3 CTAs (8 to 12 warps), and runs 4.6% faster, although the model calls the narrower stores a loss;
-    the original capped at 168 registers runs 12% faster, so the CTA is what gains.  64x128x32 w4 s3 goes
-    from 4 to 5 CTAs (16 to 20 warps) the same way and is 1.4% slower: with four warps per scheduler the
-    latency is already hidden."""
-    return after.ctas > before.ctas and before.warps <= few_warps
+    Only where the SM was nearly empty: few warps, and little of its shared memory in the CTAs' pipelines.
+    Measured on the H100 (Triton 3.6, docs/propagate-mma-results.md): the plain GEMM 128x128x32 w4 s3 goes from
+    176 to 168 registers with its store conversion removed, 2 to 3 CTAs (8 to 12 warps), and runs 4.6% faster,
+    although the model calls the narrower stores a loss; the original capped at 168 registers runs 12% faster, so
+    the CTA is what gains.  64x128x32 w4 s3 goes from 4 to 5 CTAs (16 to 20 warps) the same way and is 1.4%
+    slower: with four warps per scheduler the latency is already hidden.  The same tile at 4 stages (64 KB per
+    CTA, 128 KB on the SM) lost 8.6% and 16.6% in two held-out programs (rounds 28 and 30).  Capping the
+    original's registers to the same 3 CTAs, with nothing else changed, gained none of three programs anything at 4
+    stages (0.998-1.097) and all three 8-15% at 3 stages (48 KB per CTA, 96 KB on the SM; H200,
+    docs/propagate-mma-results/notes.md, round 30).  Every other CTA this criterion took, 14 kernels, came to an SM
+    whose CTAs held 96 KB or less, and ran faster (0.69-0.98).  Why the 4-stage CTA gains nothing is not known."""
+    return (after.ctas > before.ctas and before.warps <= few_warps
+            and before.ctas * shared_per_cta <= busy_shared)
+
+
+CTAS_PAY = (f"more CTAs on an SM that held {FEW_WARPS} or fewer warps and {BUSY_SHARED_BYTES // 1024} KB or less of "
+            "shared memory")
 
 
 SPILL_DROP_BYTES = 512  # spill stores per thread a rewrite must save to pay for itself that way
@@ -213,15 +226,16 @@ def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | C
         why = (f"the SASS cost falls by {SASS_TAKE} or more{worse}" if by_sass
                else f"the SASS cost rises by {SASS_VETO} or more")
         return no_worse and by_sass, f"{figures}; {why}"
-    more_ctas = occupancy_pays(before, after)
+    more_ctas = occupancy_pays(before, after, kept.shared)
     fewer_spills = spills_pay(kept.spill_bytes, removed.spill_bytes)
     why = "occupancy and spills decide: " if change is None else \
         f"the SASS cost moves less than -{SASS_TAKE}/+{SASS_VETO}, so occupancy and spills decide: "
     if more_ctas or fewer_spills:
-        why += (f"more CTAs on an SM that held {FEW_WARPS} or fewer warps" if more_ctas
-                else f"spills fall by {SPILL_DROP_BYTES} B or more") + worse
+        why += (CTAS_PAY if more_ctas else f"spills fall by {SPILL_DROP_BYTES} B or more") + worse
     else:
-        why += f"neither more CTAs on an SM that held {FEW_WARPS} or fewer warps nor spills {SPILL_DROP_BYTES} B fewer"
+        why += f"neither {CTAS_PAY} nor spills {SPILL_DROP_BYTES} B fewer"
+        if occupancy_pays(before, after, kept.shared, busy_shared=sm.shared_bytes):
+            why += f" (a CTA more, but its CTAs held {before.ctas * kept.shared // 1024} KB of shared memory)"
     return no_worse and (more_ctas or fewer_spills), f"{figures}; {why}"
 
 
