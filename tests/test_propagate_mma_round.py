@@ -207,6 +207,18 @@ def test_round_30_ran_as_registered_and_found_the_second_occupancy_take_slower()
     assert ": rewrite;" in line and line.endswith("more CTAs on an SM that held 8 or fewer warps")
 
 
+def test_round_31_ran_as_registered_with_none_slower():
+    """Round 31: a decode-shaped GEMM under round 30's change, as registered: 2 rewrites, neither slower; the one by a
+    CTA more, at 64 rows where the grid is smaller than the GPU, within noise."""
+    round_tool, _, _ = _tools()
+    registered = round_tool.registered(RESULTS / "r31_predictions_cpu.txt")
+    recorded = json.loads((RESULTS / "r31_summary.json").read_text())
+    summary = round_tool.program_summary("r31_skinny_default.json", "r31_skinny_always.json", registered)
+    assert summary == recorded["programs"]["skinny"] and len(registered) == 24 and summary["kernels"] == 24
+    assert summary["not_as_registered"] == [] and summary["rewrites_measured"] == {"faster": 1, "noise": 1, "slower": 0}
+    assert summary["signs"] == 20
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""
