@@ -41,24 +41,21 @@ CASES = {
 }
 
 
-def _addmm(torch, triton, m, n, k):
+def _addmm(torch, m, n, k):
+    """The plain GEMM of examples/gpu/addmm.py (ADD=False): its kernel, arguments, flags and output."""
     from addmm import addmm_kernel
 
     g = torch.Generator(device="cuda").manual_seed(7)
     a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16, generator=g)
     b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16, generator=g)
     c = torch.empty(m, n, device="cuda", dtype=torch.float32)
-
-    def launch(config, maxnreg):
-        bm, bn, bk, w, s = config
-        extra = {"maxnreg": maxnreg} if maxnreg else {}
-        return addmm_kernel[(triton.cdiv(m, bm), triton.cdiv(n, bn))](
-            a, b, c, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
-            c.stride(0), c.stride(1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, ADD=False, num_warps=w, num_stages=s, **extra)
-    return launch, c
+    args = (a, b, c, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+            c.stride(0), c.stride(1))
+    return addmm_kernel, args, {"ADD": False}, c
 
 
-def _f16acc(torch, triton, m, n, k):
+def _f16acc(torch, m, n, k):
+    """examples/gpu/gemm_f16acc_residual.py's kernel (round 28)."""
     from gemm_f16acc_residual import gemm_f16acc_residual_kernel
 
     g = torch.Generator(device="cuda").manual_seed(101)
@@ -67,17 +64,13 @@ def _f16acc(torch, triton, m, n, k):
     bias = torch.randn(n, device="cuda", dtype=torch.float16, generator=g)
     r = torch.randn(m, n, device="cuda", dtype=torch.float16, generator=g)
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
-
-    def launch(config, maxnreg):
-        bm, bn, bk, w, s = config
-        extra = {"maxnreg": maxnreg} if maxnreg else {}
-        return gemm_f16acc_residual_kernel[(triton.cdiv(m, bm), triton.cdiv(n, bn))](
-            a, b, bias, r, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), r.stride(0), r.stride(1),
-            c.stride(0), c.stride(1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, num_warps=w, num_stages=s, **extra)
-    return launch, c
+    args = (a, b, bias, r, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), r.stride(0), r.stride(1),
+            c.stride(0), c.stride(1))
+    return gemm_f16acc_residual_kernel, args, {}, c
 
 
-def _fp8out(torch, triton, m, n, k):
+def _fp8out(torch, m, n, k):
+    """examples/gpu/gemm_fp8_out.py's kernel (round 30)."""
     from gemm_fp8_out import gemm_fp8_out_kernel
 
     g = torch.Generator(device="cuda").manual_seed(107)
@@ -86,14 +79,19 @@ def _fp8out(torch, triton, m, n, k):
     bias = torch.randn(n, device="cuda", dtype=torch.float16, generator=g)
     scale = torch.full((1,), 16.0, device="cuda")
     c = torch.empty(m, n, device="cuda", dtype=torch.float8_e4m3fn)
+    args = (a, b, bias, scale, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+            c.stride(1))
+    return gemm_fp8_out_kernel, args, {}, c
 
+
+def _launcher(triton, kernel, args, flags, m, n):
+    """Launch `kernel` on a 2-D grid of tiles with a config and, if given, ptxas's register cap."""
     def launch(config, maxnreg):
         bm, bn, bk, w, s = config
         extra = {"maxnreg": maxnreg} if maxnreg else {}
-        return gemm_fp8_out_kernel[(triton.cdiv(m, bm), triton.cdiv(n, bn))](
-            a, b, bias, scale, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
-            c.stride(1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, num_warps=w, num_stages=s, **extra)
-    return launch, c
+        return kernel[(triton.cdiv(m, bm), triton.cdiv(n, bn))](*args, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, num_warps=w,
+                                                                  num_stages=s, **flags, **extra)
+    return launch
 
 
 PROGRAMS = {"addmm": _addmm, "f16acc": _f16acc, "fp8out": _fp8out}
@@ -110,7 +108,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=15)
     args = ap.parse_args()
     m = n = k = 4096
-    launch, c = PROGRAMS[args.program](torch, triton, m, n, k)
+    kernel, kernel_args, flags, c = PROGRAMS[args.program](torch, m, n, k)
+    launch = _launcher(triton, kernel, kernel_args, flags, m, n)
     rows = []
     for config, regs_after, what in CASES[args.program]:
         uncapped = launch(config, None)
