@@ -97,6 +97,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     "fp8out": lambda: _output_sweep("gemm_fp8_out", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1]),
     # examples/gpu/gemm_skinny_residual.py (round 31): row-major A, B, R and C, all fp16
     "skinny": lambda: _output_sweep("gemm_skinny_residual", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    # examples/gpu/gemm_router_softmax.py (round 32): row-major A, W and P
+    "router": lambda: _output_sweep("gemm_router_softmax", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1]),
 }
 
 
