@@ -219,6 +219,18 @@ def test_round_31_ran_as_registered_with_none_slower():
     assert summary["signs"] == 20
 
 
+def test_round_32_ran_as_registered_and_left_gains_alone():
+    """Round 32: a mixture-of-experts router (a softmax over each row of the accumulator), as registered: 2 rewrites,
+    both faster, none slower, and 9 gains left alone at the masked size."""
+    round_tool, _, _ = _tools()
+    registered = round_tool.registered(RESULTS / "r32_predictions_cpu.txt")
+    recorded = json.loads((RESULTS / "r32_summary.json").read_text())
+    summary = round_tool.program_summary("r32_router_default.json", "r32_router_always.json", registered)
+    assert summary == recorded["programs"]["router"] and len(registered) == 24 and summary["kernels"] == 24
+    assert summary["not_as_registered"] == [] and summary["rewrites_measured"] == {"faster": 2, "noise": 0, "slower": 0}
+    assert summary["signs"] == 15 and summary["always_faster"] == 11
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""

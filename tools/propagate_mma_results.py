@@ -46,6 +46,10 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_router_softmax.py", "H200, round 32 (held out: written after round 31's run, nothing changed "
+     "since; a softmax over each row of the accumulator, a kind of kernel not timed before; its decisions registered "
+     "from a CPU compile before the run, a5d2212)", "r32_router_default.json", "r32_router_always.json", "a5d2212",
+     "r32_all.txt", "default"),
     ("examples/gpu/gemm_skinny_residual.py", "H200, round 31 (held out: written after round 30's run, and after its "
      "change to the CTA criterion; a decode-shaped GEMM, a kind of kernel not timed before; its decisions registered "
      "from a CPU compile before the run, eb7d403)", "r31_skinny_default.json", "r31_skinny_always.json", "eb7d403",
