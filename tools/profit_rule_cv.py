@@ -116,7 +116,8 @@ def implemented(x: dict) -> bool:
     """The default up to round 26: the earlier decision unless the compiler check's SASS cost decides, and no
     rewrite the compiler finds worse (`occupancy.removal_is_worse`: the IR model's own removals are checked too;
     the compiler's takes are never worse).  Round 27's marginal-gain check (`mma_profit.marginal`) needs the IR
-    model's gain, which these records lack: `tools/marginal_replay.py` replays it on the compiled kernels."""
+    model's gain, which these records lack: `tools/marginal_replay.py` replays it on the compiled kernels.  Round
+    30's shared-memory bound on a CTA more changes none of these kernels (r30_cta_replay_cpu.txt)."""
     sm = occupancy.SM_LIMITS[90]
     take, _ = occupancy.removal_pays(x["before"], x["after"], sm, x["warps"])
     by_sass = occupancy.sass_cost_decides(occupancy.sass_cost_change(x["before"], x["after"]))

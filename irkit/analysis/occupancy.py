@@ -234,6 +234,8 @@ def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | C
         why += (CTAS_PAY if more_ctas else f"spills fall by {SPILL_DROP_BYTES} B or more") + worse
     else:
         why += f"neither {CTAS_PAY} nor spills {SPILL_DROP_BYTES} B fewer"
+        # the same test without the shared-memory bound (resident CTAs never hold more than the SM has): say so
+        # where the bound alone refused a CTA more
         if occupancy_pays(before, after, kept.shared, busy_shared=sm.shared_bytes):
             why += f" (a CTA more, but its CTAs held {before.ctas * kept.shared // 1024} KB of shared memory)"
     return no_worse and (more_ctas or fewer_spills), f"{figures}; {why}"
