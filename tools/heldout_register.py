@@ -99,6 +99,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     "skinny": lambda: _output_sweep("gemm_skinny_residual", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
     # examples/gpu/gemm_router_softmax.py (round 32): row-major A, W and P
     "router": lambda: _output_sweep("gemm_router_softmax", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1]),
+    # examples/gpu/gemm_accumulate.py (round 33): row-major A, B and C
+    "accumulate": lambda: _output_sweep("gemm_accumulate", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1]),
 }
 
 
