@@ -231,6 +231,18 @@ def test_round_32_ran_as_registered_and_left_gains_alone():
     assert summary["signs"] == 15 and summary["always_faster"] == 11
 
 
+def test_round_33_ran_as_registered_with_none_slower():
+    """Round 33: C += A @ B in place (the accumulator loaded before the main loop), as registered: 14 rewrites,
+    bit-identical, 13 faster and one within noise."""
+    round_tool, _, _ = _tools()
+    registered = round_tool.registered(RESULTS / "r33_predictions_cpu.txt")
+    recorded = json.loads((RESULTS / "r33_summary.json").read_text())
+    summary = round_tool.program_summary("r33_accumulate_default.json", "r33_accumulate_always.json", registered)
+    assert summary == recorded["programs"]["accumulate"] and len(registered) == 24 and summary["kernels"] == 24
+    assert summary["not_as_registered"] == [] and summary["bit_identical"] == 14
+    assert summary["rewrites_measured"] == {"faster": 13, "noise": 1, "slower": 0} and summary["signs"] == 21
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""

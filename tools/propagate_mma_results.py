@@ -46,6 +46,10 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_accumulate.py", "H200, round 33 (held out: written after round 32's run, nothing changed since; "
+     "an accumulator loaded from memory, a kind of kernel not timed before; its decisions registered from a CPU "
+     "compile before the run, b151c5d)", "r33_accumulate_default.json", "r33_accumulate_always.json", "b151c5d",
+     "r33_all.txt", "default"),
     ("examples/gpu/gemm_router_softmax.py", "H200, round 32 (held out: written after round 31's run, nothing changed "
      "since; a softmax over each row of the accumulator, a kind of kernel not timed before; its decisions registered "
      "from a CPU compile before the run, a5d2212)", "r32_router_default.json", "r32_router_always.json", "a5d2212",
