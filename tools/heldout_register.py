@@ -101,6 +101,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     "router": lambda: _output_sweep("gemm_router_softmax", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1]),
     # examples/gpu/gemm_accumulate.py (round 33): row-major A, B and C
     "accumulate": lambda: _output_sweep("gemm_accumulate", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1]),
+    # examples/gpu/gemm_lora_up.py (round 34): row-major A, B, the base output and Y
+    "lora": lambda: _output_sweep("gemm_lora_up", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
 }
 
 
