@@ -243,6 +243,20 @@ def test_round_33_ran_as_registered_with_none_slower():
     assert summary["rewrites_measured"] == {"faster": 13, "noise": 1, "slower": 0} and summary["signs"] == 21
 
 
+def test_round_34_found_the_sass_cost_wrong_on_an_epilogue_bound_gemm():
+    """Round 34: a rank-16 adapter's up-projection (K = 16, one main-loop iteration), as registered: the SASS cost
+    took 6 rewrites on instructions outside loops alone, and 4 ran 7-50% slower."""
+    round_tool, _, _ = _tools()
+    registered = round_tool.registered(RESULTS / "r34_predictions_cpu.txt")
+    recorded = json.loads((RESULTS / "r34_summary.json").read_text())
+    summary = round_tool.program_summary("r34_lora_default.json", "r34_lora_always.json", registered)
+    assert summary == recorded["programs"]["lora"] and len(registered) == 24 and summary["kernels"] == 24
+    assert summary["not_as_registered"] == [] and summary["rewrites_measured"] == {"faster": 1, "noise": 1, "slower": 4}
+    assert summary["always_slower"] == 22 and summary["signs"] == 20
+    taken = [x for x in (RESULTS / "r34_predictions_cpu.txt").read_text().splitlines() if ": rewrite;" in x]
+    assert len(taken) == 6 and all(x.endswith("the SASS cost falls by 150 or more") for x in taken)
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""

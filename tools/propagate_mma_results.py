@@ -47,6 +47,9 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_lora_up.py", "H200, round 34 (held out: written after round 33's run, nothing changed since; an "
+     "epilogue-bound GEMM with K = 16, a kind of kernel not timed before; its decisions registered from a CPU compile "
+     "before the run, b315f25)", "r34_lora_default.json", "r34_lora_always.json", "b315f25", "r34_all.txt", "default"),
     ("examples/gpu/gemm_accumulate.py", "H200, round 33 (held out: written after round 32's run, nothing changed since; "
      "an accumulator loaded from memory, a kind of kernel not timed before; its decisions registered from a CPU "
      "compile before the run, b151c5d)", "r33_accumulate_default.json", "r33_accumulate_always.json", "b151c5d",
