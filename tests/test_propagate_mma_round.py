@@ -167,93 +167,81 @@ def test_round_27_ran_as_registered_and_the_check_undid_what_it_named():
     assert tf32["not_as_registered"] == [] and tf32["rewrites"] == 11
 
 
-def test_round_28_ran_as_registered_and_found_an_occupancy_take_slower():
-    """Round 28: a GEMM accumulating in fp16, as registered; its aligned sizes specialise alike, so 16 kernels ran
-    for 24 registered, and the one take by "more CTAs" ran 8.6% slower."""
+def _held_out_round(round_name: str, program: str) -> tuple[dict, Path]:
+    """A held-out round of one program (rounds 28 on): its summary as recorded, recomputed from the runs, and checked
+    to have decided every kernel as registered; with the registration's path."""
     round_tool, _, _ = _tools()
-    registered = round_tool.registered(RESULTS / "r28_predictions_cpu.txt")
-    recorded = json.loads((RESULTS / "r28_summary.json").read_text())
-    summary = round_tool.program_summary("r28_f16acc_default.json", "r28_f16acc_always.json", registered)
-    assert summary == recorded["programs"]["f16acc"] and len(registered) == 24 and summary["kernels"] == 16
-    assert summary["not_as_registered"] == [] and summary["rewrites_measured"] == {"faster": 5, "noise": 0, "slower": 1}
-    line = next(x for x in (RESULTS / "r28_predictions_cpu.txt").read_text().splitlines()
-                if "4096x4096x4096_128x128x32_w4_s4" in x)
+    predictions = RESULTS / f"{round_name}_predictions_cpu.txt"
+    registered = round_tool.registered(predictions)
+    recorded = json.loads((RESULTS / f"{round_name}_summary.json").read_text())
+    summary = round_tool.program_summary(f"{round_name}_{program}_default.json", f"{round_name}_{program}_always.json",
+                                         registered)
+    assert summary == recorded["programs"][program] and len(registered) == 24
+    assert summary["not_as_registered"] == [] and summary["bit_identical"] == summary["rewrites"]
+    return summary, predictions
+
+
+def _registered_line(predictions: Path, kernel: str) -> str:
+    return next(x for x in predictions.read_text().splitlines() if kernel in x)
+
+
+def test_round_28_ran_as_registered_and_found_an_occupancy_take_slower():
+    """Round 28: a GEMM accumulating in fp16; its aligned sizes specialise alike, so 16 kernels ran for 24
+    registered, and the one take by "more CTAs" ran 8.6% slower."""
+    summary, predictions = _held_out_round("r28", "f16acc")
+    assert summary["kernels"] == 16 and summary["rewrites_measured"] == {"faster": 5, "noise": 0, "slower": 1}
+    line = _registered_line(predictions, "4096x4096x4096_128x128x32_w4_s4")
     assert line.endswith("more CTAs on an SM that held 8 or fewer warps")
 
 
 def test_round_29_ran_as_registered_with_every_sign_right():
-    """Round 29: a linear layer storing its pre-activation and its gelu (two stores of the accumulator), as
-    registered: 15 rewrites, all faster, and the 9 kernels kept are the ones `profit=always` does not speed up."""
-    round_tool, _, _ = _tools()
-    registered = round_tool.registered(RESULTS / "r29_predictions_cpu.txt")
-    recorded = json.loads((RESULTS / "r29_summary.json").read_text())
-    summary = round_tool.program_summary("r29_geluaux_default.json", "r29_geluaux_always.json", registered)
-    assert summary == recorded["programs"]["geluaux"] and len(registered) == 24 and summary["kernels"] == 24
-    assert summary["not_as_registered"] == [] and summary["rewrites_measured"] == {"faster": 15, "noise": 0, "slower": 0}
+    """Round 29: a linear layer storing its pre-activation and its gelu (two stores of the accumulator): 15
+    rewrites, all faster, and the 9 kernels kept are the ones `profit=always` does not speed up."""
+    summary, _ = _held_out_round("r29", "geluaux")
+    assert summary["kernels"] == 24 and summary["rewrites_measured"] == {"faster": 15, "noise": 0, "slower": 0}
     assert summary["signs"] == 24 and summary["always_slower"] == 8
 
 
 def test_round_30_ran_as_registered_and_found_the_second_occupancy_take_slower():
-    """Round 30: an fp8-output GEMM, as registered; its one take by "more CTAs", 4096³ 128x128x32 w4 s4 (the tile of
-    round 28's loss, at 4 stages), ran 16.6% slower, the other rewrite faster."""
-    round_tool, _, _ = _tools()
-    registered = round_tool.registered(RESULTS / "r30_predictions_cpu.txt")
-    recorded = json.loads((RESULTS / "r30_summary.json").read_text())
-    summary = round_tool.program_summary("r30_fp8out_default.json", "r30_fp8out_always.json", registered)
-    assert summary == recorded["programs"]["fp8out"] and len(registered) == 24 and summary["kernels"] == 24
-    assert summary["not_as_registered"] == [] and summary["rewrites_measured"] == {"faster": 1, "noise": 0, "slower": 1}
-    line = next(x for x in (RESULTS / "r30_predictions_cpu.txt").read_text().splitlines()
-                if "4096x4096x4096_128x128x32_w4_s4" in x)
+    """Round 30: an fp8-output GEMM; its one take by "more CTAs", 4096³ 128x128x32 w4 s4 (the tile of round 28's
+    loss, at 4 stages), ran 16.6% slower, the other rewrite faster."""
+    summary, predictions = _held_out_round("r30", "fp8out")
+    assert summary["kernels"] == 24 and summary["rewrites_measured"] == {"faster": 1, "noise": 0, "slower": 1}
+    line = _registered_line(predictions, "4096x4096x4096_128x128x32_w4_s4")
     assert ": rewrite;" in line and line.endswith("more CTAs on an SM that held 8 or fewer warps")
 
 
 def test_round_31_ran_as_registered_with_none_slower():
-    """Round 31: a decode-shaped GEMM under round 30's change, as registered: 2 rewrites, neither slower; the one by a
-    CTA more, at 64 rows where the grid is smaller than the GPU, within noise."""
-    round_tool, _, _ = _tools()
-    registered = round_tool.registered(RESULTS / "r31_predictions_cpu.txt")
-    recorded = json.loads((RESULTS / "r31_summary.json").read_text())
-    summary = round_tool.program_summary("r31_skinny_default.json", "r31_skinny_always.json", registered)
-    assert summary == recorded["programs"]["skinny"] and len(registered) == 24 and summary["kernels"] == 24
-    assert summary["not_as_registered"] == [] and summary["rewrites_measured"] == {"faster": 1, "noise": 1, "slower": 0}
+    """Round 31: a decode-shaped GEMM under round 30's change: 2 rewrites, neither slower; the one by a CTA more, at
+    64 rows where the grid is smaller than the GPU, within noise."""
+    summary, _ = _held_out_round("r31", "skinny")
+    assert summary["kernels"] == 24 and summary["rewrites_measured"] == {"faster": 1, "noise": 1, "slower": 0}
     assert summary["signs"] == 20
 
 
 def test_round_32_ran_as_registered_and_left_gains_alone():
-    """Round 32: a mixture-of-experts router (a softmax over each row of the accumulator), as registered: 2 rewrites,
-    both faster, none slower, and 9 gains left alone at the masked size."""
-    round_tool, _, _ = _tools()
-    registered = round_tool.registered(RESULTS / "r32_predictions_cpu.txt")
-    recorded = json.loads((RESULTS / "r32_summary.json").read_text())
-    summary = round_tool.program_summary("r32_router_default.json", "r32_router_always.json", registered)
-    assert summary == recorded["programs"]["router"] and len(registered) == 24 and summary["kernels"] == 24
-    assert summary["not_as_registered"] == [] and summary["rewrites_measured"] == {"faster": 2, "noise": 0, "slower": 0}
+    """Round 32: a mixture-of-experts router (a softmax over each row of the accumulator): 2 rewrites, both faster,
+    none slower, and 9 gains left alone at the masked size."""
+    summary, _ = _held_out_round("r32", "router")
+    assert summary["kernels"] == 24 and summary["rewrites_measured"] == {"faster": 2, "noise": 0, "slower": 0}
     assert summary["signs"] == 15 and summary["always_faster"] == 11
 
 
 def test_round_33_ran_as_registered_with_none_slower():
-    """Round 33: C += A @ B in place (the accumulator loaded before the main loop), as registered: 14 rewrites,
-    bit-identical, 13 faster and one within noise."""
-    round_tool, _, _ = _tools()
-    registered = round_tool.registered(RESULTS / "r33_predictions_cpu.txt")
-    recorded = json.loads((RESULTS / "r33_summary.json").read_text())
-    summary = round_tool.program_summary("r33_accumulate_default.json", "r33_accumulate_always.json", registered)
-    assert summary == recorded["programs"]["accumulate"] and len(registered) == 24 and summary["kernels"] == 24
-    assert summary["not_as_registered"] == [] and summary["bit_identical"] == 14
+    """Round 33: C += A @ B in place (the accumulator loaded before the main loop): 14 rewrites, 13 faster and one
+    within noise."""
+    summary, _ = _held_out_round("r33", "accumulate")
+    assert summary["kernels"] == 24 and summary["rewrites"] == 14
     assert summary["rewrites_measured"] == {"faster": 13, "noise": 1, "slower": 0} and summary["signs"] == 21
 
 
 def test_round_34_found_the_sass_cost_wrong_on_an_epilogue_bound_gemm():
-    """Round 34: a rank-16 adapter's up-projection (K = 16, one main-loop iteration), as registered: the SASS cost
-    took 6 rewrites on instructions outside loops alone, and 4 ran 7-50% slower."""
-    round_tool, _, _ = _tools()
-    registered = round_tool.registered(RESULTS / "r34_predictions_cpu.txt")
-    recorded = json.loads((RESULTS / "r34_summary.json").read_text())
-    summary = round_tool.program_summary("r34_lora_default.json", "r34_lora_always.json", registered)
-    assert summary == recorded["programs"]["lora"] and len(registered) == 24 and summary["kernels"] == 24
-    assert summary["not_as_registered"] == [] and summary["rewrites_measured"] == {"faster": 1, "noise": 1, "slower": 4}
+    """Round 34: a rank-16 adapter's up-projection (K = 16, one main-loop iteration): the SASS cost took 6 rewrites
+    on instructions outside loops alone, and 4 ran 7-50% slower."""
+    summary, predictions = _held_out_round("r34", "lora")
+    assert summary["kernels"] == 24 and summary["rewrites_measured"] == {"faster": 1, "noise": 1, "slower": 4}
     assert summary["always_slower"] == 22 and summary["signs"] == 20
-    taken = [x for x in (RESULTS / "r34_predictions_cpu.txt").read_text().splitlines() if ": rewrite;" in x]
+    taken = [x for x in predictions.read_text().splitlines() if ": rewrite;" in x]
     assert len(taken) == 6 and all(x.endswith("the SASS cost falls by 150 or more") for x in taken)
 
 
