@@ -30,7 +30,14 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from irkit.analysis import mma_slice, occupancy, real_compiler
-from irkit.analysis.mma_profit import ModuleFacts, PlanJudgement, completes_rewrite, decide, judge_plan, marginal
+from irkit.analysis.mma_profit import (
+    ModuleFacts,
+    PlanJudgement,
+    check_models_rewrite,
+    completes_rewrite,
+    decide,
+    judge_plan,
+)
 from irkit.analysis.real_compiler import CompileUnavailable, RealCompiler
 from irkit.diagnostics import PassFailure, emit_remark, silenced
 from irkit.dialects.arith import ConstantOp
@@ -206,10 +213,10 @@ class PropagateMmaPass(ModulePass):
                                   model_gain: float) -> None:
         """`profit=compiled` (and `auto`) where the model removed every conversion it could: compile the module as
         it came and as the model left it, and undo the rewrite where the second is worse in CTAs, spills or SASS
-        cost (`occupancy.removal_is_worse`), or, on CUDA, where the model's gain (`model_gain`, cycles/CTA) is
-        marginal (`mma_profit.marginal`) and the compiler's figures would not take the rewrite by themselves
-        (`occupancy.removal_pays`), saying so on each conversion put back.  Without a compiler, or where it
-        fails, the model's rewrite stands (it was reported as made)."""
+        cost, or, on CUDA, where the model's gain (`model_gain`, cycles/CTA) is marginal and the compiler's figures
+        would not take the rewrite by themselves (`mma_profit.check_models_rewrite` decides), saying so on each
+        conversion put back.  Without a compiler, or where it fails, the model's rewrite stands (it was reported as
+        made)."""
         label = f"profit={self.profit}"
         sm = occupancy.limits_of(module_target(module))
         if sm is None:
@@ -229,26 +236,19 @@ class PropagateMmaPass(ModulePass):
         if any(isinstance(s, str) for s in stats):
             return
         compiled_original, compiled_chosen = [s for s in stats if not isinstance(s, str)]
-        warps = module_int(module, "num-warps") or 4
-        worse, figures = occupancy.removal_is_worse(compiled_original, compiled_chosen, sm, warps)
+        outcome, reason, figures = check_models_rewrite(compiled_original, compiled_chosen, sm,
+                                                        module_int(module, "num-warps") or 4, model_gain)
+        if outcome is None:
+            return
         removed = _removed_conversions(original, chosen)
-        if not worse and isinstance(sm, occupancy.SmLimits) and marginal(model_gain):
-            confirmed, figures = occupancy.removal_pays(compiled_original, compiled_chosen, sm, warps)
-            small = f"the model's gain ({model_gain:+,.0f} cycles/CTA) is marginal, so the rewrite stands only where " \
-                    f"the compiler's figures take it too"
-            if confirmed:
-                kept = "would be kept" if self.dry_run else "kept"
-                for cvt in removed:
-                    emit_remark(cvt, f"propagate-mma: rewrite {kept}: {small}, and they do ({label}: {figures})")
-                return
-            why = f"{small}, and they do not ({label}: {figures})"
-        elif worse:
-            why = f"it compiles worse without it ({label}: {figures})"
-        else:
+        if outcome == "kept":
+            kept = "would be kept" if self.dry_run else "kept"
+            for cvt in removed:
+                emit_remark(cvt, f"propagate-mma: rewrite {kept}: {reason} ({label}: {figures})")
             return
         verb = "would be undone" if self.dry_run else "undone"
         for cvt in removed:
-            emit_remark(cvt, f"propagate-mma: rewrite {verb}, the conversion kept: {why}")
+            emit_remark(cvt, f"propagate-mma: rewrite {verb}, the conversion kept: {reason} ({label}: {figures})")
         if not self.dry_run:
             module.body.detach_block(module.body.block)
             original.body.move_blocks(module.body)

@@ -29,7 +29,9 @@ def test_launches_follow_the_programs_sweeps(tool):
     # 8 configs times (fp8, int8) at the aligned size and (bf16, fp32 out) at the masked one
     assert len(rowwise) == 32 and len(dropout) == 24 and len(sigmoid) == 24
     # every later program sweeps 24 kernels, each named once
-    for later in ("persistent", "tma", "tf32", "softplus", "f16acc", "geluaux", "fp8out", "skinny", "router", "accumulate", "lora"):
+    later_programs = ("persistent", "tma", "tf32", "softplus", "f16acc", "geluaux", "fp8out", "skinny", "router",
+                      "accumulate", "lora")
+    for later in later_programs:
         keys = {tool.launches.kernel_key(k) for k in tool.PROGRAMS[later]()}
         assert len(keys) == 24, later
     keys = [tool.launches.kernel_key(k) for k in rowwise]

@@ -342,6 +342,26 @@ def test_the_models_rewrite_stands_where_the_compiler_finds_it_no_worse(monkeypa
     assert conversions(parsed.module) == 0  # no figures: the model's rewrite stands
 
 
+def test_the_models_rewrite_check_decides_from_the_compiled_figures_alone():
+    """`mma_profit.check_models_rewrite`, the decision the pass applies to the model's own full rewrite."""
+    from irkit.analysis.mma_profit import check_models_rewrite
+    from irkit.analysis.occupancy import SM_LIMITS
+
+    h100 = SM_LIMITS[90]
+    third_cta = CompiledKernel(176, 0, 49152), CompiledKernel(168, 0, 49152)
+    assert check_models_rewrite(*third_cta, h100, 4, 300)[:2] == (
+        "kept", "the model's gain (+300 cycles/CTA) is marginal, so the rewrite stands only where the compiler's "
+        "figures take it too, and they do")
+    assert check_models_rewrite(*third_cta, h100, 4, 962)[:2] == (None, "")  # not marginal: it stands, unsaid
+    # a CTA more of 64 KB each is no take, so a marginal gain is undone; a large one stands
+    busy = CompiledKernel(254, 0, 65536), CompiledKernel(168, 0, 65536)
+    assert check_models_rewrite(*busy, h100, 4, 300)[0] == "undone"
+    assert check_models_rewrite(*busy, h100, 4, 2000)[0] is None
+    # more spills: undone whatever the gain
+    spills = CompiledKernel(176, 0, 49152), CompiledKernel(168, 8, 49152)
+    assert check_models_rewrite(*spills, h100, 4, 5000)[:2] == ("undone", "it compiles worse without it")
+
+
 def test_a_marginal_model_gain_stands_only_where_the_compiler_takes_it_too(monkeypatch):
     """The model puts this rewrite at +246 cycles/CTA (`mma_profit.marginal`): no worse is not enough, the
     compiler's figures must take it by themselves (here: spill stores 1,000 B fewer per thread)."""

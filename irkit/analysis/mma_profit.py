@@ -15,7 +15,7 @@ from functools import cached_property
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation
 
-from irkit.analysis import cost_model, mma_slice
+from irkit.analysis import cost_model, mma_slice, occupancy
 from irkit.analysis.axis_info import AxisInfoAnalysis
 from irkit.analysis.shared_memory import (
     Buffer,
@@ -269,6 +269,25 @@ def marginal(taken_gain: float) -> bool:
     take of the model at 962 cycles/CTA or more ran faster or within noise.  Its price (round 27): four of those gains
     left alone (4.7-22%), against the two TF32 losses and two of 1.3-1.9% avoided."""
     return taken_gain < MARGINAL_GAIN
+
+
+def check_models_rewrite(kept: occupancy.CompiledKernel, removed: occupancy.CompiledKernel,
+                         sm: occupancy.SmLimits | occupancy.CuLimits, num_warps: int,
+                         model_gain: float) -> tuple[str | None, str, str]:
+    """Where the model removed every conversion it could, does its rewrite stand by what the compiler made of the
+    module as it came (`kept`) and as the model left it (`removed`)?  Undone where it is worse in CTAs, spills or
+    SASS cost (`occupancy.removal_is_worse`); on CUDA, where the model's gain is `marginal`, kept only where the
+    compiler's figures take it by themselves (`occupancy.removal_pays`).  Returns the outcome (None: it stands and
+    nothing is said; "kept": a marginal gain the compiler confirms; "undone"), the reason, and the figures."""
+    worse, figures = occupancy.removal_is_worse(kept, removed, sm, num_warps)
+    if worse:
+        return "undone", "it compiles worse without it", figures
+    if not isinstance(sm, occupancy.SmLimits) or not marginal(model_gain):
+        return None, "", figures
+    confirmed, figures = occupancy.removal_pays(kept, removed, sm, num_warps)
+    small = f"the model's gain ({model_gain:+,.0f} cycles/CTA) is marginal, so the rewrite stands only where the " \
+            f"compiler's figures take it too"
+    return ("kept", f"{small}, and they do", figures) if confirmed else ("undone", f"{small}, and they do not", figures)
 
 
 def _register_peaks(plan: mma_slice.MmaSlicePlan, removed: list[cost_model.ConversionCost]) -> tuple[int | None, int | None]:
