@@ -64,7 +64,9 @@ class PropagateMmaPass(ModulePass):
     loads and what feeds them), `min-bytes` (only conversions of tensors of at least this many bytes), `dry-run`
     (only emit remarks saying what would change), `targets` (mma kinds: all, nvidia_mma, mma_v2, mma_v3,
     amd_mfma, amd_wmma, dpas), `dot-operands` (also move `#blocked -> #dot_op` conversions into the loads
-    feeding tt.dot; default: on for `#dpas` modules).  Print the remarks with `--mlir-print-remarks`.
+    feeding tt.dot; default: on for `#dpas` modules), `main-loop-trips` (how many times the launch runs the main
+    loop, where it is known: irkit-check gives it from the launch's arguments; under 10, the compiler's figures do
+    not overrule the model).  Print the remarks with `--mlir-print-remarks`.
     """
 
     name = "propagate-mma"
@@ -75,6 +77,7 @@ class PropagateMmaPass(ModulePass):
     dry_run: bool = False
     targets: tuple[str, ...] = ("all",)
     dot_operands: bool | None = None
+    main_loop_trips: int | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
@@ -197,7 +200,7 @@ class PropagateMmaPass(ModulePass):
             return f"{label}: the real compiler failed ({failed[0]}), the model decides"
         compiled_chosen, compiled_everything = [s for s in stats if not isinstance(s, str)]
         take, figures = occupancy.removal_pays(compiled_chosen, compiled_everything, sm,
-                                               module_int(module, "num-warps") or 4)
+                                               module_int(module, "num-warps") or 4, self.main_loop_trips)
         if not take:
             return f"{label}: {figures}"
         for cvt, judgement in kept.items():
@@ -237,7 +240,8 @@ class PropagateMmaPass(ModulePass):
             return
         compiled_original, compiled_chosen = [s for s in stats if not isinstance(s, str)]
         outcome, reason, figures = check_models_rewrite(compiled_original, compiled_chosen, sm,
-                                                        module_int(module, "num-warps") or 4, model_gain)
+                                                        module_int(module, "num-warps") or 4, model_gain,
+                                                        self.main_loop_trips)
         if outcome is None:
             return
         removed = _removed_conversions(original, chosen)

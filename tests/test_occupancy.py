@@ -148,6 +148,31 @@ def test_sass_cost_decides_where_it_moves_far():
     assert removal_pays(*both, H100, 4)[1].endswith("falls by 150 or more, but with fewer CTAs and more spills")
 
 
+def test_a_launch_that_runs_the_main_loop_few_times_takes_nothing_on_the_compilers_figures():
+    """Round 34 (docs/propagate-mma-results/notes.md, H200): gemm_lora_up.py, K = 16, its main loop run once.  The
+    figures of its four slower takes (from their remarks): the SASS cost fell 177-196, all of it outside loops, and
+    two of them spilled 576 and 520 B less, which alone would take them too.  They ran 1.50, 1.32, 1.14 and 1.07."""
+    from irkit.analysis.occupancy import MIN_LOOP_TRIPS, CompiledKernel, removal_pays, short_main_loop
+
+    takes = [
+        (CompiledKernel(255, 424, 8192, 0, 0, 80, 3978), CompiledKernel(255, 80, 8192, 0, 0, 84, 2110), 4),
+        (CompiledKernel(255, 432, 8192, 0, 0, 72, 3964), CompiledKernel(255, 124, 8192, 0, 0, 72, 2196), 8),
+        (CompiledKernel(255, 656, 8192, 0, 0, 93, 4101), CompiledKernel(255, 80, 8192, 0, 0, 97, 2129), 8),
+        (CompiledKernel(255, 568, 8192, 0, 0, 82, 3744), CompiledKernel(255, 84, 8192, 0, 0, 84, 1870), 4),
+    ]
+    assert MIN_LOOP_TRIPS == 10 and short_main_loop(9) and not short_main_loop(10) and not short_main_loop(None)
+    for kept, removed, warps in takes:
+        assert removal_pays(kept, removed, H100, warps)[0]  # the launch not known: the SASS cost takes it
+        assert removal_pays(kept, removed, H100, warps, loop_trips=10)[0]
+        take, figures = removal_pays(kept, removed, H100, warps, loop_trips=1)
+        assert not take and figures.endswith("; the main loop runs once at this launch, fewer than the 10 "
+                                             "times these figures assume, so they take nothing")
+    # with the SASS set aside, the spill rule would take the third all the same: the bound sets both aside
+    third = takes[2][:2]
+    assert removal_pays(CompiledKernel(255, 656, 8192), CompiledKernel(255, 80, 8192), H100, 8)[0]
+    assert not removal_pays(*third, H100, 8, loop_trips=1)[0]
+
+
 def test_sass_cost_needs_both_kernels_sass():
     from irkit.analysis.occupancy import CompiledKernel, removal_pays, sass_cost_change, sass_cost_decides
 

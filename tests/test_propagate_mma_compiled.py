@@ -45,6 +45,11 @@ SWIGLU_WINNER = MEASURED / "gemm_swiglu_Y_row_3000x2730x1000_128x64x64_w4_s3_cud
 AT_CLAMP_LOSER = MEASURED / "gemm_at_clamp_out_fp32_1900x2600x1400_128x128x64_w8_s3_cuda90_triton360.ttgir"
 
 
+# round 34: the masked bf16 128x128x16 w4 s2 kernel of the held-out gemm_lora_up.py (K = 16: its main loop runs
+# once) ran 1.502 with its conversions removed, which the SASS cost took on its epilogue's instructions alone
+LORA_LOSER = INPUTS / "h100-lora-up-masked-128x128x16-w4s2.ttgir"
+
+
 @pytest.fixture(autouse=True)
 def the_tools_provide_triton():
     """As irkit-opt, irkit-check and irkit-sweep do when they build a pipeline."""
@@ -360,6 +365,12 @@ def test_the_models_rewrite_check_decides_from_the_compiled_figures_alone():
     # more spills: undone whatever the gain
     spills = CompiledKernel(176, 0, 49152), CompiledKernel(168, 8, 49152)
     assert check_models_rewrite(*spills, h100, 4, 5000)[:2] == ("undone", "it compiles worse without it")
+    # a launch that runs the main loop fewer than 10 times: the compiler's figures take nothing, so a marginal
+    # gain is undone even where they would take it otherwise (round 34's fp32 128x128x16 w8 s2 kernel, +492
+    # cycles/CTA by the model, ran 11% slower rewritten); a large one stands
+    assert check_models_rewrite(*third_cta, h100, 4, 300, loop_trips=2)[0] == "undone"
+    assert check_models_rewrite(*third_cta, h100, 4, 300, loop_trips=10)[0] == "kept"
+    assert check_models_rewrite(*third_cta, h100, 4, 962, loop_trips=1)[0] is None
 
 
 def test_a_marginal_model_gain_stands_only_where_the_compiler_takes_it_too(monkeypatch):
@@ -380,3 +391,23 @@ def test_a_marginal_model_gain_stands_only_where_the_compiler_takes_it_too(monke
     parsed, remarks = run(AT_CLAMP_LOSER, monkeypatch, answers=[CompiledKernel(255, 136, 65536),
                                                               CompiledKernel(255, 0, 32768)], profit=None, dry_run=True)
     assert conversions(parsed.module) == 1 and any("rewrite would be undone" in r and "is marginal" in r for r in remarks)
+
+
+def test_a_main_loop_run_few_times_leaves_the_decision_to_the_model(monkeypatch):
+    """Round 34: the compiler's figures for the kernel as compiled and with every conversion removed (from its
+    remark): the SASS cost falls 183, all of it outside loops.  Taken where the launch is not known; kept where
+    it runs the main loop once: the compiler's figures take nothing, and the IR model keeps both conversions (-1,254
+    cycles/CTA each)."""
+    figures = [CompiledKernel(255, 424, 8192, 0, 0, 80, 3978), CompiledKernel(255, 80, 8192, 0, 0, 84, 2110)]
+    parsed, remarks = run(LORA_LOSER, monkeypatch, figures, profit=None)
+    assert conversions(parsed.module) == 0 and "the SASS cost falls by 150 or more" in remarks[0]
+    for trips, runs in ((1, "once"), (9, "9 times")):
+        parsed, remarks = run(LORA_LOSER, monkeypatch, figures, profit=None, main_loop_trips=trips)
+        assert conversions(parsed.module) == 2 and len(remarks) == 2
+        assert all(r.startswith("propagate-mma: conversion kept: ") and "(model: -1,254 cycles/CTA)" in r and
+                   r.endswith(f"SASS cost -183 (loop instructions 80 -> 84, uncovered spill reloads in loops 0 -> 0, "
+                              f"instructions outside loops 3978 -> 2110); the main loop runs {runs} at this launch, "
+                              "fewer than the 10 times these figures assume, so they take nothing")
+                   for r in remarks)
+    parsed, remarks = run(LORA_LOSER, monkeypatch, figures, profit=None, main_loop_trips=10)
+    assert conversions(parsed.module) == 0

@@ -28,7 +28,7 @@ from xdsl.dialects import cf, scf
 from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Block, Operation
 
-from irkit.dialects.arith import ConstantOp
+from irkit.analysis.trip_count import trip_count
 from irkit.dialects.gpu_host import LaunchFuncOp, LLVMCallOp, LLVMFuncOp, WaitOp
 from irkit.dialects.llvm_host import BRANCH_OPS as LLVM_BRANCH_OPS
 from irkit.dialects.types import GpuAsyncTokenType
@@ -92,22 +92,6 @@ def after_gpu_to_llvm(op: Operation) -> bool:
             return True
         parent = parent.parent_op()
     return False
-
-
-def constant_index(value) -> int | None:
-    owner = value.owner
-    if isinstance(owner, ConstantOp):
-        v = owner.properties.get("value")
-        data = getattr(getattr(v, "value", None), "data", None)
-        return data if isinstance(data, int) else None
-    return None
-
-
-def trip_count(loop: scf.ForOp) -> int | None:
-    lb, ub, step = (constant_index(v) for v in (loop.lb, loop.ub, loop.step))
-    if lb is None or ub is None or step is None or step <= 0:
-        return None
-    return max(0, -(-(ub - lb) // step))
 
 
 @dataclass

@@ -54,8 +54,9 @@ class Rewriter:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True, env=env)
 
-    def rewrite(self, ttgir: str, name: str, version: str) -> dict:
-        self.proc.stdin.write(json.dumps({"ttgir": ttgir, "name": name, "version": version}) + "\n")
+    def rewrite(self, ttgir: str, name: str, version: str, scalars: dict) -> dict:
+        """irkit's answer for one module, launched with the scalar arguments `scalars` (by name)."""
+        self.proc.stdin.write(json.dumps({"ttgir": ttgir, "name": name, "version": version, "scalars": scalars}) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:
@@ -181,8 +182,8 @@ class Checker:
         self.each_size = options.pop("each_size", False)
         self.timing_options = TimingOptions(**options)
         self.seen: set = set()  # kernel hashes, or (hash, problem) pairs with each_size
-        self.answers: dict[str, dict] = {}  # kernel hash -> irkit's answer for its TTGIR
-        self.recompiled: dict[str, object] = {}  # kernel hash -> the rewritten kernel, or the compiler's error
+        self.answers: dict[tuple, dict] = {}  # (kernel hash, sizes) -> irkit's answer for its TTGIR
+        self.recompiled: dict[tuple, object] = {}  # (kernel hash, rewritten TTGIR) -> the kernel, or the error
         self.compile_args: dict[str, tuple] = {}
         self.busy = threading.local()
         self.rewriter = None
@@ -282,7 +283,7 @@ class Checker:
         if ttgir is None:
             record.update(status="skipped", error="the compiled kernel keeps no TTGIR (TRITON_STORE_BINARY_ONLY?)")
             return record
-        answer = self.rewrite_once(kernel, name, ttgir)
+        answer = self.rewrite_once(kernel, name, ttgir, record["sizes"])
         record["remarks"] = answer.get("remarks", [])
         record["predicted"] = {"before": answer.get("predicted_before"), "after": answer.get("predicted_after")}
         if answer.get("error"):
@@ -318,27 +319,32 @@ class Checker:
         record["static"] = {"before": _static(kernel), "after": _static(rewritten)}
         return record
 
-    def rewrite_once(self, kernel, name: str, ttgir: str) -> dict:
-        """irkit's answer for a compiled kernel's TTGIR, asked once per kernel (--each-size checks it again)."""
-        if kernel.hash not in self.answers:
+    def rewrite_once(self, kernel, name: str, ttgir: str, sizes: dict) -> dict:
+        """irkit's answer for a compiled kernel's TTGIR at a launch with the scalar arguments `sizes`, asked once
+        per kernel and sizes (--each-size checks a kernel at each; the answer can depend on them: how many times
+        the main loop runs)."""
+        key = (kernel.hash, tuple(sorted(sizes.items())))
+        if key not in self.answers:
             import triton
 
             if self.rewriter is None:
                 self.rewriter = Rewriter(self.irkit_python, self.pipeline)
-            self.answers[kernel.hash] = self.rewriter.rewrite(ttgir, f"{name}.ttgir", triton.__version__)
-        return self.answers[kernel.hash]
+            self.answers[key] = self.rewriter.rewrite(ttgir, f"{name}.ttgir", triton.__version__, sizes)
+        return self.answers[key]
 
     def recompile_once(self, kernel, name: str, ttgir: str):
-        """The rewritten kernel, loaded, or the compiler's error in one line: compiled once per kernel."""
-        if kernel.hash not in self.recompiled:
+        """The rewritten kernel, loaded, or the compiler's error in one line: compiled once per kernel and
+        rewritten TTGIR."""
+        key = (kernel.hash, ttgir)
+        if key not in self.recompiled:
             self.progress.show(f"irkit-check [{self.progress.count}] {name}: compiling the rewritten TTGIR")
             try:
                 rewritten = self.recompile(kernel, ttgir)
                 rewritten.run  # noqa: B018 - loading it is where OutOfResources shows
             except Exception as e:  # noqa: BLE001 - a rewritten kernel the compiler rejects is a finding
                 rewritten = " ".join(f"{type(e).__name__}: {e}".split())[:600]
-            self.recompiled[kernel.hash] = rewritten
-        return self.recompiled[kernel.hash]
+            self.recompiled[key] = rewritten
+        return self.recompiled[key]
 
     def recompile(self, kernel, ttgir: str):
         """The same source, target and options as `kernel`, with the TTGIR stage's output replaced."""

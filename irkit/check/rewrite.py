@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 
 
@@ -53,13 +54,31 @@ def predict(text: str, name: str, version: str | None) -> dict:
             "num_warps": report.num_warps}
 
 
-def rewrite_module(text: str, name: str, pipeline, version: str | None = None, line_offset: int = 0) -> RewriteResult:
-    """Apply `pipeline` (a PassPipeline or its text) to the module `text`.  `changed` compares irkit's own
+def launch_trips(text: str, name: str, scalars: Mapping[str, int] | None) -> int | None:
+    """How many times a launch whose scalar arguments are `scalars` (by name) runs the module's main loop
+    (`trip_count.main_loop_trips`); None where that is not known, or the module does not parse."""
+    from irkit.analysis.trip_count import main_loop_trips
+    from irkit.cli.opt import InputText
+    from irkit.cli.report import ReportFailed, parse_verified
+
+    if not scalars:
+        return None
+    try:
+        return main_loop_trips(parse_verified(InputText(text, name)).module, scalars)
+    except ReportFailed:  # rewrite_module reports what is wrong with the module
+        return None
+
+
+def rewrite_module(text: str, name: str, pipeline, version: str | None = None, line_offset: int = 0,
+                   main_loop_trips: int | None = None) -> RewriteResult:
+    """Apply `pipeline` (a PassPipeline or its text) to the module `text`; `main_loop_trips`, where the launch
+    is known (`launch_trips`), goes to the passes that weigh the main loop.  `changed` compares irkit's own
     print of the module before and after, so formatting never counts as a change."""
-    from irkit.cli.opt import InputText, process_chunk
+    from irkit.cli.opt import InputText, process_chunk, with_main_loop_trips
 
     if isinstance(pipeline, str):
         pipeline = parse_pipeline(pipeline)
+    pipeline = with_main_loop_trips(pipeline, main_loop_trips)
     chunk = InputText(text, name, line_offset)
     before = process_chunk(_options(), chunk, None, sys.stderr)
     errors = [d.render().splitlines()[0] for d in before.diagnostics if d.severity == "error"]
@@ -80,20 +99,28 @@ def rewrite_module(text: str, name: str, pipeline, version: str | None = None, l
 
 
 def serve(pipeline_spec: str, stdin=None, stdout=None) -> int:
-    """Answer {"ttgir", "name", "version"} lines with RewriteResult lines until stdin closes."""
+    """Answer {"ttgir", "name", "version", "scalars"} lines with RewriteResult lines until stdin closes.  A
+    module asked again at a launch whose main loop runs as many times gets the same answer, not a second run."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     pipeline = parse_pipeline(pipeline_spec)
+    answered: dict[tuple, str] = {}
     for line in stdin:
         if not line.strip():
             continue
         request = json.loads(line)
+        name = request.get("name", "kernel.ttgir")
         try:
-            result = rewrite_module(request["ttgir"], request.get("name", "kernel.ttgir"), pipeline,
-                                    request.get("version"))
+            trips = launch_trips(request["ttgir"], name, request.get("scalars"))
+            key = (request["ttgir"], name, request.get("version"), trips)
+            if key not in answered:
+                result = rewrite_module(request["ttgir"], name, pipeline, request.get("version"),
+                                        main_loop_trips=trips)
+                answered[key] = json.dumps(result.to_dict())
+            answer = answered[key]
         except Exception as e:  # noqa: BLE001 - the program under check must go on
-            result = RewriteResult(False, None, error=f"irkit failed: {type(e).__name__}: {e}")
-        stdout.write(json.dumps(result.to_dict()) + "\n")
+            answer = json.dumps(RewriteResult(False, None, error=f"irkit failed: {type(e).__name__}: {e}").to_dict())
+        stdout.write(answer + "\n")
         stdout.flush()
     return 0
 

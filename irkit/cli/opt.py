@@ -331,6 +331,22 @@ def with_run_defaults(pipeline: Pipeline | None, version: str | None, remarks: b
     return Pipeline(tuple(scheduled))
 
 
+def with_main_loop_trips(pipeline: Pipeline | None, trips: int | None) -> Pipeline | None:
+    """Give the passes that weigh the main loop (a `main_loop_trips` option left unset) how many times the launch
+    runs it: a fact of the launch, not of the IR, that only a tool which sees the launch knows (irkit-check)."""
+    import dataclasses
+
+    if pipeline is None or trips is None:
+        return pipeline
+    scheduled = []
+    for s in pipeline.passes:
+        fields = {f.name for f in dataclasses.fields(s.instance)}
+        if "main_loop_trips" in fields and s.instance.main_loop_trips is None:
+            s = ScheduledPass(dataclasses.replace(s.instance, main_loop_trips=trips), s.written)
+        scheduled.append(s)
+    return Pipeline(tuple(scheduled))
+
+
 def _provide_the_real_compiler() -> None:
     """Every tool builds its pipeline here (irkit-opt, irkit-report, irkit-check, irkit-sweep's workers), and
     here the tools link the real Triton for the passes that ask for it (`irkit.analysis.real_compiler`):

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from xdsl.dialects import scf
 
-from irkit.dialects.tt import CallOp, FuncOp
+from irkit.dialects.tt import CallOp, DotOp, DotScaledOp, FuncOp
+from irkit.dialects.ttng import TCGen5MMAOp, TCGen5MMAScaledOp, WarpGroupDotOp
 
 FUNCTION_OPS = (FuncOp,)
 CALL_OPS = (CallOp,)
+# the ops that multiply tiles on the tensor cores (a kernel's main loop is the loop around them)
+MMA_OPS = (DotOp, DotScaledOp, WarpGroupDotOp, TCGen5MMAOp, TCGen5MMAScaledOp)
 # RegionBranchOpInterface ops whose branches the dataflow analyses follow
 REGION_BRANCH_OPS = (scf.ForOp, scf.IfOp, scf.WhileOp, scf.ExecuteRegionOp)
 # terminators that hand values back to their region-branch parent

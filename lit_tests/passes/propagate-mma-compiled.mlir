@@ -65,3 +65,15 @@
 // LOOP: remark: propagate-mma: conversion kept: {{.*}}; SASS cost -91 ({{.*}}); loop schedule 1,861 -> 1,775 cycles/iteration; the SASS cost moves less than -150/+300, so occupancy and spills decide: neither more CTAs on an SM that held 8 or fewer warps and 96 KB or less of shared memory nor spills 512 B fewer
 // RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-silu-masked-64x128x64-w4s4-fp32.ttgir --propagate-mma --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=LONGER
 // LONGER: remark: propagate-mma: conversion kept: {{.*}}; loop schedule 1,832 -> 1,850 cycles/iteration; the SASS cost moves less than -150/+300, so occupancy and spills decide: neither
+
+// Round 34: an epilogue-bound GEMM (examples/gpu/gemm_lora_up.py, K = 16, masked 3000x5000, real Triton 3.6 TTGIR).
+// Its SASS cost falls 183, all of it the epilogue's instructions, and, the launch not known, that takes the
+// rewrite; it ran 50% slower on the H200.  Told that the launch runs the main loop once (irkit-check tells it
+// from the launch's K), the compiler's figures take nothing, and the IR model keeps both conversions.
+// RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-lora-up-masked-128x128x16-w4s2.ttgir --propagate-mma --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=LORA
+// LORA: remark: propagate-mma: moved with every other conversion (profit=auto: {{.*}}; SASS cost -183 (loop instructions 80 -> 84, uncovered spill reloads in loops 0 -> 0, instructions outside loops 3978 -> 2110){{.*}}; the SASS cost falls by 150 or more)
+// RUN: env IRKIT_TRITON_PYTHON=%python-triton-3.6 irkit-opt %S/Inputs/h100-lora-up-masked-128x128x16-w4s2.ttgir --propagate-mma=main-loop-trips=1 --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=LORA1
+// LORA1: remark: propagate-mma: conversion kept: moves 128 load(s)/thread to b16
+// LORA1-SAME: (model: -1,254 cycles/CTA); profit=auto: {{.*}}; the main loop runs once at this launch, fewer than the 10 times these figures assume, so they take nothing
+// LORA1: remark: propagate-mma: conversion kept: moves 128 store(s)/thread to b16
+// LORA1: ttg.convert_layout %{{.*}} : tensor<128x128xbf16, #mma> -> tensor<128x128xbf16, #blocked
