@@ -103,6 +103,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     "accumulate": lambda: _output_sweep("gemm_accumulate", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1]),
     # examples/gpu/gemm_lora_up.py (round 34): row-major A, B, the base output and Y
     "lora": lambda: _output_sweep("gemm_lora_up", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    # examples/gpu/gemm_latent_up.py (round 35): row-major C, W, R and Y
+    "latent": lambda: _output_sweep("gemm_latent_up", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
 }
 
 
@@ -132,14 +134,23 @@ def _figures(remark: str) -> str:
     return "; ".join(parts)
 
 
+def _scalars(k: dict) -> dict[str, int]:
+    """The launch's integer arguments by name, as irkit-check gives them to its rewriter."""
+    return dict(zip(launches.GEMM_LAUNCHES[k["name"].split()[0]].ints, k["family"][1], strict=True))
+
+
 def decide(program: str, ttgir: Path) -> None:
     from irkit.check.binary_metrics import convert_layout_count  # irkit's Python (`compile` runs under Triton's)
+    from irkit.check.rewrite import launch_trips
 
     for k in PROGRAMS[program]():
         key = launches.kernel_key(k)
         path = ttgir / f"{key}.ttgir"
-        run = subprocess.run([sys.executable, "-m", "irkit", "--propagate-mma", "--mlir-print-remarks",
-                              str(path)], capture_output=True, text=True)
+        # as irkit-check's rewriter: how many times this launch runs the main loop goes to the pass
+        trips = launch_trips(path.read_text(), str(path), _scalars(k))
+        flag = "--propagate-mma" if trips is None else f"--propagate-mma=main-loop-trips={trips}"
+        run = subprocess.run([sys.executable, "-m", "irkit", flag, "--mlir-print-remarks", str(path)],
+                             capture_output=True, text=True)
         if run.returncode:
             raise SystemExit(f"{path}: irkit-opt failed:\n{run.stderr}")
         before, after = convert_layout_count(path.read_text()), convert_layout_count(run.stdout)
