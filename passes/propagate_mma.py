@@ -65,8 +65,9 @@ class PropagateMmaPass(ModulePass):
     (only emit remarks saying what would change), `targets` (mma kinds: all, nvidia_mma, mma_v2, mma_v3,
     amd_mfma, amd_wmma, dpas), `dot-operands` (also move `#blocked -> #dot_op` conversions into the loads
     feeding tt.dot; default: on for `#dpas` modules), `main-loop-trips` (how many times the launch runs the main
-    loop, where it is known: irkit-check gives it from the launch's arguments; under 10, the compiler's figures do
-    not overrule the model).  Print the remarks with `--mlir-print-remarks`.
+    loop, where it is known: irkit-check gives it from the launch's arguments; where the loop then executes fewer
+    instructions than the code outside it, the compiler's figures do not overrule the model).  Print the remarks
+    with `--mlir-print-remarks`.
     """
 
     name = "propagate-mma"
