@@ -40,12 +40,12 @@ def _report(name: str, ints: list[int], config: tuple, flags: dict) -> dict:
 
 
 def _program(module: str) -> SimpleNamespace:
-    """An example program's CONFIGS and SIZES, read from its source (both Pythons read them; irkit's has no
-    Triton to import the program with)."""
+    """An example program's CONFIGS and SIZES (and PATCHES, where it has them), read from its source (both
+    Pythons read them; irkit's has no Triton to import the program with)."""
     tree = ast.parse((ROOT / "examples" / "gpu" / f"{module}.py").read_text())
     found = {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body
              if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-             and node.targets[0].id in ("CONFIGS", "SIZES")}
+             and node.targets[0].id in ("CONFIGS", "SIZES", "PATCHES")}
     return SimpleNamespace(**found)
 
 
@@ -105,6 +105,9 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     "lora": lambda: _output_sweep("gemm_lora_up", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
     # examples/gpu/gemm_latent_up.py (round 35): row-major C, W, R and Y
     "latent": lambda: _output_sweep("gemm_latent_up", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    # examples/gpu/gemm_patch_embed.py (round 36): row-major X, W, the position embedding and Y; PATCHES per K
+    "patch": lambda: _output_sweep("gemm_patch_embed", lambda m, n, k: [m, n, k, _program("gemm_patch_embed").PATCHES[k],
+                                                                         k, 1, n, 1, n, 1, n, 1]),
 }
 
 
