@@ -38,6 +38,8 @@ def test_launches_follow_the_programs_sweeps(tool):
     assert len({tool.launches.kernel_key(k) for k in tool.PROGRAMS["latent"]()}) == 32
     # round 36's: 8 configs at K = 768 (fp16 and fp32 out), 588 and 1536
     assert len({tool.launches.kernel_key(k) for k in tool.PROGRAMS["patch"]()}) == 32
+    # and its probe: gemm_latent_up's 8 configs at 2900 x 4100, K = 1024 and 2048, fp16 and fp32 out
+    assert len({tool.launches.kernel_key(k) for k in tool.PROGRAMS["latentk"]()}) == 32
     keys = [tool.launches.kernel_key(k) for k in rowwise]
     assert len(set(keys)) == 32
     assert "gemm_rowwise_scaled_kernel_in_int8_out_bf16_4096x4096x4096_128x128x128_w8_s3" in keys

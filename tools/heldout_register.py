@@ -40,12 +40,12 @@ def _report(name: str, ints: list[int], config: tuple, flags: dict) -> dict:
 
 
 def _program(module: str) -> SimpleNamespace:
-    """An example program's CONFIGS and SIZES (and PATCHES, where it has them), read from its source (both
+    """An example program's CONFIGS and SIZES (and PATCHES, LONGER_K, where it has them), read from its source (both
     Pythons read them; irkit's has no Triton to import the program with)."""
     tree = ast.parse((ROOT / "examples" / "gpu" / f"{module}.py").read_text())
     found = {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body
              if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-             and node.targets[0].id in ("CONFIGS", "SIZES", "PATCHES")}
+             and node.targets[0].id in ("CONFIGS", "SIZES", "PATCHES", "LONGER_K")}
     return SimpleNamespace(**found)
 
 
@@ -58,6 +58,16 @@ def _output_sweep(module: str, ints: Callable[[int, int, int], list[int]]) -> It
             for config in program.CONFIGS:
                 yield _report(f"{module}_kernel out={SHORT[dtype]}", ints(m, n, k), config,
                               {"OUT_F32": dtype == "float32"})
+
+
+def _latent_longer_k() -> Iterator[dict]:
+    """examples/gpu/gemm_latent_up.py --longer-k (round 36's probe): 2900 x 4100 at each of LONGER_K, fp16 and fp32."""
+    program = _program("gemm_latent_up")
+    for k in program.LONGER_K:
+        for out in ("fp16", "fp32"):
+            for config in program.CONFIGS:
+                yield _report(f"gemm_latent_up_kernel out={out}", [2900, 4100, k, k, 1, 4100, 1, 4100, 1, 4100, 1],
+                              config, {"OUT_F32": out == "fp32"})
 
 
 def _rowwise() -> Iterator[dict]:
@@ -105,6 +115,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     "lora": lambda: _output_sweep("gemm_lora_up", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
     # examples/gpu/gemm_latent_up.py (round 35): row-major C, W, R and Y
     "latent": lambda: _output_sweep("gemm_latent_up", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    # examples/gpu/gemm_latent_up.py --longer-k (round 36's probe of the epilogue-bound rule)
+    "latentk": _latent_longer_k,
     # examples/gpu/gemm_patch_embed.py (round 36): row-major X, W, the position embedding and Y; PATCHES per K
     "patch": lambda: _output_sweep("gemm_patch_embed", lambda m, n, k: [m, n, k, _program("gemm_patch_embed").PATCHES[k],
                                                                          k, 1, n, 1, n, 1, n, 1]),
