@@ -48,6 +48,21 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_latent_up.py --longer-k", "H200, round 36 (a probe of the epilogue-bound rule of 68abb40: "
+     "round 35's compiled kernels at K = 1024 and 2048, with --each-size; its decisions registered from a CPU compile "
+     "before the run, 8d306a3)", "r36_latentk_default.json", "r36_latentk_always.json", "8d306a3",
+     "r36_latentk_all.txt", "default"),
+    ("examples/gpu/gemm_patch_embed.py", "H200, round 36 (held out: written after round 35's run, nothing changed since "
+     "but the epilogue-bound rule; a ViT patch embedding, K = 588 to 1536, with --each-size; its decisions registered "
+     "from a CPU compile before the run, 8d306a3)", "r36_patch_default.json", "r36_patch_always.json", "8d306a3",
+     "r36_patch_all.txt", "default"),
+    ("examples/gpu/gemm_latent_up.py", "H200, round 35 (held out: written after round 34's run, nothing changed since "
+     "but the short-loop rule of 730e9cf; a latent up-projection, K = 128 and 512, with --each-size; its decisions "
+     "registered from a CPU compile before the run, 6e74302)", "r35_latent_default.json", "r35_latent_always.json",
+     "6e74302", "r35_all.txt", "default"),
+    ("examples/gpu/gemm_lora_up.py", "H200, round 35 (round 34's program again with the default of 730e9cf, which "
+     "keeps its 6 SASS-cost takes, as 68abb40 does; profit=always from round 34)", "r35_lora_default.json",
+     "r34_lora_always.json", "730e9cf", "r35_lora_all.txt", "default"),
     ("examples/gpu/gemm_lora_up.py", "H200, round 34 (held out: written after round 33's run, nothing changed since; an "
      "epilogue-bound GEMM with K = 16, a kind of kernel not timed before; its decisions registered from a CPU compile "
      "before the run, b315f25)", "r34_lora_default.json", "r34_lora_always.json", "b315f25", "r34_all.txt", "default"),
