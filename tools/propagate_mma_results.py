@@ -48,6 +48,9 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_latent_up.py", "H200, round 37 (round 35's program again with the default of 68abb40, the "
+     "epilogue-bound rule, with --each-size; profit=always from round 35)", "r37_latent_default.json",
+     "r35_latent_always.json", "fd7ef32", "r37_latent_all.txt", "default"),
     ("examples/gpu/gemm_latent_up.py --longer-k", "H200, round 36 (a probe of the epilogue-bound rule of 68abb40: "
      "round 35's compiled kernels at K = 1024 and 2048, with --each-size; its decisions registered from a CPU compile "
      "before the run, 8d306a3)", "r36_latentk_default.json", "r36_latentk_always.json", "8d306a3",
