@@ -61,13 +61,15 @@ def _output_sweep(module: str, ints: Callable[[int, int, int], list[int]]) -> It
 
 
 def _latent_longer_k() -> Iterator[dict]:
-    """examples/gpu/gemm_latent_up.py --longer-k (round 36's probe): 2900 x 4100 at each of LONGER_K, fp16 and fp32."""
+    """examples/gpu/gemm_latent_up.py --longer-k (round 36's probe): its second size's M and N at each of LONGER_K,
+    fp16 and fp32 out."""
     program = _program("gemm_latent_up")
+    m, n, _ = program.SIZES[1][0]
     for k in program.LONGER_K:
         for out in ("fp16", "fp32"):
             for config in program.CONFIGS:
-                yield _report(f"gemm_latent_up_kernel out={out}", [2900, 4100, k, k, 1, 4100, 1, 4100, 1, 4100, 1],
-                              config, {"OUT_F32": out == "fp32"})
+                yield _report(f"gemm_latent_up_kernel out={out}", [m, n, k, k, 1, n, 1, n, 1, n, 1], config,
+                              {"OUT_F32": out == "fp32"})
 
 
 def _rowwise() -> Iterator[dict]:

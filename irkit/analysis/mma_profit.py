@@ -280,8 +280,9 @@ def check_models_rewrite(kept: occupancy.CompiledKernel, removed: occupancy.Comp
     compiler's figures take it by themselves (`occupancy.removal_pays`).  Returns the outcome (None: it stands and
     nothing is said; "kept": a marginal gain the compiler confirms; "undone"), the reason, and the figures.
     `loop_trips`: how many times the launch runs the main loop, where a tool knows it; where that makes the kernel
-    its epilogue (`occupancy.epilogue_bound`) the compiler's figures take nothing, so a marginal gain is undone.  Round 34's fp32
-    128x128x16 w8 s2 kernel (K = 16), a marginal +492 cycles/CTA, ran 11% slower with the model's rewrite."""
+    its epilogue (`occupancy.epilogue_bound`) the compiler's figures take nothing, so a marginal gain is undone.
+    Round 34's fp32 128x128x16 w8 s2 kernel (K = 16), a marginal +492 cycles/CTA, ran 11% slower with the model's
+    rewrite."""
     worse, figures = occupancy.removal_is_worse(kept, removed, sm, num_warps)
     if worse:
         return "undone", "it compiles worse without it", figures

@@ -231,10 +231,11 @@ def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | C
     within noise, 1 6% faster; round 35's latent up-projection at K = 512 (16 trips): of 4, 3 ran 5-16% slower.
     There the instructions outside loops were 60-98% of those executed; in every other kernel of the 29
     programs' latest runs whose SASS cost fell by 150 or more (113, 5 of them slower than 1% with every conversion
-    removed) at most 40%.  First chosen as
-    "fewer than 10 trips" (the SASS cost's weights assume ten), which round 35 refuted at 16.  A seventh kernel of
-    round 34, which the IR model rewrote itself at a marginal +492 cycles/CTA, ran 11% slower rewritten; these
-    figures, taking nothing, undo it as before (`mma_profit.check_models_rewrite`)."""
+    removed) at most 40%.  First chosen as "fewer than 10 trips" (the SASS cost's weights assume ten), which round
+    35 refuted at 16.  Past the line the SASS cost takes again, and round 36 found round 35's losers still slower
+    at 32 and 64 trips, by less (up to 9.5% and 4.6%).  A seventh kernel of round 34, which the IR model rewrote
+    itself at a marginal +492 cycles/CTA, ran 11% slower rewritten; these figures, taking nothing, undo it as
+    before (`mma_profit.check_models_rewrite`)."""
     if isinstance(sm, CuLimits):
         return _amd_removal_pays(kept, removed, sm, num_warps)
     figures = compiled_figures(kept, removed, sm, num_warps)

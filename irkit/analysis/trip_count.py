@@ -33,7 +33,7 @@ def _trunc_rem(a: int, b: int) -> int:
     return a - b * _trunc_div(a, b)
 
 
-# the integer arithmetic a loop bound is made of; a division by zero folds to None (`_fold` catches it)
+# the integer arithmetic a loop bound is made of; a division by zero folds to None (`scalar_value` catches it)
 _BINARY: dict[type[Operation], Callable[[int, int], int]] = {
     INT_BINARY_OPS["addi"]: operator.add,
     INT_BINARY_OPS["subi"]: operator.sub,
@@ -101,7 +101,8 @@ def main_loop_trips(module: ModuleOp, scalars: Mapping[str, int]) -> int | None:
             loop = loop.parent_op()
         if loop is None or not func.regions[0].blocks:
             return None
-        known: dict[SSAValue, int] = {arg: scalars[name] for arg in func.regions[0].blocks[0].args
-                 if (name := exact_name(arg)) is not None and name in scalars}
+        arguments = func.regions[0].blocks[0].args
+        known: dict[SSAValue, int] = {arg: scalars[name] for arg in arguments
+                                      if (name := exact_name(arg)) is not None and name in scalars}
         return trip_count(loop, known)
     return None
