@@ -1,6 +1,7 @@
 """Run mode's logic on the CPU: timing statistics, the capture/compare protocol with a fake device (a
 bytearray per storage, launches as Python functions), the report, and the command's one-line errors."""
 
+import json
 import os
 import random
 import subprocess
@@ -269,6 +270,19 @@ def test_unchanged_kernels_count_in_the_tuned_optimum():
     assert "(unchanged by the pipeline)" in run_text(report)
 
 
+def test_the_report_says_which_sizes_were_not_checked():
+    """Without --each-size a kernel is checked at its first launch; launched at other sizes too, the report says
+    so, since the pass's decision can change with the size (the main loop's trip count)."""
+    recs = [record({"BLOCK_M": 128}, 0.30, 0.20)]
+    assert "not checked" not in run_text(build_report(["python", "p.py"], "propagate-mma", recs))
+    unchecked = [{"name": "addmm_kernel", "hash": "h1", "sizes": {"M": 4096, "N": 4096, "K": k}} for k in (512, 1024)]
+    report = build_report(["python", "p.py"], "propagate-mma", recs, unchecked)
+    assert report["unchecked_sizes"] == unchecked
+    line = next(x for x in run_text(report).splitlines() if x.startswith("not checked"))
+    assert line.startswith("not checked: 2 other problem size(s) of 1 checked kernel(s)")
+    assert line.endswith("--each-size checks each")
+
+
 def test_time_alone_leaves_the_programs_tensors_untouched():
     from irkit.check.capture import time_alone
 
@@ -337,6 +351,7 @@ class _Src:
 class _Kernel:
     def __init__(self, hash_: str):
         self.hash, self.src = hash_, _Src()
+        self.metadata = type("Metadata", (), {"name": f"kernel_{hash_}"})()
 
 
 def _checker(tmp_path, monkeypatch, each_size: bool):
@@ -372,12 +387,17 @@ def test_each_size_checks_the_same_code_again_at_every_new_problem(tmp_path, mon
     for m, n, k in [(4096, 4096, 4096), (8192, 8192, 1024), (4096, 4096, 4096), (8192, 8192, 1024)]:
         _launch(checker, one, launched, m, n, k)
     _launch(checker, other, launched, 4096, 4096, 4096)
+    records = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
     if each_size:
         assert checked == [("h1", (4096, 4096, 4096)), ("h1", (8192, 8192, 1024)), ("h2", (4096, 4096, 4096))]
+        assert len(records) == len(checked)
     else:
         assert checked == [("h1", (4096, 4096, 4096)), ("h2", (4096, 4096, 4096))]
+        # the size h1 was not checked at is noted once, for the report, though launched twice
+        unchecked = [r["unchecked_size"] for r in records if "unchecked_size" in r]
+        assert unchecked == [{"name": "kernel_h1", "hash": "h1", "sizes": {"M": 8192, "N": 8192, "K": 1024}}]
+        assert len(records) == len(checked) + 1
     assert len(launched) == 6  # every launch still runs, checked or not
-    assert len((tmp_path / "records.jsonl").read_text().splitlines()) == len(checked)
 
 
 def test_the_same_code_is_rewritten_and_recompiled_once(tmp_path, monkeypatch):

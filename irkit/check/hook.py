@@ -182,6 +182,8 @@ class Checker:
         self.each_size = options.pop("each_size", False)
         self.timing_options = TimingOptions(**options)
         self.seen: set = set()  # kernel hashes, or (hash, problem) pairs with each_size
+        self.checked_problem: dict[str, tuple] = {}  # kernel hash -> the problem it was first checked at
+        self.unchecked: set = set()  # (hash, problem) pairs launched but not checked (without each_size)
         self.answers: dict[tuple, dict] = {}  # (kernel hash, sizes) -> irkit's answer for its TTGIR
         self.recompiled: dict[tuple, object] = {}  # (kernel hash, rewritten TTGIR) -> the kernel, or the error
         self.compile_args: dict[str, tuple] = {}
@@ -233,9 +235,19 @@ class Checker:
             return launcher
         if not self.each_size:
             if kernel.hash in self.seen:
-                return launcher
+                return lambda *a: self.launch_unchecked(kernel, launcher, *a)
             return lambda *a: self.first_launch(kernel.hash, kernel, launcher, *a)
         return lambda *a: self.launch_at_size(kernel, launcher, *a)
+
+    def launch_unchecked(self, kernel, launcher, *launch):
+        """A checked kernel launched again: note, once, each problem it was not checked at (the report says how
+        many: the pass's decision can depend on the problem, through the main loop's trip count)."""
+        problem = tuple(_problem(kernel, list(launch[9:])))  # after grid, stream, function...exit
+        if problem != self.checked_problem.get(kernel.hash, problem) and (kernel.hash, problem) not in self.unchecked:
+            self.unchecked.add((kernel.hash, problem))
+            self.record({"unchecked_size": {"name": kernel.metadata.name, "hash": kernel.hash,
+                                            "sizes": _sizes(kernel, list(launch[9:]))}})
+        return launcher(*launch)
 
     def launch_at_size(self, kernel, launcher, *launch):
         """--each-size: check the kernel at the first launch with each new problem (runtime scalar arguments)."""
@@ -247,6 +259,7 @@ class Checker:
     def first_launch(self, key, kernel, launcher, gx, gy, gz, stream, function, packed, launch_md, enter, exit_,
                      *args):
         self.seen.add(key)
+        self.checked_problem.setdefault(kernel.hash, tuple(_problem(kernel, list(args))))
         self.busy.on = True
         started = time.monotonic()
         try:

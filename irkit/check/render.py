@@ -258,6 +258,12 @@ def run_text(report: dict) -> str:
                    f"before {config_text(bb['config'])} {bb['median_ms']:.4f} ms{tf(bb)}; "
                    f"after {config_text(ba['config'])}{same} {ba['median_ms']:.4f} ms{tf(ba)}; "
                    f"after/before {b['ratio']:.3f}\n")
+    unchecked = report.get("unchecked_sizes") or []
+    if unchecked:
+        kernels = len({u["hash"] for u in unchecked})
+        out.append(f"not checked: {len(unchecked)} other problem size(s) of {kernels} checked kernel(s) (their "
+                   f"runtime scalar arguments); the pass decided for the first, and its decision can depend on the "
+                   f"size (the main loop's trip count): --each-size checks each\n")
     if report.get("findings"):
         out.append(f"FINDINGS: {', '.join(report['findings'])}\n")
     return "".join(out)

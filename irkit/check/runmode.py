@@ -87,6 +87,8 @@ def run_program(command: list[str], args) -> dict:
         records = [json.loads(line) for line in out.read_text().splitlines() if line.strip()] if out.exists() else []
     finally:
         shutil.rmtree(hook_dir, ignore_errors=True)
+    unchecked = [r["unchecked_size"] for r in records if "unchecked_size" in r]
+    records = [r for r in records if "unchecked_size" not in r]
     fatal = [r for r in records if r.get("status") == "error" and "name" not in r]
     if fatal:
         raise CliError(fatal[0]["error"])
@@ -96,11 +98,12 @@ def run_program(command: list[str], args) -> dict:
         raise CliError(f"the program exited with status {rc}" + (f": {last.strip()[:300]}" if last else ""))
     if not records:
         raise CliError("the program launched no Triton kernel (nothing to check)")
-    return build_report(command, args.pipeline, records)
+    return build_report(command, args.pipeline, records, unchecked)
 
 
-def build_report(command: list[str], pipeline: str, records: list[dict]) -> dict:
-    """The run-mode report: one row per kernel, and per family the best config before and after."""
+def build_report(command: list[str], pipeline: str, records: list[dict], unchecked: list[dict] | None = None) -> dict:
+    """The run-mode report: one row per kernel, and per family the best config before and after; `unchecked`: the
+    launches of checked kernels at problems they were not checked at (without --each-size)."""
     kernels = []
     for r in records:
         timing = r.get("timing") or {}
@@ -130,7 +133,7 @@ def build_report(command: list[str], pipeline: str, records: list[dict]) -> dict
     versions = sorted({r["triton"] for r in kernels if r.get("triton")})
     return {"mode": "run", "command": command, "pipeline": pipeline, "triton": versions,
             "device": next((r.get("device") for r in kernels if r.get("device")), None),
-            "kernels": kernels, "best": best, "findings": findings}
+            "kernels": kernels, "best": best, "findings": findings, "unchecked_sizes": unchecked or []}
 
 
 def _median(r: dict, side: str) -> float:
