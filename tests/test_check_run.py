@@ -398,6 +398,12 @@ def test_each_size_checks_the_same_code_again_at_every_new_problem(tmp_path, mon
         assert unchecked == [{"name": "kernel_h1", "hash": "h1", "sizes": {"M": 8192, "N": 8192, "K": 1024}}]
         assert len(records) == len(checked) + 1
     assert len(launched) == 6  # every launch still runs, checked or not
+    # a kernel --kernel leaves out is not checked, and its other sizes are not noted
+    checker.check = lambda *a: None
+    skipped = _Kernel("h3")
+    for k in (64, 128):
+        _launch(checker, skipped, launched, 64, 64, k)
+    assert not any("h3" in line for line in (tmp_path / "records.jsonl").read_text().splitlines())
 
 
 def test_the_same_code_is_rewritten_and_recompiled_once(tmp_path, monkeypatch):

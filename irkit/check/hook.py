@@ -259,7 +259,6 @@ class Checker:
     def first_launch(self, key, kernel, launcher, gx, gy, gz, stream, function, packed, launch_md, enter, exit_,
                      *args):
         self.seen.add(key)
-        self.checked_problem.setdefault(kernel.hash, tuple(_problem(kernel, list(args))))
         self.busy.on = True
         started = time.monotonic()
         try:
@@ -270,9 +269,10 @@ class Checker:
         finally:
             self.busy.on = False
             self.progress.clear()
-        if record is not None:
+        if record is not None:  # None: left out by --kernel, and then its other sizes are not noted either
             self.record(record)
             self.progress.done(record, time.monotonic() - started)
+            self.checked_problem.setdefault(kernel.hash, tuple(_problem(kernel, list(args))))
         return launcher(gx, gy, gz, stream, function, packed, launch_md, enter, exit_, *args)
 
     def check(self, kernel, launcher, grid, stream, args) -> dict | None:
