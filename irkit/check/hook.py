@@ -144,6 +144,12 @@ def _problem(kernel, args) -> list:
     return [a for i, a in enumerate(args) if i not in declared and isinstance(a, (int, float)) and not isinstance(a, bool)]
 
 
+def _launch_args(launch: tuple) -> list:
+    """The kernel's own arguments of a launch as the patched `CompiledKernel.run` makes it: after the grid (3),
+    stream, function, packed metadata, launch metadata and the enter and exit hooks."""
+    return list(launch[9:])
+
+
 def _sizes(kernel, args) -> dict:
     """The runtime integer arguments by name (M, N, K, strides...): the table's size column."""
     fn = getattr(kernel.src, "fn", None)
@@ -242,16 +248,17 @@ class Checker:
     def launch_unchecked(self, kernel, launcher, *launch):
         """A checked kernel launched again: note, once, each problem it was not checked at (the report says how
         many: the pass's decision can depend on the problem, through the main loop's trip count)."""
-        problem = tuple(_problem(kernel, list(launch[9:])))  # after grid, stream, function...exit
+        args = _launch_args(launch)
+        problem = tuple(_problem(kernel, args))
         if problem != self.checked_problem.get(kernel.hash, problem) and (kernel.hash, problem) not in self.unchecked:
             self.unchecked.add((kernel.hash, problem))
             self.record({"unchecked_size": {"name": kernel.metadata.name, "hash": kernel.hash,
-                                            "sizes": _sizes(kernel, list(launch[9:]))}})
+                                            "sizes": _sizes(kernel, args)}})
         return launcher(*launch)
 
     def launch_at_size(self, kernel, launcher, *launch):
         """--each-size: check the kernel at the first launch with each new problem (runtime scalar arguments)."""
-        key = (kernel.hash, tuple(_problem(kernel, list(launch[9:]))))  # after grid, stream, function...exit
+        key = (kernel.hash, tuple(_problem(kernel, _launch_args(launch))))
         if key in self.seen:
             return launcher(*launch)
         return self.first_launch(key, kernel, launcher, *launch)
