@@ -200,8 +200,11 @@ class PropagateMmaPass(ModulePass):
         if failed:
             return f"{label}: the real compiler failed ({failed[0]}), the model decides"
         compiled_chosen, compiled_everything = [s for s in stats if not isinstance(s, str)]
+        # the stores each kept conversion's plan retypes: the same stores the module without any conversion has
+        store_sectors = sum(judgement.verdict.store_sectors_added for judgement in kept.values())
         take, figures = occupancy.removal_pays(compiled_chosen, compiled_everything, sm,
-                                               module_int(module, "num-warps") or 4, self.main_loop_trips)
+                                               module_int(module, "num-warps") or 4, self.main_loop_trips,
+                                               store_sectors)
         if not take:
             return f"{label}: {figures}"
         for cvt, judgement in kept.items():

@@ -125,3 +125,17 @@ def test_report_shows_the_verdict(capsys):
     assert [v["verdict"] for v in data["model_verdicts"]] == ["remove", "remove"]
     keep = json.loads(_report(["--json", str(INPUTS / "h100-gemm-128x256x64-w8s3.ttgir")], capsys))
     assert [v["verdict"] for v in keep["model_verdicts"]] == ["keep"]
+
+
+def test_a_verdict_counts_the_sector_requests_its_stores_add():
+    """The figure the compiler check weighs against the spill traffic saved: stores only (a load's extra
+    sectors are L1 hits), per CTA.  The latent probe's fp16 128x256x32 w8 store: 128 b16 stores per thread, each
+    warp instruction one line before and eight after."""
+    def access(sectors: int, lines: int) -> cost_model.AccessCost:
+        return cost_model.AccessCost("x", 16, 128, 1, 128, 128 * 8, sectors, lines, 64)
+
+    store = ("store", access(2, 1), access(8, 8))
+    load = ("load", access(2, 1), access(8, 8))
+    assert cost_model.Verdict(0, 0, False, accesses=[store, load]).store_sectors_added == 1024 * 6
+    assert cost_model.Verdict(0, 0, False, accesses=[load]).store_sectors_added == 0
+    assert cost_model.Verdict(0, 0, False, accesses=[("store", access(8, 8), access(2, 1))]).store_sectors_added == -6144

@@ -236,3 +236,37 @@ def test_the_loop_schedule_is_reported_and_decides_nothing():
     sigmoid = CompiledKernel(255, 32, 0, 0, 0, 167, 3092, 373.0), CompiledKernel(232, 0, 0, 0, 0, 145, 2930, 348.0)
     assert sass_cost_decides(sass_cost_change(*sigmoid)) is None
     assert not removal_pays(*sigmoid, H100, 4)[0]
+
+
+def test_an_epilogue_take_pays_for_its_stores_with_the_spill_traffic_it_saves():
+    """Round 36's longer-K probe (gemm_latent_up.py, K = 1024; figures from the run's remarks and the SASS of the
+    same compiles, docs/propagate-mma-results/notes.md round 39): the SASS cost fell by 160-215, all of it outside
+    loops, in both; the stores in the accumulator's layout add 6,144 sector requests per CTA in both; fp16
+    128x256x32 w8 s3 saved 52 executed spill operations per warp and ran 9.5% slower, 256x128x64 w8 s3 saved 372
+    (six reloads in its loop, 16 trips) and ran 12.5% faster."""
+    from irkit.analysis.occupancy import CompiledKernel, removal_pays, spill_ops_executed, stores_outweigh_spills
+
+    loser = (CompiledKernel(255, 288, 40960, 0, 0, 118, 3668, spill_ops_loop=0, spill_ops_outside=80),
+             CompiledKernel(255, 54, 40960, 0, 0, 117, 2069, spill_ops_loop=0, spill_ops_outside=28))
+    winner = (CompiledKernel(255, 784, 147456, 0, 27, 290, 4158, spill_ops_loop=6, spill_ops_outside=308),
+              CompiledKernel(255, 64, 147456, 0, 0, 294, 2256, spill_ops_loop=0, spill_ops_outside=32))
+    assert spill_ops_executed(winner[0], 16) == 6 * 16 + 308 and spill_ops_executed(winner[0], None) == 6 * 10 + 308
+    assert removal_pays(*loser, H100, 8, loop_trips=32)[0]  # without the stores' figure: taken, as round 36 did
+    take, figures = removal_pays(*loser, H100, 8, loop_trips=32, store_sectors_added=6144)
+    assert not take and figures.endswith(
+        "; the SASS cost falls by 150 or more, but that fall rests on the instructions outside loops (loop terms -1), "
+        "and its stores add 768 sector requests per warp against 52 executed spill loads and stores saved (fewer "
+        "than 0.35 per sector), so they take nothing")
+    assert removal_pays(*winner, H100, 8, loop_trips=16, store_sectors_added=6144)[0]
+    # the loser's stores at the line: 52 / 0.35 = 148.6 sector requests per warp
+    assert stores_outweigh_spills(*loser, 148 * 8, 8, 32) is None
+    assert stores_outweigh_spills(*loser, 149 * 8, 8, 32) is not None
+    # a fall the loop carries is not the epilogue's: round 29's gemm_persistent_residual 128x64x64 w4 s4 (loop
+    # instructions 890 -> 758, uncovered reloads 1,949 -> 1,282), 35% faster with its spills all but unchanged
+    loop_borne = (CompiledKernel(255, 1000, 65536, 0, 1949, 890, 2616, spill_ops_loop=372, spill_ops_outside=222),
+                  CompiledKernel(255, 1000, 65536, 0, 1282, 758, 1897, spill_ops_loop=375, spill_ops_outside=158))
+    assert stores_outweigh_spills(*loop_borne, 1536, 4, 23) is None
+    # stores that save sectors, or no SASS spill figures: nothing to weigh
+    assert stores_outweigh_spills(*loser, 0, 8, 32) is None and stores_outweigh_spills(*loser, -512, 8, 32) is None
+    bare = CompiledKernel(255, 288, 40960, 0, 0, 118, 3668), CompiledKernel(255, 54, 40960, 0, 0, 117, 2069)
+    assert stores_outweigh_spills(*bare, 6144, 8, 32) is None

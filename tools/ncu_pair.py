@@ -1,16 +1,20 @@
-"""Launch a kernel's TTGIR before and after propagate-mma directly, on a GPU, for a profiler to look at: the
-masked bf16 launches of examples/gpu/gemm_batched_rowscale.py (3 x 1500 x 1800 x 1000).  For each config whose
-`before_CONFIG.ttgir` and `after_CONFIG.ttgir` lie in DIR, it checks that the two outputs agree bit for bit and,
-with `time`, prints each one's median time over 200 launches (CUDA events).  Without `time` each kernel runs
-once, which is what a profiler wants.
+"""Launch a kernel's TTGIR before and after propagate-mma directly, on a GPU, for a profiler to look at.  For each
+config whose `before_CONFIG.ttgir` and `after_CONFIG.ttgir` lie in DIR, it checks that the two outputs agree bit for
+bit and, with `time`, prints each one's median time over 200 launches (CUDA events).  Without `time` each kernel
+runs once, which is what a profiler wants.
 
-    DIR holds, per config (e.g. bf16_1500x1800x1000_128x64x64_w4_s4):
-      before_CONFIG.ttgir   Triton 3.6's TTGIR for cuda:90 (tools/cost_model_search.py compile --only r12)
+PROGRAM names the launches, and CONFIG is DTYPE_MxNxK_BMxBNxBK_wW_sS (e.g. bf16_1500x1800x1000_128x64x64_w4_s4):
+    batched_rowscale  examples/gpu/gemm_batched_rowscale.py's masked bf16 launches (batch 3); round 12
+    latent_up         examples/gpu/gemm_latent_up.py (fp16 or fp32 residual and out; K is the launch's own,
+                      the TTGIR takes it as an argument); round 39
+
+    DIR holds, per config:
+      before_CONFIG.ttgir   Triton 3.6's TTGIR for cuda:90 (tools/heldout_register.py compile)
       after_CONFIG.ttgir    irkit-opt --propagate-mma=profit=always before_CONFIG.ttgir
-    python3 tools/ncu_pair.py DIR time
-    ncu --clock-control none -k regex:gemm --section WarpStateStats ... python3 tools/ncu_pair.py DIR
+    python3 tools/ncu_pair.py PROGRAM DIR time
+    ncu --clock-control none -k regex:gemm --section WarpStateStats ... python3 tools/ncu_pair.py PROGRAM DIR
 
-Used for docs/propagate-mma-results.md, round 12 (where in the kernel the masked 128x64x64 w4 s4 loser loses).
+Used for docs/propagate-mma-results/notes.md, rounds 13 and 39 (where in the kernel a loser loses).
 """
 
 from __future__ import annotations
@@ -22,29 +26,48 @@ import sys
 import torch
 import triton
 
-B, M, N, K = 3, 1500, 1800, 1000
+
+def batched_rowscale(dtype: str, m: int, n: int, k: int, bm: int, bn: int):
+    b = 3
+    a = torch.randn(b, m, k, device="cuda", dtype=torch.bfloat16)
+    w = (torch.randn(b, k, n, device="cuda") / k ** 0.5).to(torch.bfloat16)
+    s = torch.rand(b, m, device="cuda") * 4
+    d = torch.randn(b, m, n, device="cuda", dtype=torch.bfloat16)
+    c = torch.empty(b, m, n, device="cuda", dtype=torch.bfloat16)
+    # the TTGIR's arguments: the 1-valued strides (sak, sbn, sdn, scn) are constexprs already
+    args = (a, w, s, d, c, m, n, k, m * k, k, k * n, n, m, m * n, n, m * n, n)
+    return args, c, (triton.cdiv(m, bm), triton.cdiv(n, bn), b)
+
+
+def latent_up(dtype: str, m: int, n: int, k: int, bm: int, bn: int):
+    out = torch.float16 if dtype == "fp16" else torch.float32
+    latent = torch.randn(m, k, device="cuda", dtype=torch.float16)
+    up = (torch.randn(k, n, device="cuda") / k ** 0.5).to(torch.float16)
+    residual = torch.randn(m, n, device="cuda", dtype=out)
+    y = torch.empty(m, n, device="cuda", dtype=out)
+    # c, w, r, y, M, N, K, scm, swk, srm, sym: the 1-valued strides are constexprs already
+    args = (latent, up, residual, y, m, n, k, k, n, n, n)
+    return args, y, (triton.cdiv(m, bm), triton.cdiv(n, bn), 1)
+
+
+PROGRAMS = {"batched_rowscale": batched_rowscale, "latent_up": latent_up}
 
 
 def main() -> None:
-    folder, timed = sys.argv[1], sys.argv[2:] == ["time"]
-    torch.manual_seed(0)
-    a = torch.randn(B, M, K, device="cuda", dtype=torch.bfloat16)
-    b = (torch.randn(B, K, N, device="cuda") / K ** 0.5).to(torch.bfloat16)
-    s = torch.rand(B, M, device="cuda") * 4
-    d = torch.randn(B, M, N, device="cuda", dtype=torch.bfloat16)
+    program, folder, timed = PROGRAMS[sys.argv[1]], sys.argv[2], sys.argv[3:] == ["time"]
     configs = sorted({os.path.basename(p)[len("before_"):-len(".ttgir")] for p in glob.glob(f"{folder}/before_*.ttgir")})
     for config in configs:
-        bm, bn = (int(x) for x in config.split("_")[2].split("x")[:2])
-        grid = (triton.cdiv(M, bm), triton.cdiv(N, bn), B)
+        dtype, size, tile = config.split("_")[:3]
+        m, n, k = (int(x) for x in size.split("x"))
+        bm, bn = (int(x) for x in tile.split("x")[:2])
         outs = {}
         for which in ("before", "after"):
+            torch.manual_seed(0)
+            args, out, grid = program(dtype, m, n, k, bm, bn)
             kernel = triton.compile(f"{folder}/{which}_{config}.ttgir")
-            c = torch.empty(B, M, N, device="cuda", dtype=torch.bfloat16)
-            # the TTGIR's arguments: the 1-valued strides (sak, sbn, sdn, scn) are constexprs already
-            args = (a, b, s, d, c, M, N, K, M * K, K, K * N, N, M, M * N, N, M * N, N)
             kernel[grid](*args)
             torch.cuda.synchronize()
-            outs[which] = c.clone()
+            outs[which] = out.clone()
             if timed:
                 times = []
                 for _ in range(200):

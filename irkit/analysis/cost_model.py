@@ -397,6 +397,11 @@ class Verdict:
     def word(self) -> str:
         return "remove" if self.take else "keep"
 
+    @property
+    def store_sectors_added(self) -> int:
+        """32-byte sector requests per CTA the rewrite's global stores add (negative: save)."""
+        return sum(after.sector_requests - before.sector_requests for op, before, after in self.accesses if op == "store")
+
     def summary(self) -> str:
         parts = list(self.reasons)
         if self.saved_scratch:

@@ -29,6 +29,8 @@ class CompiledKernel:
     # CUDA: one loop iteration in a latency schedule of the SASS (binary_metrics.sass_loop_cycles); reported in the
     # remarks, deciding nothing: a rule on it was refuted by round 22's held-out program
     loop_cycles: float | None = None
+    spill_ops_loop: int | None = None  # CUDA: spill loads and stores (LDL, STL) in loops, per thread
+    spill_ops_outside: int | None = None  # CUDA: spill loads and stores outside loops, per thread
 
 
 @dataclass(frozen=True)
@@ -144,7 +146,8 @@ def spills_pay(before: int, after: int, drop: int = SPILL_DROP_BYTES) -> bool:
     return before - after >= drop
 
 
-OUTSIDE_LOOP_WEIGHT = 0.1  # an instruction outside loops (the epilogue, once) against one in the main loop
+ASSUMED_TRIPS = 10  # main-loop trips the SASS figures assume where the launch's are not known
+OUTSIDE_LOOP_WEIGHT = 1 / ASSUMED_TRIPS  # an instruction outside loops (the epilogue, once) against one in the loop
 SASS_TAKE = 150  # SASS cost a rewrite must save to be taken on it alone
 SASS_VETO = 300  # SASS cost a rewrite must add to be kept whatever its spills or occupancy
 
@@ -156,6 +159,57 @@ def epilogue_bound(kernel: CompiledKernel, loop_trips: int | None) -> bool:
     if loop_trips is None or kernel.loop_other is None or kernel.outside_loops is None:
         return False
     return kernel.outside_loops >= loop_trips * kernel.loop_other
+
+
+OUTSIDE_DRIVEN = SASS_TAKE / 5  # a SASS-cost fall whose loop terms fall by less than this rests on the epilogue
+SPILL_OPS_PER_STORE_SECTOR = 0.35  # executed spill loads/stores saved that pay for one store sector request added
+
+
+def spill_ops_executed(kernel: CompiledKernel, loop_trips: int | None) -> int | None:
+    """Spill loads and stores one warp executes: those in loops `loop_trips` times (not known: `ASSUMED_TRIPS`),
+    the others once.  None without SASS."""
+    if kernel.spill_ops_loop is None or kernel.spill_ops_outside is None:
+        return None
+    return kernel.spill_ops_loop * (loop_trips or ASSUMED_TRIPS) + kernel.spill_ops_outside
+
+
+def sass_loop_change(kept: CompiledKernel, removed: CompiledKernel) -> int | None:
+    """The loop terms of `sass_cost_change`: loop instructions and uncovered spill reloads, removed - kept."""
+    figures = (kept.loop_other, kept.reload_exposure, removed.loop_other, removed.reload_exposure)
+    if any(f is None for f in figures):
+        return None
+    return int(removed.loop_other or 0) - int(kept.loop_other or 0) + \
+        int(removed.reload_exposure or 0) - int(kept.reload_exposure or 0)
+
+
+def stores_outweigh_spills(kept: CompiledKernel, removed: CompiledKernel, store_sectors_added: int,
+                           num_warps: int, loop_trips: int | None) -> str | None:
+    """Where a fall of the SASS cost rests on the instructions outside loops (its loop terms fall by less than
+    `OUTSIDE_DRIVEN`), do the rewrite's stores, which add `store_sectors_added` sector requests per CTA, cost
+    more than the spill traffic it saves?  Returns why, or None (they do not, or the figures are missing).
+
+    Each partial sector a store in the accumulator's layout touches is its own L2 write request (L1 does not
+    merge stores), while the extra sectors of its loads are L1 hits of lines the warp reads again.  Seen under
+    ncu on the H200 (round 39, examples/gpu/gemm_latent_up.py, fp16 out at K = 1024): removing both conversions
+    took L2 write requests from 0.73M to 3.14M in 128x256x32 w8 s3, 12.9% slower, and from 1.12M to 3.16M in
+    256x128x64 w8 s3, 10.1% faster, whose executed spill loads fell from 824k to 51k (128x256x32: 125k to 44k).
+    The ratio was chosen on the 83 kernels of the 31 programs' latest runs whose SASS cost fell by 150 or more:
+    of those resting on the epilogue, every one slower than 1% (8: the longer-K probe's 6, TF32 128x256x32's 2)
+    saved at most 0.32 spill operations per store sector added, and all but two of the gains (0.900, 0.935)
+    at least 0.38."""
+    loop = sass_loop_change(kept, removed)
+    saved_before, saved_after = spill_ops_executed(kept, loop_trips), spill_ops_executed(removed, loop_trips)
+    if loop is None or saved_before is None or saved_after is None or store_sectors_added <= 0:
+        return None
+    if loop <= -OUTSIDE_DRIVEN:
+        return None
+    per_warp = store_sectors_added / max(1, num_warps)
+    saved = saved_before - saved_after
+    if saved >= SPILL_OPS_PER_STORE_SECTOR * per_warp:
+        return None
+    return (f"but that fall rests on the instructions outside loops (loop terms {loop:+d}), and its stores add "
+            f"{per_warp:,.0f} sector requests per warp against {saved:,} executed spill loads and stores saved "
+            f"(fewer than {SPILL_OPS_PER_STORE_SECTOR} per sector), so they take nothing")
 
 
 def sass_cost_change(kept: CompiledKernel, removed: CompiledKernel) -> float | None:
@@ -215,7 +269,7 @@ def compiled_figures(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits
 
 
 def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | CuLimits,
-                 num_warps: int, loop_trips: int | None = None) -> tuple[bool, str]:
+                 num_warps: int, loop_trips: int | None = None, store_sectors_added: int = 0) -> tuple[bool, str]:
     """Is the module with the conversions removed better than the one that keeps them, by what the compiler
     made of each?  On CUDA, where both compiles' SASS is read and its cost moves far (`sass_cost_decides`), that
     decides, a take still needing no fewer CTAs and no more spills; otherwise more CTAs where few were resident,
@@ -235,7 +289,11 @@ def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | C
     35 refuted at 16.  Past the line the SASS cost takes again, and round 36 found round 35's losers still slower
     at 32 and 64 trips, by less (up to 9.5% and 4.6%).  A seventh kernel of round 34, which the IR model rewrote
     itself at a marginal +492 cycles/CTA, ran 11% slower rewritten; these figures, taking nothing, undo it as
-    before (`mma_profit.check_models_rewrite`)."""
+    before (`mma_profit.check_models_rewrite`).
+
+    A fall of the SASS cost that rests on the instructions outside loops takes nothing either where the
+    rewrite's stores, which add `store_sectors_added` sector requests per CTA (the IR model's figure), cost more
+    than the spill traffic it saves (`stores_outweigh_spills`): round 36's longer-K losers."""
     if isinstance(sm, CuLimits):
         return _amd_removal_pays(kept, removed, sm, num_warps)
     figures = compiled_figures(kept, removed, sm, num_warps)
@@ -254,6 +312,9 @@ def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | C
     if by_sass is not None:
         why = (f"the SASS cost falls by {SASS_TAKE} or more{worse}" if by_sass
                else f"the SASS cost rises by {SASS_VETO} or more")
+        stores = stores_outweigh_spills(kept, removed, store_sectors_added, num_warps, loop_trips) if by_sass else None
+        if stores is not None:
+            return False, f"{figures}; {why}, {stores}"
         return no_worse and by_sass, f"{figures}; {why}"
     more_ctas = occupancy_pays(before, after, kept.shared)
     fewer_spills = spills_pay(kept.spill_bytes, removed.spill_bytes)

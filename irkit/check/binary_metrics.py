@@ -265,7 +265,8 @@ def sass_instruction_counts(sass: str) -> dict[str, int]:
 def sass_cost_figures(sass: str) -> dict[str, float]:
     """The figures of a kernel's SASS that propagate-mma's compiler check weighs (`occupancy.sass_cost_change`):
     the arithmetic and control instructions inside (innermost) loops ("other" there), every instruction outside them and the
-    spill-reload latency the loops leave uncovered; and one it only reports, the cycles of one loop iteration in a
+    spill-reload latency the loops leave uncovered; its spill loads and stores (LDL, STL) inside loops and outside them
+    (`occupancy.stores_outweigh_spills`); and one it only reports, the cycles of one loop iteration in a
     latency schedule (`sass_loop_cycles`)."""
     return sass_cost_figures_of(sass_instruction_counts(sass), sass_loop_reload_exposure(sass), sass_loop_cycles(sass))
 
@@ -276,7 +277,9 @@ def sass_cost_figures_of(counts: dict[str, int], reload_exposure: int,
     tools keep them."""
     out: dict[str, float] = {"loop_other": counts.get("other_loop", 0),
                              "outside_loops": sum(n for key, n in counts.items() if key.endswith("_out")),
-                             "reload_exposure": reload_exposure}
+                             "reload_exposure": reload_exposure,
+                             "spill_ops_loop": counts.get("ldl_loop", 0) + counts.get("stl_loop", 0),
+                             "spill_ops_outside": counts.get("ldl_out", 0) + counts.get("stl_out", 0)}
     if loop_cycles is not None:
         out["loop_cycles"] = loop_cycles
     return out

@@ -92,7 +92,7 @@ def compile_modules(modules: list[ModuleOp], python: str | None = None) -> list[
             out.append(CompiledKernel(int(row["registers"]), spill_bytes(row), int(row["shared"] or 0),
                                       int(row.get("occupancy_sgprs") or row.get("sgpr_count") or 0),
                                       row.get("reload_exposure"), row.get("loop_other"), row.get("outside_loops"),
-                                      row.get("loop_cycles")))
+                                      row.get("loop_cycles"), row.get("spill_ops_loop"), row.get("spill_ops_outside")))
     return out
 
 
