@@ -39,7 +39,8 @@ PROGRAMS = {"addmm": "examples/gpu/addmm.py", "attention": "examples/gpu/attenti
             "fp8out": "examples/gpu/gemm_fp8_out.py", "skinny": "examples/gpu/gemm_skinny_residual.py",
             "router": "examples/gpu/gemm_router_softmax.py", "accumulate": "examples/gpu/gemm_accumulate.py",
             "lora": "examples/gpu/gemm_lora_up.py", "latent": "examples/gpu/gemm_latent_up.py",
-            "patch": "examples/gpu/gemm_patch_embed.py", "latentk": "examples/gpu/gemm_latent_up.py --longer-k"}
+            "patch": "examples/gpu/gemm_patch_embed.py", "latentk": "examples/gpu/gemm_latent_up.py --longer-k",
+            "layerscale": "examples/gpu/gemm_layerscale_residual.py"}
 # (program, GPU, JSON of the run judged, JSON of the profit=always run, the commit and terminal output of the
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
