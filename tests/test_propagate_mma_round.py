@@ -274,6 +274,22 @@ def test_round_36_found_the_losses_of_round_35_diluted_but_not_gone_at_longer_k(
     assert len(taken) == 16
 
 
+def test_round_39_ran_as_registered_and_the_stores_rule_kept_the_probes_losers():
+    """Round 39: the held-out LayerScale residual branch, registered under the stores rule (ae00d12): its 6 rewrites
+    all ran faster, and the rule kept 3 kernels at K = 1536 (their SASS cost fell outside loops alone).  Round 36's
+    probe again under it: none of its rewrites slower (6 were), signs 24 of 32 (18)."""
+    summary, predictions = _held_out_round("r39", "layerscale", registered_kernels=32)
+    assert summary["rewrites"] == 6 and summary["rewrites_measured"] == {"faster": 6, "noise": 0, "slower": 0}
+    # registered with the criterion cut at its first parenthesis (tools/heldout_register.py then; it keeps them now)
+    kept = [x for x in predictions.read_text().splitlines() if ": keep;" in x and "rests on the instructions outside" in x]
+    assert len(kept) == 3 and all("2700x3900x1536" in x for x in kept)
+    round_tool, _, _ = _tools()
+    recorded = json.loads((RESULTS / "r39_summary.json").read_text())
+    probe = round_tool.program_summary("r39_latentk_default.json", "r36_latentk_always.json", {})
+    assert probe == recorded["programs"]["latentk"] and probe["signs"] == 24
+    assert probe["rewrites_measured"] == {"faster": 5, "noise": 5, "slower": 0}
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""

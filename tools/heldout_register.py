@@ -147,10 +147,21 @@ def _figures(remark: str) -> str:
         m = re.search(pattern, remark)
         if m:
             parts.append(m.group(0))
-    criterion = re.search(r"cycles/iteration; ([^)]*)", remark)  # it ends where the compiled figures do
-    if criterion:
-        parts.append(criterion.group(1))
+    start = remark.find("cycles/iteration; ")
+    if start >= 0:
+        parts.append(_up_to_unopened_paren(remark[start + len("cycles/iteration; "):]))
     return "; ".join(parts)
+
+
+def _up_to_unopened_paren(text: str) -> str:
+    """`text` up to its first ')' that closes nothing opened in it: the criterion ends where the compiled figures'
+    parenthesis does, and may hold parentheses of its own ("(loop terms -1)")."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return text[:i]
+    return text
 
 
 def _scalars(k: dict) -> dict[str, int]:

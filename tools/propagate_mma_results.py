@@ -49,6 +49,13 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_layerscale_residual.py", "H200, round 39 (held out: written after round 38, nothing changed "
+     "since but the stores rule of ae00d12; a LayerScale residual branch, K = 768 and 1536, with --each-size; its "
+     "decisions registered from a CPU compile before the run, e184664)", "r39_layerscale_default.json",
+     "r39_layerscale_always.json", "e184664", "r39_layerscale_all.txt", "default"),
+    ("examples/gpu/gemm_latent_up.py --longer-k", "H200, round 39 (round 36's probe again with the default of ae00d12, "
+     "the stores rule, with --each-size; profit=always from round 36)", "r39_latentk_default.json",
+     "r36_latentk_always.json", "e184664", "r39_latentk_all.txt", "default"),
     ("examples/gpu/gemm_latent_up.py", "H200, round 37 (round 35's program again with the default of 68abb40, the "
      "epilogue-bound rule, with --each-size; profit=always from round 35)", "r37_latent_default.json",
      "r35_latent_always.json", "fd7ef32", "r37_latent_all.txt", "default"),
