@@ -189,8 +189,8 @@ def stores_outweigh_spills(kept: CompiledKernel, removed: CompiledKernel, store_
     more than the spill traffic it saves?  Returns why, or None (they do not, or the figures are missing).
 
     Each partial sector a store in the accumulator's layout touches is its own L2 write request (L1 does not
-    merge stores), while the extra sectors of its loads are L1 hits of lines the warp reads again.  Seen under
-    ncu on the H200 (round 39, examples/gpu/gemm_latent_up.py, fp16 out at K = 1024): removing both conversions
+    hold global stores), while the extra sectors of its loads are L1 hits of lines the warp reads again.  Seen
+    under ncu on the H200 (session 18, examples/gpu/gemm_latent_up.py, fp16 out at K = 1024): removing both conversions
     took L2 write requests from 0.73M to 3.14M in 128x256x32 w8 s3, 12.9% slower, and from 1.12M to 3.16M in
     256x128x64 w8 s3, 10.1% faster, whose executed spill loads fell from 824k to 51k (128x256x32: 125k to 44k).
     The ratio was chosen on the 83 kernels of the 31 programs' latest runs whose SASS cost fell by 150 or more:
@@ -198,13 +198,13 @@ def stores_outweigh_spills(kept: CompiledKernel, removed: CompiledKernel, store_
     saved at most 0.32 spill operations per store sector added, and all but two of the gains (0.900, 0.935)
     at least 0.38."""
     loop = sass_loop_change(kept, removed)
-    saved_before, saved_after = spill_ops_executed(kept, loop_trips), spill_ops_executed(removed, loop_trips)
-    if loop is None or saved_before is None or saved_after is None or store_sectors_added <= 0:
+    spills_kept, spills_removed = spill_ops_executed(kept, loop_trips), spill_ops_executed(removed, loop_trips)
+    if loop is None or spills_kept is None or spills_removed is None or store_sectors_added <= 0:
         return None
     if loop <= -OUTSIDE_DRIVEN:
         return None
     per_warp = store_sectors_added / max(1, num_warps)
-    saved = saved_before - saved_after
+    saved = spills_kept - spills_removed
     if saved >= SPILL_OPS_PER_STORE_SECTOR * per_warp:
         return None
     return (f"but that fall rests on the instructions outside loops (loop terms {loop:+d}), and its stores add "
