@@ -123,6 +123,7 @@ def test_sass_instructions_counted_by_family_in_and_out_of_loops():
     # one iteration of the schedule: the FADD waits for the reload of R5 and the STL for that of R11 (100 cycles
     # each, `binary_metrics.LATENCY`), and five more instructions issue, one per cycle
     assert binary_metrics.sass_cost_figures(SASS_LOOP) == {"loop_other": 5, "outside_loops": 3, "reload_exposure": 60,
-                                                           "loop_cycles": 205.0}
+                                                           "loop_cycles": 205.0, "spill_ops_loop": 4,
+                                                           "spill_ops_outside": 1}
     flat = binary_metrics.sass_instruction_counts(SASS_LOOP.replace("@P0 BRA `(.L_x_1)", "NOP"))
     assert "other_loop" not in flat and flat["ldl_out"] == 4  # no loop

@@ -38,14 +38,6 @@ def test_spill_code_is_placed_inside_or_outside_the_loop():
                       "bar_in_loops": 1, "bar_outside": 0}
 
 
-def test_the_compiler_checks_figures_count_spill_code_inside_and_outside_loops():
-    """What `occupancy.stores_outweigh_spills` weighs: a loop's spill loads and stores run once per trip."""
-    from irkit.check.binary_metrics import sass_cost_figures
-
-    figures = sass_cost_figures(SASS)
-    assert figures["spill_ops_loop"] == 3 and figures["spill_ops_outside"] == 2
-
-
 def test_a_forward_branch_makes_no_loop():
     from irkit.check.binary_metrics import sass_loop_lines
 
