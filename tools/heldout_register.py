@@ -121,6 +121,9 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     "latentk": _latent_longer_k,
     # examples/gpu/gemm_layerscale_residual.py (round 39): row-major X, W, R and Y
     "layerscale": lambda: _output_sweep("gemm_layerscale_residual", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    # examples/gpu/gemm_token_scaled_residual.py (round 40): row-major X, W, R and Y
+    "tokenscale": lambda: _output_sweep("gemm_token_scaled_residual",
+                                        lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
     # examples/gpu/gemm_patch_embed.py (round 36): row-major X, W, the position embedding and Y; PATCHES per K
     "patch": lambda: _output_sweep("gemm_patch_embed", lambda m, n, k: [m, n, k, _program("gemm_patch_embed").PATCHES[k],
                                                                          k, 1, n, 1, n, 1, n, 1]),

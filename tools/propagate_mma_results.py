@@ -40,7 +40,8 @@ PROGRAMS = {"addmm": "examples/gpu/addmm.py", "attention": "examples/gpu/attenti
             "router": "examples/gpu/gemm_router_softmax.py", "accumulate": "examples/gpu/gemm_accumulate.py",
             "lora": "examples/gpu/gemm_lora_up.py", "latent": "examples/gpu/gemm_latent_up.py",
             "patch": "examples/gpu/gemm_patch_embed.py", "latentk": "examples/gpu/gemm_latent_up.py --longer-k",
-            "layerscale": "examples/gpu/gemm_layerscale_residual.py"}
+            "layerscale": "examples/gpu/gemm_layerscale_residual.py",
+            "tokenscale": "examples/gpu/gemm_token_scaled_residual.py"}
 # (program, GPU, JSON of the run judged, JSON of the profit=always run, the commit and terminal output of the
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
