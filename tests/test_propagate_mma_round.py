@@ -290,6 +290,19 @@ def test_round_39_ran_as_registered_and_the_stores_rule_kept_the_probes_losers()
     assert probe["rewrites_measured"] == {"faster": 5, "noise": 5, "slower": 0}
 
 
+def test_round_40_ran_as_registered_and_the_models_own_rewrite_lost():
+    """Round 40: the held-out per-token scaled GEMM, registered under the stores rule: of its 7 rewrites 5 ran faster,
+    and the IR model's own rewrite of fp32 256x64x64 w8 s3 (+6,237 cycles/CTA, no spills either way) ran 7.5% and
+    11.5% slower; of the 5 kernels the stores rule kept, 2 ran slower or within noise with every conversion removed,
+    3 faster."""
+    summary, predictions = _held_out_round("r40", "tokenscale", registered_kernels=32)
+    assert summary["rewrites"] == 7 and summary["rewrites_measured"] == {"faster": 5, "noise": 0, "slower": 2}
+    assert summary["signs"] == 20
+    assert "the IR model's own rewrite" in _registered_line(predictions, "fp32_2600x3300x1024_256x64x64_w8_s3")
+    kept = [x for x in predictions.read_text().splitlines() if ": keep;" in x and "rests on the instructions outside" in x]
+    assert len(kept) == 5
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""

@@ -50,6 +50,10 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_token_scaled_residual.py", "H200, round 40 (held out: written after round 39's run, nothing "
+     "changed since; a per-token scaled GEMM + scaled residual, K = 1024 and 2048, with --each-size; its decisions "
+     "registered from a CPU compile before the run, 319f231)", "r40_tokenscale_default.json",
+     "r40_tokenscale_always.json", "319f231", "r40_tokenscale_all.txt", "default"),
     ("examples/gpu/gemm_layerscale_residual.py", "H200, round 39 (held out: written after round 38, nothing changed "
      "since but the stores rule of ae00d12; a LayerScale residual branch, K = 768 and 1536, with --each-size; its "
      "decisions registered from a CPU compile before the run, e184664)", "r39_layerscale_default.json",
