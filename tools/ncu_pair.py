@@ -6,7 +6,8 @@ runs once, which is what a profiler wants.
 PROGRAM names the launches, and CONFIG is DTYPE_MxNxK_BMxBNxBK_wW_sS (e.g. bf16_1500x1800x1000_128x64x64_w4_s4):
     batched_rowscale  examples/gpu/gemm_batched_rowscale.py's masked bf16 launches (batch 3); round 12
     latent_up         examples/gpu/gemm_latent_up.py (fp16 or fp32 residual and out; K is the launch's own,
-                      the TTGIR takes it as an argument); round 39
+                      the TTGIR takes it as an argument); session 18
+    token_scaled      examples/gpu/gemm_token_scaled_residual.py (the same); session 18
 
     DIR holds, per config:
       before_CONFIG.ttgir   Triton 3.6's TTGIR for cuda:90 (tools/heldout_register.py compile)
@@ -14,7 +15,7 @@ PROGRAM names the launches, and CONFIG is DTYPE_MxNxK_BMxBNxBK_wW_sS (e.g. bf16_
     python3 tools/ncu_pair.py PROGRAM DIR time
     ncu --clock-control none -k regex:gemm --section WarpStateStats ... python3 tools/ncu_pair.py PROGRAM DIR
 
-Used for docs/propagate-mma-results/notes.md, rounds 13 and 39 (where in the kernel a loser loses).
+Used for docs/propagate-mma-results/notes.md, round 13 and session 18 (where in the kernel a loser loses).
 """
 
 from __future__ import annotations
@@ -50,7 +51,19 @@ def latent_up(dtype: str, m: int, n: int, k: int, bm: int, bn: int):
     return args, y, (triton.cdiv(m, bm), triton.cdiv(n, bn), 1)
 
 
-PROGRAMS = {"batched_rowscale": batched_rowscale, "latent_up": latent_up}
+def token_scaled(dtype: str, m: int, n: int, k: int, bm: int, bn: int):
+    out = torch.float16 if dtype == "fp16" else torch.float32
+    x = torch.randn(m, k, device="cuda", dtype=torch.float16)
+    w = (torch.randn(k, n, device="cuda") / k ** 0.5).to(torch.float16)
+    s = torch.rand(m, device="cuda") * 2 + 0.1
+    residual = torch.randn(m, n, device="cuda", dtype=out)
+    y = torch.empty(m, n, device="cuda", dtype=out)
+    # x, w, s, r, y, M, N, K, sxm, swk, srm, sym: the 1-valued strides are constexprs already
+    args = (x, w, s, residual, y, m, n, k, k, n, n, n)
+    return args, y, (triton.cdiv(m, bm), triton.cdiv(n, bn), 1)
+
+
+PROGRAMS = {"batched_rowscale": batched_rowscale, "latent_up": latent_up, "token_scaled": token_scaled}
 
 
 def main() -> None:
