@@ -30,6 +30,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from irkit.analysis import mma_slice, occupancy, real_compiler
+from irkit.analysis.cost_model import Verdict
 from irkit.analysis.mma_profit import (
     ModuleFacts,
     PlanJudgement,
@@ -89,27 +90,30 @@ class PropagateMmaPass(ModulePass):
         facts = [ModuleFacts(op)]  # refreshed per rewritten function: shared memory and AxisInfo change
         kept: dict[Operation, PlanJudgement] = {}
         model_gain = 0.0  # the model's gain of every rewrite it took, summed over the module's functions
+        model_store_sectors = 0  # the sector requests per CTA those rewrites' stores add
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
-            kept_here, gain_here = self._run_on_function(func, kinds, facts)
+            kept_here, gain_here, store_sectors_here = self._run_on_function(func, kinds, facts)
             if original is None:
                 _report_kept(kept_here, alone)
             kept.update(kept_here)
             model_gain += gain_here
+            model_store_sectors += store_sectors_here
         if original is not None:
             if kept:
                 note = self._ask_the_compiler(ctx, op, original, kept)
                 if note is not None:
                     _report_kept(kept, note)
             else:
-                self._check_the_models_rewrite(ctx, op, original, model_gain)
+                self._check_the_models_rewrite(ctx, op, original, model_gain, model_store_sectors)
 
     def _run_on_function(self, func: Operation, kinds: frozenset[str],
-                         facts: list[ModuleFacts]) -> tuple[dict[Operation, PlanJudgement], float]:
+                         facts: list[ModuleFacts]) -> tuple[dict[Operation, PlanJudgement], float, int]:
         """Apply the plans the model takes; returns the conversions it keeps, with its judgement of each, and the
-        model's gain of the rewrites it took."""
+        model's gain of the rewrites it took and the sector requests per CTA their stores add."""
         settled: set[Operation] = set()  # conversions already reported or covered by a plan
         kept: dict[Operation, PlanJudgement] = {}  # judged a loss alone
         taken_gain = 0.0  # the model's gain of the plans applied to this function
+        taken_store_sectors = 0  # the sector requests per CTA their stores add
         acc = mma_slice.accumulator_layouts(func)  # tmem_load never changes layout: once per function
         # not candidates (yet): said at the end, for those still there (a rewrite may retarget one into a
         # candidate, e.g. a bias row converted to a #slice of the store layout, then of the accumulator's)
@@ -133,6 +137,7 @@ class PropagateMmaPass(ModulePass):
                     kept[cvt] = judgement
                     continue
                 taken_gain += judgement.verdict.gain
+                taken_store_sectors += judgement.verdict.store_sectors_added
                 what = _outcome(plan, judgement)
                 if self.dry_run:
                     emit_remark(cvt, f"propagate-mma: would move to {mma_slice.layout_name(plan.target)}: {what}")
@@ -148,13 +153,14 @@ class PropagateMmaPass(ModulePass):
                 emit_remark(cvt, f"propagate-mma: conversion left alone: {why_not}")
         still_kept = {}
         for cvt, judgement in kept.items():
-            gain = self._complete(cvt, judgement, facts, func, taken_gain, acc, copies)
-            if gain is None:
+            verdict = self._complete(cvt, judgement, facts, func, taken_gain, acc, copies)
+            if verdict is None:
                 still_kept[cvt] = judgement
             else:
-                taken_gain += gain
+                taken_gain += verdict.gain
+                taken_store_sectors += verdict.store_sectors_added
         name_copies(copies)
-        return still_kept, taken_gain
+        return still_kept, taken_gain, taken_store_sectors
 
     def _original_for_the_compiler(self, module: ModuleOp) -> tuple[ModuleOp | None, str | None]:
         """A copy of the module as it came, for the compiler to compare with (None where none is asked), and
@@ -217,7 +223,7 @@ class PropagateMmaPass(ModulePass):
         return None
 
     def _check_the_models_rewrite(self, ctx: Context, module: ModuleOp, original: ModuleOp,
-                                  model_gain: float) -> None:
+                                  model_gain: float, store_sectors: int) -> None:
         """`profit=compiled` (and `auto`) where the model removed every conversion it could: compile the module as
         it came and as the model left it, and undo the rewrite where the second is worse in CTAs, spills or SASS
         cost, or, on CUDA, where the model's gain (`model_gain`, cycles/CTA) is marginal and the compiler's figures
@@ -245,7 +251,7 @@ class PropagateMmaPass(ModulePass):
         compiled_original, compiled_chosen = [s for s in stats if not isinstance(s, str)]
         outcome, reason, figures = check_models_rewrite(compiled_original, compiled_chosen, sm,
                                                         module_int(module, "num-warps") or 4, model_gain,
-                                                        self.main_loop_trips)
+                                                        self.main_loop_trips, store_sectors)
         if outcome is None:
             return
         removed = _removed_conversions(original, chosen)
@@ -268,9 +274,10 @@ class PropagateMmaPass(ModulePass):
         raise PassFailure(module, f"propagate-mma: profit=compiled needs the real Triton: {unavailable}")
 
     def _complete(self, cvt: Operation, judgement: PlanJudgement, facts: list[ModuleFacts], func: Operation,
-                  taken_gain: float, acc: frozenset[Attribute], copies: list) -> float | None:
+                  taken_gain: float, acc: frozenset[Attribute], copies: list) -> Verdict | None:
         """Take a conversion the model judged a loss alone when, with the rewrites already taken in the
-        function, the whole is still a gain (`mma_profit.completes_rewrite`); its gain, or None when kept.
+        function, the whole is still a gain (`mma_profit.completes_rewrite`); the model's verdict on it, or None when
+        kept.
         Re-planned on the rewritten IR (a dry run keeps the first plan: nothing was rewritten)."""
         if cvt.parent is None:
             return None
@@ -287,12 +294,12 @@ class PropagateMmaPass(ModulePass):
         together = f"taken with this function's other rewrites ({taken_gain + gain:+,.0f} cycles/CTA together)"
         if plan is None:
             emit_remark(cvt, f"propagate-mma: would move with the rest: {judgement.verdict.summary()}; {together}")
-            return gain
+            return judgement.verdict
         what = _outcome(plan, judgement, word="remove with the rest")
         emit_remark(cvt, f"propagate-mma: moved to {mma_slice.layout_name(plan.target)}: {what}; {together}")
         apply_plan(plan, func, copies)
         facts[0].refresh(func)
-        return gain
+        return judgement.verdict
 
     def _choose(self, plan: mma_slice.MmaSlicePlan, facts: ModuleFacts) -> tuple[mma_slice.MmaSlicePlan | None, PlanJudgement]:
         """The plan to apply (None: keep the conversion) and the model's judgement of it

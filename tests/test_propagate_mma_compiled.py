@@ -372,6 +372,16 @@ def test_the_models_rewrite_check_decides_from_the_compiled_figures_alone():
     assert check_models_rewrite(*third_cta, h100, 4, 300, loop_trips=10)[0] == "undone"
     assert check_models_rewrite(*third_cta, h100, 4, 300, loop_trips=11)[0] == "kept"
     assert check_models_rewrite(*third_cta, h100, 4, 962, loop_trips=1)[0] is None
+    # round 40's fp32 256x64x64 w8 s3 (figures of a CPU compile, Triton 3.6): the model's +6,237 cycles/CTA, no spills
+    # either way, its loop 10 instructions longer; its stores add 2,048 sector requests per CTA, and it ran 7.5% and
+    # 11.5% slower.  Undone whatever the gain; with stores that add nothing, it stands
+    token = (CompiledKernel(190, 0, 106496, 0, 0, 168, 1430, spill_ops_loop=0, spill_ops_outside=0),
+             CompiledKernel(211, 0, 106496, 0, 0, 178, 1044, spill_ops_loop=0, spill_ops_outside=0))
+    outcome, reason, _ = check_models_rewrite(*token, h100, 8, 6237, loop_trips=16, store_sectors_added=2048)
+    assert outcome == "undone" and reason == (
+        "what it gains in the compiled kernel rests on the instructions outside loops (loop terms +10), and its stores "
+        "add 256 sector requests per warp against 0 executed spill loads and stores saved (fewer than 0.35 per sector)")
+    assert check_models_rewrite(*token, h100, 8, 6237, loop_trips=16)[0] is None
 
 
 def test_a_marginal_model_gain_stands_only_where_the_compiler_takes_it_too(monkeypatch):

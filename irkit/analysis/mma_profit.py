@@ -273,7 +273,8 @@ def marginal(taken_gain: float) -> bool:
 
 def check_models_rewrite(kept: occupancy.CompiledKernel, removed: occupancy.CompiledKernel,
                          sm: occupancy.SmLimits | occupancy.CuLimits, num_warps: int,
-                         model_gain: float, loop_trips: int | None = None) -> tuple[str | None, str, str]:
+                         model_gain: float, loop_trips: int | None = None,
+                         store_sectors_added: int = 0) -> tuple[str | None, str, str]:
     """Where the model removed every conversion it could, does its rewrite stand by what the compiler made of the
     module as it came (`kept`) and as the model left it (`removed`)?  Undone where it is worse in CTAs, spills or
     SASS cost (`occupancy.removal_is_worse`); on CUDA, where the model's gain is `marginal`, kept only where the
@@ -282,10 +283,20 @@ def check_models_rewrite(kept: occupancy.CompiledKernel, removed: occupancy.Comp
     `loop_trips`: how many times the launch runs the main loop, where a tool knows it; where that makes the kernel
     its epilogue (`occupancy.epilogue_bound`) the compiler's figures take nothing, so a marginal gain is undone.
     Round 34's fp32 128x128x16 w8 s2 kernel (K = 16), a marginal +492 cycles/CTA, ran 11% slower with the model's
-    rewrite."""
+    rewrite.
+
+    Where the compiled figures' gain rests on the instructions outside loops and the rewrite's stores add more
+    sector requests (`store_sectors_added` per CTA) than the spill traffic it saves pays for
+    (`occupancy.stores_outweigh_spills`), it is undone whatever the model's gain: round 40's fp32 256x64x64 w8 s3
+    (examples/gpu/gemm_token_scaled_residual.py), +6,237 cycles/CTA by the model, ran 7.5% and 11.5% slower, with 5x
+    the L2 write requests and no spills either way (ncu, r40_ncu_token.json)."""
     worse, figures = occupancy.removal_is_worse(kept, removed, sm, num_warps)
     if worse:
         return "undone", "it compiles worse without it", figures
+    if isinstance(sm, occupancy.SmLimits):
+        stores = occupancy.stores_outweigh_spills(kept, removed, store_sectors_added, num_warps, loop_trips)
+        if stores is not None:
+            return "undone", f"what it gains in the compiled kernel {stores}", figures
     if not isinstance(sm, occupancy.SmLimits) or not marginal(model_gain):
         return None, "", figures
     confirmed, figures = occupancy.removal_pays(kept, removed, sm, num_warps, loop_trips)

@@ -184,9 +184,10 @@ def sass_loop_change(kept: CompiledKernel, removed: CompiledKernel) -> int | Non
 
 def stores_outweigh_spills(kept: CompiledKernel, removed: CompiledKernel, store_sectors_added: int,
                            num_warps: int, loop_trips: int | None) -> str | None:
-    """Where a fall of the SASS cost rests on the instructions outside loops (its loop terms fall by less than
-    `OUTSIDE_DRIVEN`), do the rewrite's stores, which add `store_sectors_added` sector requests per CTA, cost
-    more than the spill traffic it saves?  Returns why, or None (they do not, or the figures are missing).
+    """Where what a rewrite gains in the compiled kernel rests on the instructions outside loops (its loop terms
+    fall by less than `OUTSIDE_DRIVEN`), do its stores, which add `store_sectors_added` sector requests per CTA,
+    cost more than the spill traffic it saves?  Returns why ("rests on ..."), or None (they do not, or the figures
+    are missing).
 
     Each partial sector a store in the accumulator's layout touches is its own L2 write request (L1 does not
     hold global stores), while the extra sectors of its loads are L1 hits of lines the warp reads again.  Seen
@@ -207,9 +208,9 @@ def stores_outweigh_spills(kept: CompiledKernel, removed: CompiledKernel, store_
     saved = spills_kept - spills_removed
     if saved >= SPILL_OPS_PER_STORE_SECTOR * per_warp:
         return None
-    return (f"but that fall rests on the instructions outside loops (loop terms {loop:+d}), and its stores add "
-            f"{per_warp:,.0f} sector requests per warp against {saved:,} executed spill loads and stores saved "
-            f"(fewer than {SPILL_OPS_PER_STORE_SECTOR} per sector), so they take nothing")
+    return (f"rests on the instructions outside loops (loop terms {loop:+d}), and its stores add {per_warp:,.0f} "
+            f"sector requests per warp against {saved:,} executed spill loads and stores saved (fewer than "
+            f"{SPILL_OPS_PER_STORE_SECTOR} per sector)")
 
 
 def sass_cost_change(kept: CompiledKernel, removed: CompiledKernel) -> float | None:
@@ -314,7 +315,7 @@ def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | C
                else f"the SASS cost rises by {SASS_VETO} or more")
         stores = stores_outweigh_spills(kept, removed, store_sectors_added, num_warps, loop_trips) if by_sass else None
         if stores is not None:
-            return False, f"{figures}; {why}, {stores}"
+            return False, f"{figures}; {why}, but that fall {stores}, so they take nothing"
         return no_worse and by_sass, f"{figures}; {why}"
     more_ctas = occupancy_pays(before, after, kept.shared)
     fewer_spills = spills_pay(kept.spill_bytes, removed.spill_bytes)
