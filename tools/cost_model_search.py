@@ -169,6 +169,8 @@ GEMM_LAUNCHES = {launch.kernel: launch for launch in [
             ("M", "N", "K", "sxm", "sxk", "swk", "swn", "srm", "srn", "sym", "syn"), ("OUT_F32",), "bf16"),
     _launch("gemm_token_scaled_residual", "x_ptr:*fp16 w_ptr:*fp16 s_ptr:*fp32 r_ptr:*OUT y_ptr:*OUT",
             ("M", "N", "K", "sxm", "sxk", "swk", "swn", "srm", "srn", "sym", "syn"), ("OUT_F32",)),
+    _launch("gemm_softcap_logits", "x_ptr:*bf16 w_ptr:*bf16 y_ptr:*OUT",
+            ("M", "N", "K", "sxm", "sxk", "swk", "swn", "sym", "syn"), ("OUT_F32",), "bf16"),
     _launch("gemm_softplus_scaled", "a_ptr:*bf16 b_ptr:*bf16 rb_ptr:*fp32 cs_ptr:*fp32 r_ptr:*OUT c_ptr:*OUT",
             RESIDUAL_INTS, ("OUT_F32",), "bf16"),
     _launch("gemm_tf32_residual", "a_ptr:*fp32 b_ptr:*fp32 bias_ptr:*fp32 r_ptr:*OUT c_ptr:*OUT", RESIDUAL_INTS,

@@ -124,6 +124,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     # examples/gpu/gemm_token_scaled_residual.py (round 40): row-major X, W, R and Y
     "tokenscale": lambda: _output_sweep("gemm_token_scaled_residual",
                                         lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    # examples/gpu/gemm_softcap_logits.py (round 41): row-major X, W and Y
+    "softcap": lambda: _output_sweep("gemm_softcap_logits", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1]),
     # examples/gpu/gemm_patch_embed.py (round 36): row-major X, W, the position embedding and Y; PATCHES per K
     "patch": lambda: _output_sweep("gemm_patch_embed", lambda m, n, k: [m, n, k, _program("gemm_patch_embed").PATCHES[k],
                                                                          k, 1, n, 1, n, 1, n, 1]),

@@ -50,7 +50,8 @@ declare -A PROGRAM=([addmm]=examples/gpu/addmm.py [attention]=examples/gpu/atten
                      [lora]=examples/gpu/gemm_lora_up.py [latent]=examples/gpu/gemm_latent_up.py
                      [patch]=examples/gpu/gemm_patch_embed.py [latentk]="examples/gpu/gemm_latent_up.py --longer-k"
                      [layerscale]=examples/gpu/gemm_layerscale_residual.py
-                     [tokenscale]=examples/gpu/gemm_token_scaled_residual.py)
+                     [tokenscale]=examples/gpu/gemm_token_scaled_residual.py
+                     [softcap]=examples/gpu/gemm_softcap_logits.py)
 runs_of() {  # what... -> program:pipe for each pipeline of PIPES (or of the item's own: sigmoid:default)
   for what in "$@"; do
     local pipes=${PIPES:-default always}

@@ -41,7 +41,8 @@ PROGRAMS = {"addmm": "examples/gpu/addmm.py", "attention": "examples/gpu/attenti
             "lora": "examples/gpu/gemm_lora_up.py", "latent": "examples/gpu/gemm_latent_up.py",
             "patch": "examples/gpu/gemm_patch_embed.py", "latentk": "examples/gpu/gemm_latent_up.py --longer-k",
             "layerscale": "examples/gpu/gemm_layerscale_residual.py",
-            "tokenscale": "examples/gpu/gemm_token_scaled_residual.py"}
+            "tokenscale": "examples/gpu/gemm_token_scaled_residual.py",
+            "softcap": "examples/gpu/gemm_softcap_logits.py"}
 # (program, GPU, JSON of the run judged, JSON of the profit=always run, the commit and terminal output of the
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
