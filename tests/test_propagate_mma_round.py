@@ -303,6 +303,20 @@ def test_round_40_ran_as_registered_and_the_models_own_rewrite_lost():
     assert len(kept) == 5
 
 
+def test_round_41_ran_as_registered_and_round_40s_loss_is_kept():
+    """Round 41: the held-out logit soft cap, registered under 514409d: its 6 rewrites (the IR model's own) ran 5
+    faster and 1 within noise.  Round 40's program again under it: its fp32 256x64x64 w8 s3 kept at both sizes, the
+    other 5 rewrites all faster."""
+    summary, _ = _held_out_round("r41", "softcap", registered_kernels=32)
+    assert summary["rewrites"] == 6 and summary["rewrites_measured"] == {"faster": 5, "noise": 1, "slower": 0}
+    assert summary["signs"] == 29
+    round_tool, _, _ = _tools()
+    recorded = json.loads((RESULTS / "r41_summary.json").read_text())
+    again = round_tool.program_summary("r41_tokenscale_default.json", "r40_tokenscale_always.json", {})
+    assert again == recorded["programs"]["tokenscale"]
+    assert again["rewrites"] == 5 and again["rewrites_measured"] == {"faster": 5, "noise": 0, "slower": 0}
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""

@@ -51,6 +51,13 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_softcap_logits.py", "H200, round 41 (held out: written after round 40's run, nothing changed "
+     "since but the stores rule's use on the IR model's own rewrites, 514409d; Gemma 2's logit soft cap, K = 1536 and "
+     "1000, with --each-size; its decisions registered from a CPU compile before the run, 69cc90c)",
+     "r41_softcap_default.json", "r41_softcap_always.json", "69cc90c", "r41_softcap_all.txt", "default"),
+    ("examples/gpu/gemm_token_scaled_residual.py", "H200, round 41 (round 40's program again with the default of "
+     "514409d, with --each-size; profit=always from round 40)", "r41_tokenscale_default.json",
+     "r40_tokenscale_always.json", "69cc90c", "r41_tokenscale_all.txt", "default"),
     ("examples/gpu/gemm_token_scaled_residual.py", "H200, round 40 (held out: written after round 39's run, nothing "
      "changed since; a per-token scaled GEMM + scaled residual, K = 1024 and 2048, with --each-size; its decisions "
      "registered from a CPU compile before the run, 319f231)", "r40_tokenscale_default.json",
