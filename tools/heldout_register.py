@@ -49,11 +49,18 @@ def _program(module: str) -> SimpleNamespace:
     return SimpleNamespace(**found)
 
 
-def _output_sweep(module: str, ints: Callable[[int, int, int], list[int]]) -> Iterator[dict]:
-    """A program whose SIZES give each size its output dtypes (the OUT_F32 flag) and whose kernel is named
-    `<module>_kernel out=<dtype>`; `ints(m, n, k)`: its launch's integer arguments."""
+def _row_major(matrices_of_n_columns: int) -> Callable[[int, int, int], list[int]]:
+    """The integer arguments of a launch on row-major matrices: M, N and K, A's strides (K, 1), then (N, 1) for each
+    of the `matrices_of_n_columns` (B, the epilogue's operands and the output, in the kernel's order)."""
+    return lambda m, n, k: [m, n, k, k, 1, *[n, 1] * matrices_of_n_columns]
+
+
+def _output_sweep(module: str, ints: Callable[[int, int, int], list[int]],
+                  sizes: list | None = None) -> Iterator[dict]:
+    """A program whose SIZES (or `sizes`, in their form) give each size its output dtypes (the OUT_F32 flag) and
+    whose kernel is named `<module>_kernel out=<dtype>`; `ints(m, n, k)`: its launch's integer arguments."""
     program = _program(module)
-    for (m, n, k), dtypes in program.SIZES:
+    for (m, n, k), dtypes in sizes or program.SIZES:
         for dtype in dtypes:
             for config in program.CONFIGS:
                 yield _report(f"{module}_kernel out={SHORT[dtype]}", ints(m, n, k), config,
@@ -65,11 +72,8 @@ def _latent_longer_k() -> Iterator[dict]:
     fp16 and fp32 out."""
     program = _program("gemm_latent_up")
     m, n, _ = program.SIZES[1][0]
-    for k in program.LONGER_K:
-        for out in ("fp16", "fp32"):
-            for config in program.CONFIGS:
-                yield _report(f"gemm_latent_up_kernel out={out}", [m, n, k, k, 1, n, 1, n, 1, n, 1], config,
-                              {"OUT_F32": out == "fp32"})
+    yield from _output_sweep("gemm_latent_up", _row_major(3),
+                             [((m, n, k), ("float16", "float32")) for k in program.LONGER_K])
 
 
 def _rowwise() -> Iterator[dict]:
@@ -86,46 +90,44 @@ def _rowwise() -> Iterator[dict]:
 
 PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     # examples/gpu/gemm_sigmoid_gate.py (round 22): row-major A, B, G and C
-    "sigmoid": lambda: _output_sweep("gemm_sigmoid_gate", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    "sigmoid": lambda: _output_sweep("gemm_sigmoid_gate", _row_major(3)),
     "rowwise": _rowwise,
     # examples/gpu/gemm_dropout_residual.py (round 23): row-major A, B, the byte mask, R and C
-    "dropout": lambda: _output_sweep("gemm_dropout_residual",
-                                     lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1, n, 1]),
+    "dropout": lambda: _output_sweep("gemm_dropout_residual", _row_major(4)),
     # examples/gpu/gemm_persistent_residual.py (round 24): row-major A, B, R and C; one program per SM of an H100
     # or H200 (132), fewer tiles than that at no size and config it runs
     "persistent": lambda: _output_sweep("gemm_persistent_residual",
-                                        lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1, 132]),
+                                        lambda m, n, k: [*_row_major(3)(m, n, k), 132]),
     # examples/gpu/gemm_tma_epilogue.py (round 26): A, B and C host tensor descriptors, a row-major R
     "tma": lambda: _output_sweep("gemm_tma_epilogue", lambda m, n, k: [m, n, k, n, 1]),
     # examples/gpu/gemm_tf32_residual.py (round 26): row-major A, B, R and C
-    "tf32": lambda: _output_sweep("gemm_tf32_residual", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    "tf32": lambda: _output_sweep("gemm_tf32_residual", _row_major(3)),
     # examples/gpu/gemm_softplus_scaled.py (round 27): row-major A, B, R and C
-    "softplus": lambda: _output_sweep("gemm_softplus_scaled", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    "softplus": lambda: _output_sweep("gemm_softplus_scaled", _row_major(3)),
     # examples/gpu/gemm_f16acc_residual.py (round 28): row-major A, B, R and C, all fp16
-    "f16acc": lambda: _output_sweep("gemm_f16acc_residual", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    "f16acc": lambda: _output_sweep("gemm_f16acc_residual", _row_major(3)),
     # examples/gpu/gemm_gelu_aux.py (round 29): row-major A, B, Z and C
-    "geluaux": lambda: _output_sweep("gemm_gelu_aux", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    "geluaux": lambda: _output_sweep("gemm_gelu_aux", _row_major(3)),
     # examples/gpu/gemm_fp8_out.py (round 30): row-major A, B and C
-    "fp8out": lambda: _output_sweep("gemm_fp8_out", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1]),
+    "fp8out": lambda: _output_sweep("gemm_fp8_out", _row_major(2)),
     # examples/gpu/gemm_skinny_residual.py (round 31): row-major A, B, R and C, all fp16
-    "skinny": lambda: _output_sweep("gemm_skinny_residual", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    "skinny": lambda: _output_sweep("gemm_skinny_residual", _row_major(3)),
     # examples/gpu/gemm_router_softmax.py (round 32): row-major A, W and P
-    "router": lambda: _output_sweep("gemm_router_softmax", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1]),
+    "router": lambda: _output_sweep("gemm_router_softmax", _row_major(2)),
     # examples/gpu/gemm_accumulate.py (round 33): row-major A, B and C
-    "accumulate": lambda: _output_sweep("gemm_accumulate", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1]),
+    "accumulate": lambda: _output_sweep("gemm_accumulate", _row_major(2)),
     # examples/gpu/gemm_lora_up.py (round 34): row-major A, B, the base output and Y
-    "lora": lambda: _output_sweep("gemm_lora_up", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    "lora": lambda: _output_sweep("gemm_lora_up", _row_major(3)),
     # examples/gpu/gemm_latent_up.py (round 35): row-major C, W, R and Y
-    "latent": lambda: _output_sweep("gemm_latent_up", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    "latent": lambda: _output_sweep("gemm_latent_up", _row_major(3)),
     # examples/gpu/gemm_latent_up.py --longer-k (round 36's probe of the epilogue-bound rule)
     "latentk": _latent_longer_k,
     # examples/gpu/gemm_layerscale_residual.py (round 39): row-major X, W, R and Y
-    "layerscale": lambda: _output_sweep("gemm_layerscale_residual", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    "layerscale": lambda: _output_sweep("gemm_layerscale_residual", _row_major(3)),
     # examples/gpu/gemm_token_scaled_residual.py (round 40): row-major X, W, R and Y
-    "tokenscale": lambda: _output_sweep("gemm_token_scaled_residual",
-                                        lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1, n, 1]),
+    "tokenscale": lambda: _output_sweep("gemm_token_scaled_residual", _row_major(3)),
     # examples/gpu/gemm_softcap_logits.py (round 41): row-major X, W and Y
-    "softcap": lambda: _output_sweep("gemm_softcap_logits", lambda m, n, k: [m, n, k, k, 1, n, 1, n, 1]),
+    "softcap": lambda: _output_sweep("gemm_softcap_logits", _row_major(2)),
     # examples/gpu/gemm_patch_embed.py (round 36): row-major X, W, the position embedding and Y; PATCHES per K
     "patch": lambda: _output_sweep("gemm_patch_embed", lambda m, n, k: [m, n, k, _program("gemm_patch_embed").PATCHES[k],
                                                                          k, 1, n, 1, n, 1, n, 1]),

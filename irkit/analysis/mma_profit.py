@@ -293,11 +293,12 @@ def check_models_rewrite(kept: occupancy.CompiledKernel, removed: occupancy.Comp
     worse, figures = occupancy.removal_is_worse(kept, removed, sm, num_warps)
     if worse:
         return "undone", "it compiles worse without it", figures
-    if isinstance(sm, occupancy.SmLimits):
-        stores = occupancy.stores_outweigh_spills(kept, removed, store_sectors_added, num_warps, loop_trips)
-        if stores is not None:
-            return "undone", f"what it gains in the compiled kernel {stores}", figures
-    if not isinstance(sm, occupancy.SmLimits) or not marginal(model_gain):
+    if not isinstance(sm, occupancy.SmLimits):
+        return None, "", figures
+    stores = occupancy.stores_outweigh_spills(kept, removed, store_sectors_added, num_warps, loop_trips)
+    if stores is not None:
+        return "undone", f"what it gains in the compiled kernel {stores}", figures
+    if not marginal(model_gain):
         return None, "", figures
     confirmed, figures = occupancy.removal_pays(kept, removed, sm, num_warps, loop_trips)
     small = f"the model's gain ({model_gain:+,.0f} cycles/CTA) is marginal, so the rewrite stands only where the " \

@@ -226,12 +226,10 @@ def sass_cost_change(kept: CompiledKernel, removed: CompiledKernel) -> float | N
     round 14): of the ten programs, nine held out drew the same rule and none of their kernels went slower.  On
     five programs written after it (rounds 14-18, on an H200, decisions registered before the runs) its 14
     takes all ran faster (3.5-34.6%) and its two vetoes each left a gain alone (5.4%, 2.7%)."""
-    figures = (kept.reload_exposure, kept.loop_other, kept.outside_loops,
-               removed.reload_exposure, removed.loop_other, removed.outside_loops)
-    if any(f is None for f in figures):
+    loop = sass_loop_change(kept, removed)
+    if loop is None or kept.outside_loops is None or removed.outside_loops is None:
         return None
-    k_exposure, k_loop, k_outside, r_exposure, r_loop, r_outside = (int(f or 0) for f in figures)
-    return (r_exposure - k_exposure) + (r_loop - k_loop) + OUTSIDE_LOOP_WEIGHT * (r_outside - k_outside)
+    return loop + OUTSIDE_LOOP_WEIGHT * (int(removed.outside_loops) - int(kept.outside_loops))
 
 
 def sass_cost_decides(change: float | None, take: float = SASS_TAKE, veto: float = SASS_VETO) -> bool | None:
