@@ -128,6 +128,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     "tokenscale": lambda: _output_sweep("gemm_token_scaled_residual", _row_major(3)),
     # examples/gpu/gemm_softcap_logits.py (round 41): row-major X, W and Y
     "softcap": lambda: _output_sweep("gemm_softcap_logits", _row_major(2)),
+    # examples/gpu/gemm_bottleneck_residual.py (round 42): row-major X, W, R and Y
+    "bottleneck": lambda: _output_sweep("gemm_bottleneck_residual", _row_major(3)),
     # examples/gpu/gemm_patch_embed.py (round 36): row-major X, W, the position embedding and Y; PATCHES per K
     "patch": lambda: _output_sweep("gemm_patch_embed", lambda m, n, k: [m, n, k, _program("gemm_patch_embed").PATCHES[k],
                                                                          k, 1, n, 1, n, 1, n, 1]),

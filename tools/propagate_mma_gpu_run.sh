@@ -51,7 +51,8 @@ declare -A PROGRAM=([addmm]=examples/gpu/addmm.py [attention]=examples/gpu/atten
                      [patch]=examples/gpu/gemm_patch_embed.py [latentk]="examples/gpu/gemm_latent_up.py --longer-k"
                      [layerscale]=examples/gpu/gemm_layerscale_residual.py
                      [tokenscale]=examples/gpu/gemm_token_scaled_residual.py
-                     [softcap]=examples/gpu/gemm_softcap_logits.py)
+                     [softcap]=examples/gpu/gemm_softcap_logits.py
+                     [bottleneck]=examples/gpu/gemm_bottleneck_residual.py)
 runs_of() {  # what... -> program:pipe for each pipeline of PIPES (or of the item's own: sigmoid:default)
   for what in "$@"; do
     local pipes=${PIPES:-default always}

@@ -42,7 +42,8 @@ PROGRAMS = {"addmm": "examples/gpu/addmm.py", "attention": "examples/gpu/attenti
             "patch": "examples/gpu/gemm_patch_embed.py", "latentk": "examples/gpu/gemm_latent_up.py --longer-k",
             "layerscale": "examples/gpu/gemm_layerscale_residual.py",
             "tokenscale": "examples/gpu/gemm_token_scaled_residual.py",
-            "softcap": "examples/gpu/gemm_softcap_logits.py"}
+            "softcap": "examples/gpu/gemm_softcap_logits.py",
+            "bottleneck": "examples/gpu/gemm_bottleneck_residual.py"}
 # (program, GPU, JSON of the run judged, JSON of the profit=always run, the commit and terminal output of the
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
