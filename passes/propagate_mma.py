@@ -227,8 +227,9 @@ class PropagateMmaPass(ModulePass):
         """`profit=compiled` (and `auto`) where the model removed every conversion it could: compile the module as
         it came and as the model left it, and undo the rewrite where the second is worse in CTAs, spills or SASS
         cost, or, on CUDA, where its stores (`store_sectors`: the sector requests per CTA they add) cost more than
-        the spill traffic it saves, or where the model's gain (`model_gain`, cycles/CTA) is marginal and the
-        compiler's figures would not take the rewrite by themselves (`mma_profit.check_models_rewrite` decides),
+        the spill traffic it saves, or where the model's gain (`model_gain`, cycles/CTA) is marginal, or the launch
+        is its epilogue (`main_loop_trips`), and the compiler's figures would not take the rewrite by themselves
+        (`mma_profit.check_models_rewrite` decides),
         saying so on each conversion put back.  Without a compiler, or where it fails, the model's rewrite stands (it was reported as
         made)."""
         label = f"profit={self.profit}"

@@ -317,6 +317,18 @@ def test_round_41_ran_as_registered_and_round_40s_loss_is_kept():
     assert again["rewrites"] == 5 and again["rewrites_measured"] == {"faster": 5, "noise": 0, "slower": 0}
 
 
+def test_round_42_ran_as_registered_and_its_two_rewrites_are_now_undone():
+    """Round 42: the held-out ResNet bottleneck (K = 256 to 512), registered under 5aa27bf: its 2 rewrites (the IR
+    model's own, fp32 out, in launches whose main loop runs 4 and 8 times) ran within noise, 1.1% and 0.8% slower.
+    Since then the check of the model's own rewrites undoes a rewrite in a launch that is its epilogue
+    (`mma_profit.check_models_rewrite`); tests/test_propagate_mma_compiled.py checks that on the first's figures."""
+    summary, predictions = _held_out_round("r42", "bottleneck", registered_kernels=32)
+    assert summary["rewrites"] == 2 and summary["rewrites_measured"] == {"faster": 0, "noise": 2, "slower": 0}
+    assert summary["signs"] == 27
+    assert "the IR model's own rewrite" in _registered_line(predictions, "fp32_6272x1024x256_128x128x64_w8_s3")
+    assert "the IR model's own rewrite" in _registered_line(predictions, "fp32_6272x1024x256_256x64x32_w8_s4")
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""

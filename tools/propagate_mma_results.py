@@ -52,6 +52,10 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_bottleneck_residual.py", "H200, round 42 (held out: written after round 41's run, nothing "
+     "changed since; a ResNet bottleneck's last 1x1 convolution, K = 256 to 512, with --each-size; its decisions "
+     "registered from a CPU compile before the run, 1f68d59)", "r42_bottleneck_default.json",
+     "r42_bottleneck_always.json", "1f68d59", "r42_bottleneck_all.txt", "default"),
     ("examples/gpu/gemm_softcap_logits.py", "H200, round 41 (held out: written after round 40's run, nothing changed "
      "since but the stores rule's use on the IR model's own rewrites, 514409d; Gemma 2's logit soft cap, K = 1536 and "
      "1000, with --each-size; its decisions registered from a CPU compile before the run, 69cc90c)",
