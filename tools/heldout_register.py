@@ -130,6 +130,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     "softcap": lambda: _output_sweep("gemm_softcap_logits", _row_major(2)),
     # examples/gpu/gemm_bottleneck_residual.py (round 42): row-major X, W, R and Y
     "bottleneck": lambda: _output_sweep("gemm_bottleneck_residual", _row_major(3)),
+    # examples/gpu/gemm_attn_out_residual.py (round 43): row-major X, W, R and Y
+    "attnout": lambda: _output_sweep("gemm_attn_out_residual", _row_major(3)),
     # examples/gpu/gemm_patch_embed.py (round 36): row-major X, W, the position embedding and Y; PATCHES per K
     "patch": lambda: _output_sweep("gemm_patch_embed", lambda m, n, k: [m, n, k, _program("gemm_patch_embed").PATCHES[k],
                                                                          k, 1, n, 1, n, 1, n, 1]),

@@ -52,7 +52,8 @@ declare -A PROGRAM=([addmm]=examples/gpu/addmm.py [attention]=examples/gpu/atten
                      [layerscale]=examples/gpu/gemm_layerscale_residual.py
                      [tokenscale]=examples/gpu/gemm_token_scaled_residual.py
                      [softcap]=examples/gpu/gemm_softcap_logits.py
-                     [bottleneck]=examples/gpu/gemm_bottleneck_residual.py)
+                     [bottleneck]=examples/gpu/gemm_bottleneck_residual.py
+                     [attnout]=examples/gpu/gemm_attn_out_residual.py)
 runs_of() {  # what... -> program:pipe for each pipeline of PIPES (or of the item's own: sigmoid:default)
   for what in "$@"; do
     local pipes=${PIPES:-default always}

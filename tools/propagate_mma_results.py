@@ -43,7 +43,8 @@ PROGRAMS = {"addmm": "examples/gpu/addmm.py", "attention": "examples/gpu/attenti
             "layerscale": "examples/gpu/gemm_layerscale_residual.py",
             "tokenscale": "examples/gpu/gemm_token_scaled_residual.py",
             "softcap": "examples/gpu/gemm_softcap_logits.py",
-            "bottleneck": "examples/gpu/gemm_bottleneck_residual.py"}
+            "bottleneck": "examples/gpu/gemm_bottleneck_residual.py",
+            "attnout": "examples/gpu/gemm_attn_out_residual.py"}
 # (program, GPU, JSON of the run judged, JSON of the profit=always run, the commit and terminal output of the
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
