@@ -67,8 +67,10 @@ class PropagateMmaPass(ModulePass):
     amd_mfma, amd_wmma, dpas), `dot-operands` (also move `#blocked -> #dot_op` conversions into the loads
     feeding tt.dot; default: on for `#dpas` modules), `main-loop-trips` (how many times the launch runs the main
     loop, where it is known: irkit-check gives it from the launch's arguments; where the loop then executes fewer
-    instructions than the code outside it, the compiler's figures do not overrule the model).  Print the remarks
-    with `--mlir-print-remarks`.
+    instructions than the code outside it, the compiler's figures do not overrule the model), `launch-ctas` and
+    `device-sms` (the launch's CTAs and the SMs of its device, where known: irkit-check gives both; more CTAs on an
+    SM then take a rewrite only where the launch runs in fewer waves).  Print the remarks with
+    `--mlir-print-remarks`.
     """
 
     name = "propagate-mma"
@@ -80,6 +82,15 @@ class PropagateMmaPass(ModulePass):
     targets: tuple[str, ...] = ("all",)
     dot_operands: bool | None = None
     main_loop_trips: int | None = None
+    launch_ctas: int | None = None
+    device_sms: int | None = None
+
+    @property
+    def launch_grid(self) -> occupancy.LaunchGrid | None:
+        """The launch's CTAs on its device's SMs, where a tool gave both."""
+        if self.launch_ctas is None or self.device_sms is None:
+            return None
+        return occupancy.LaunchGrid(self.launch_ctas, self.device_sms)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
@@ -210,7 +221,7 @@ class PropagateMmaPass(ModulePass):
         store_sectors = sum(judgement.verdict.store_sectors_added for judgement in kept.values())
         take, figures = occupancy.removal_pays(compiled_chosen, compiled_everything, sm,
                                                module_int(module, "num-warps") or 4, self.main_loop_trips,
-                                               store_sectors)
+                                               store_sectors, self.launch_grid)
         if not take:
             return f"{label}: {figures}"
         for cvt, judgement in kept.items():
@@ -253,7 +264,7 @@ class PropagateMmaPass(ModulePass):
         compiled_original, compiled_chosen = [s for s in stats if not isinstance(s, str)]
         outcome, reason, figures = check_models_rewrite(compiled_original, compiled_chosen, sm,
                                                         module_int(module, "num-warps") or 4, model_gain,
-                                                        self.main_loop_trips, store_sectors)
+                                                        self.main_loop_trips, store_sectors, self.launch_grid)
         if outcome is None:
             return
         removed = _removed_conversions(original, chosen)

@@ -39,3 +39,28 @@ def test_the_trip_count_reaches_the_pass_and_each_is_asked_once(monkeypatch):
     assert all(a["error"] is None and not a["changed"] for a in answers)  # the model keeps both conversions
     # the second launch runs the loop as often as the first: answered without a second run
     assert given == [1, 256]
+
+
+def test_the_launch_grid_reaches_the_pass_and_each_is_asked_once(monkeypatch):
+    """The launch's CTAs and its device's SMs ("ctas", "sms") reach propagate-mma as `launch_ctas` and `device_sms`,
+    and a module is rewritten once per launch: the same trips, CTAs and SMs get the same answer."""
+    from irkit.passes import all_passes
+
+    pass_class = all_passes()["propagate-mma"]
+    given = []
+    real_apply = pass_class.apply
+
+    def apply(self, ctx, op):
+        given.append((self.main_loop_trips, self.launch_ctas, self.device_sms, self.launch_grid))
+        return real_apply(self, ctx, op)
+
+    monkeypatch.setattr(pass_class, "apply", apply)
+    requests = [{"ttgir": LORA.read_text(), "name": "k.ttgir", "version": "3.6.0", "scalars": {"M": 3000, "K": 16},
+                 "ctas": ctas, "sms": 132} for ctas in (512, 512, 594)]
+    requests.append({"ttgir": LORA.read_text(), "name": "k.ttgir", "version": "3.6.0", "scalars": {"M": 3000, "K": 16}})
+    out = io.StringIO()
+    rewrite.serve("propagate-mma{profit=model}", io.StringIO("".join(json.dumps(r) + "\n" for r in requests)), out)
+    assert len(out.getvalue().splitlines()) == 4
+    from irkit.analysis.occupancy import LaunchGrid
+
+    assert given == [(1, 512, 132, LaunchGrid(512, 132)), (1, 594, 132, LaunchGrid(594, 132)), (1, None, None, None)]

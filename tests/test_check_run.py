@@ -413,8 +413,8 @@ def test_the_same_code_is_rewritten_and_recompiled_once(tmp_path, monkeypatch):
     asked, compiled = [], []
 
     class Rewriter:
-        def rewrite(self, ttgir, name, version, scalars):
-            asked.append((name, scalars["K"]))
+        def rewrite(self, ttgir, name, version, scalars, ctas=None, sms=None):
+            asked.append((name, scalars["K"]) if ctas is None else (name, scalars["K"], ctas, sms))
             return {"changed": True, "text": ttgir + " rewritten"}
 
     class Rewritten:
@@ -438,3 +438,7 @@ def test_the_same_code_is_rewritten_and_recompiled_once(tmp_path, monkeypatch):
     # asked again at other sizes (how many times the main loop runs can change the answer); the same rewritten
     # TTGIR is compiled once
     assert asked == [("k.ttgir", 4096), ("k.ttgir", 16)] and compiled == ["ttgir rewritten", "x"]
+    # and at other grids (how many waves its CTAs take can change it too), on the device's SMs
+    for ctas in (512, 512, 594):
+        checker.rewrite_once(_Kernel("h1"), "k", "ttgir", {"M": 64, "K": 16}, ctas, 132)
+    assert asked[2:] == [("k.ttgir", 16, 512, 132), ("k.ttgir", 16, 594, 132)]

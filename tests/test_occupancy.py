@@ -96,6 +96,28 @@ def test_removal_pays_in_one_way_and_is_worse_in_none():
     assert fewer_ctas[1].endswith("decide: spills fall by 512 B or more, but with fewer CTAs")
 
 
+def test_more_ctas_take_only_where_the_launch_runs_in_fewer_waves():
+    """Round 43's 64x128x32 w4 s4 (figures of a CPU compile, Triton 3.6): 173 -> 138 registers, 2 -> 3 CTAs per SM.
+    On the H200's 132 SMs, 512 CTAs take 2 waves either way (it ran 11.0% slower), 594 take 3 -> 2 (7.4% faster)."""
+    from irkit.analysis.occupancy import CompiledKernel, LaunchGrid, removal_pays
+
+    kept = CompiledKernel(173, 0, 49152, 0, 0, 77, 918, spill_ops_loop=0, spill_ops_outside=0)
+    removed = CompiledKernel(138, 0, 49152, 0, 0, 77, 638, spill_ops_loop=0, spill_ops_outside=0)
+    assert LaunchGrid(512, 132).waves(2) == LaunchGrid(512, 132).waves(3) == 2
+    assert (LaunchGrid(594, 132).waves(2), LaunchGrid(594, 132).waves(3)) == (3, 2)
+    take, figures = removal_pays(kept, removed, H100, 4, 16, grid=LaunchGrid(512, 132))
+    assert not take and figures.endswith(
+        "more CTAs on an SM that held 8 or fewer warps and 96 KB or less of shared memory, but the launch's 512 CTAs "
+        "run in 2 waves on 132 SMs either way, and spills fall by less than 512 B")
+    assert removal_pays(kept, removed, H100, 4, 24, grid=LaunchGrid(594, 132))[0]
+    assert removal_pays(kept, removed, H100, 4, 16)[0]  # the launch not known: as before
+    # one wave either way: a CTA more shares the SMs for nothing
+    assert not removal_pays(kept, removed, H100, 4, 16, grid=LaunchGrid(64, 132))[0]
+    # far fewer spills still pay where the waves stay
+    spilled = CompiledKernel(173, 2000, 49152), CompiledKernel(138, 0, 49152)
+    assert removal_pays(*spilled, H100, 4, grid=LaunchGrid(512, 132))[0]
+
+
 def test_spills_gone_and_registers_freed_is_not_enough():
     """Measured on the H100 (docs/propagate-mma-results/h100_addmm_always_r6.json): add-matrix 128x256x32 w8 s4
     at 4096^3 with every conversion removed, 255 -> 225 registers and 64 -> 0 B of spill stores, 1.9% slower;

@@ -329,6 +329,28 @@ def test_round_42_ran_as_registered_and_its_two_rewrites_are_now_undone():
     assert "the IR model's own rewrite" in _registered_line(predictions, "fp32_6272x1024x256_256x64x32_w8_s4")
 
 
+def test_round_43_ran_as_registered_and_the_waves_decide_its_occupancy_takes():
+    """Round 43: the held-out attention output projection, registered under 7e18c35.  Its epilogue-bound check undid
+    the model's own rewrite in 5 kernels, none of which ran faster with every conversion removed (2 slower, 3 within
+    noise).  Of its 11 rewrites 4 ran slower: one compiled 64x128x32 w4 s4 kernel taken for a CTA more per SM at
+    512 and 400 CTAs (11.0%, 4.3%), which the waves now keep, and the model's own 256x64x32 w8 s4 at K = 512 and 768
+    (3.6%, 3.3%).  Round 42's program again under 7e18c35: nothing rewritten."""
+    summary, predictions = _held_out_round("r43", "attnout", registered_kernels=32)
+    assert summary["rewrites"] == 11 and summary["rewrites_measured"] == {"faster": 4, "noise": 3, "slower": 4}
+    assert summary["signs"] == 25
+    _, _, table = _tools()
+    rows = {(r["group"].split()[-1], r["config"]): r for r in table._rows("r43_attnout_default.json",
+                                                                         "r43_attnout_always.json")}
+    undone = [("12608x384x384", "128x128x64 w8 s3"), ("12608x384x384", "256x64x32 w8 s4"),
+              ("12608x384x384", "256x128x32 w8 s3"), ("8192x512x512", "128x128x64 w8 s3"),
+              ("8192x512x512", "256x128x32 w8 s3")]
+    for size, config in undone:
+        assert "is its epilogue" in _registered_line(predictions, f"{size}_{config.replace(' ', '_')}")
+        assert not rows[(size, config)]["changed"] and rows[(size, config)]["sign"] != "faster"
+    again = json.loads((RESULTS / "r43_bottleneck_default.json").read_text())["kernels"]
+    assert len(again) == 32 and all(k["status"] == "unchanged" for k in again)
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""

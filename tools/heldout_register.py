@@ -132,6 +132,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     "bottleneck": lambda: _output_sweep("gemm_bottleneck_residual", _row_major(3)),
     # examples/gpu/gemm_attn_out_residual.py (round 43): row-major X, W, R and Y
     "attnout": lambda: _output_sweep("gemm_attn_out_residual", _row_major(3)),
+    # examples/gpu/gemm_tanh_residual.py (round 44): row-major X, W, R and Y
+    "tanhres": lambda: _output_sweep("gemm_tanh_residual", _row_major(3)),
     # examples/gpu/gemm_patch_embed.py (round 36): row-major X, W, the position embedding and Y; PATCHES per K
     "patch": lambda: _output_sweep("gemm_patch_embed", lambda m, n, k: [m, n, k, _program("gemm_patch_embed").PATCHES[k],
                                                                          k, 1, n, 1, n, 1, n, 1]),
@@ -180,6 +182,19 @@ def _scalars(k: dict) -> dict[str, int]:
     return dict(zip(launches.GEMM_LAUNCHES[k["name"].split()[0]].ints, k["family"][1], strict=True))
 
 
+DEVICE_SMS = 132  # the H200's (and the H100 SXM's) SMs, as irkit-check reads them from the device
+GRID_NOT_PLAIN = {"persistent"}  # programs whose launch is not one CTA per BLOCK_M x BLOCK_N tile
+
+
+def _launch_ctas(program: str, k: dict) -> int | None:
+    """The CTAs of a launch whose grid is one CTA per output tile (cdiv(M, BLOCK_M) x cdiv(N, BLOCK_N)); None for
+    the programs that launch otherwise."""
+    if program in GRID_NOT_PLAIN:
+        return None
+    m, n = k["family"][1][:2]
+    return -(-m // k["config"]["BLOCK_M"]) * -(-n // k["config"]["BLOCK_N"])
+
+
 def decide(program: str, ttgir: Path) -> None:
     from irkit.check.binary_metrics import convert_layout_count  # irkit's Python (`compile` runs under Triton's)
     from irkit.check.rewrite import launch_trips
@@ -187,10 +202,14 @@ def decide(program: str, ttgir: Path) -> None:
     for k in PROGRAMS[program]():
         key = launches.kernel_key(k)
         path = ttgir / f"{key}.ttgir"
-        # as irkit-check's rewriter: how many times this launch runs the main loop goes to the pass
+        # as irkit-check's rewriter: how many times this launch runs the main loop, its CTAs and the device's SMs
+        # go to the pass
         trips = launch_trips(path.read_text(), str(path), _scalars(k))
-        flag = "--propagate-mma" if trips is None else f"--propagate-mma=main-loop-trips={trips}"
-        run = subprocess.run([sys.executable, "-m", "irkit", flag, "--mlir-print-remarks", str(path)],
+        ctas = _launch_ctas(program, k)
+        facts = [f"main-loop-trips={trips}"] if trips is not None else []
+        facts += [f"launch-ctas={ctas}", f"device-sms={DEVICE_SMS}"] if ctas is not None else []
+        pipeline = f"propagate-mma{{{' '.join(facts)}}}" if facts else "propagate-mma"
+        run = subprocess.run([sys.executable, "-m", "irkit", "-p", pipeline, "--mlir-print-remarks", str(path)],
                              capture_output=True, text=True)
         if run.returncode:
             raise SystemExit(f"{path}: irkit-opt failed:\n{run.stderr}")

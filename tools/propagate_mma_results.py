@@ -44,7 +44,8 @@ PROGRAMS = {"addmm": "examples/gpu/addmm.py", "attention": "examples/gpu/attenti
             "tokenscale": "examples/gpu/gemm_token_scaled_residual.py",
             "softcap": "examples/gpu/gemm_softcap_logits.py",
             "bottleneck": "examples/gpu/gemm_bottleneck_residual.py",
-            "attnout": "examples/gpu/gemm_attn_out_residual.py"}
+            "attnout": "examples/gpu/gemm_attn_out_residual.py",
+            "tanhres": "examples/gpu/gemm_tanh_residual.py"}
 # (program, GPU, JSON of the run judged, JSON of the profit=always run, the commit and terminal output of the
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
@@ -53,6 +54,14 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_attn_out_residual.py", "H200, round 43 (held out: written after round 42's run, nothing "
+     "changed since but the epilogue-bound check of the IR model's own rewrites, 7e18c35; an attention output "
+     "projection into an fp32 residual stream, K = N = 384 to 1024, with --each-size; its decisions registered from a "
+     "CPU compile before the run, 7708228)", "r43_attnout_default.json", "r43_attnout_always.json", "7708228",
+     "r43_all.txt", "default"),
+    ("examples/gpu/gemm_bottleneck_residual.py", "H200, round 43 (round 42's program again with the default of "
+     "7e18c35, with --each-size; profit=always from round 42)", "r43_bottleneck_default.json",
+     "r42_bottleneck_always.json", "7708228", "r43_all.txt", "default"),
     ("examples/gpu/gemm_bottleneck_residual.py", "H200, round 42 (held out: written after round 41's run, nothing "
      "changed since; a ResNet bottleneck's last 1x1 convolution, K = 256 to 512, with --each-size; its decisions "
      "registered from a CPU compile before the run, 1f68d59)", "r42_bottleneck_default.json",

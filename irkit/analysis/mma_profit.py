@@ -274,13 +274,15 @@ def marginal(taken_gain: float) -> bool:
 def check_models_rewrite(kept: occupancy.CompiledKernel, removed: occupancy.CompiledKernel,
                          sm: occupancy.SmLimits | occupancy.CuLimits, num_warps: int,
                          model_gain: float, loop_trips: int | None = None,
-                         store_sectors_added: int = 0) -> tuple[str | None, str, str]:
+                         store_sectors_added: int = 0,
+                         grid: occupancy.LaunchGrid | None = None) -> tuple[str | None, str, str]:
     """Where the model removed every conversion it could, does its rewrite stand by what the compiler made of the
     module as it came (`kept`) and as the model left it (`removed`)?  Undone where it is worse in CTAs, spills or
     SASS cost (`occupancy.removal_is_worse`); on CUDA, where the model's gain is `marginal`, kept only where the
     compiler's figures take it by themselves (`occupancy.removal_pays`).  Returns the outcome (None: it stands and
     nothing is said; "kept": a marginal gain the compiler confirms; "undone"), the reason, and the figures.
-    `loop_trips`: how many times the launch runs the main loop, where a tool knows it; where that makes the kernel
+    `loop_trips` and `grid`: the launch's main-loop trips and its CTAs on the device's SMs, where a tool knows them
+    (`grid` goes to `occupancy.removal_pays`). `loop_trips`: where that makes the kernel
     its epilogue (`occupancy.epilogue_bound`) the compiler's figures take nothing, so a marginal gain is undone.
     Round 34's fp32 128x128x16 w8 s2 kernel (K = 16), a marginal +492 cycles/CTA, ran 11% slower with the model's
     rewrite.
@@ -312,7 +314,7 @@ def check_models_rewrite(kept: occupancy.CompiledKernel, removed: occupancy.Comp
         why = "does not stand alone where the launch is its epilogue"
     else:
         return None, "", figures
-    confirmed, figures = occupancy.removal_pays(kept, removed, sm, num_warps, loop_trips)
+    confirmed, figures = occupancy.removal_pays(kept, removed, sm, num_warps, loop_trips, grid=grid)
     small = f"the model's gain ({model_gain:+,.0f} cycles/CTA) {why}, so the rewrite stands only where the " \
             f"compiler's figures take it too"
     return ("kept", f"{small}, and they do", figures) if confirmed else ("undone", f"{small}, and they do not", figures)

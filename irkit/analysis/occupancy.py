@@ -92,6 +92,19 @@ FEW_WARPS = 8  # resident warps per SM at or under which more CTAs pay (2 per sc
 BUSY_SHARED_BYTES = 96 * 1024  # shared memory the resident CTAs hold, above which a CTA more did not pay
 
 
+@dataclass(frozen=True)
+class LaunchGrid:
+    """A launch's CTAs and the SMs of the device it runs on: facts of the launch, not of the IR, which only a tool
+    that sees the launch knows (irkit-check gives them to the pass as `launch-ctas` and `device-sms`)."""
+
+    ctas: int
+    sms: int
+
+    def waves(self, resident: int) -> int:
+        """The rounds the launch takes with `resident` CTAs at a time on each SM."""
+        return -(-self.ctas // (self.sms * max(1, resident)))
+
+
 def occupancy_pays(before: Occupancy, after: Occupancy, shared_per_cta: int, few_warps: int = FEW_WARPS,
                    busy_shared: int = BUSY_SHARED_BYTES) -> bool:
     """Does a rewrite that changes occupancy from `before` to `after` pay for itself, whatever else it does?
@@ -268,7 +281,8 @@ def compiled_figures(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits
 
 
 def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | CuLimits,
-                 num_warps: int, loop_trips: int | None = None, store_sectors_added: int = 0) -> tuple[bool, str]:
+                 num_warps: int, loop_trips: int | None = None, store_sectors_added: int = 0,
+                 grid: LaunchGrid | None = None) -> tuple[bool, str]:
     """Is the module with the conversions removed better than the one that keeps them, by what the compiler
     made of each?  On CUDA, where both compiles' SASS is read and its cost moves far (`sass_cost_decides`), that
     decides, a take still needing no fewer CTAs and no more spills; otherwise more CTAs where few were resident,
@@ -292,7 +306,15 @@ def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | C
 
     A fall of the SASS cost that rests on the instructions outside loops takes nothing either where the
     rewrite's stores, which add `store_sectors_added` sector requests per CTA (the IR model's figure), cost more
-    than the spill traffic it saves (`stores_outweigh_spills`): round 36's longer-K losers."""
+    than the spill traffic it saves (`stores_outweigh_spills`): round 36's longer-K losers.
+
+    More CTAs on an SM take nothing where the launch is known (`grid`) and runs in as many waves with them as
+    without (`LaunchGrid.waves`): the CTAs then share the SMs for no fewer rounds.  Round 43's held-out attention
+    output projection (docs/propagate-mma-results/notes.md, H200), one compiled 64x128x32 w4 s4 kernel going from 2
+    to 3 CTAs per SM at four sizes: at 512 and 400 CTAs (2 waves either way on 132 SMs) 11.0% and 4.3% slower; at
+    594 and 591 CTAs (3 waves -> 2) 7.4% faster and within noise.  Over every take by more CTAs in the H200 runs
+    whose grid is recorded (16): where the waves fell, 10 faster, 1 within noise, 2 slower (the 4-stage tiles the
+    shared-memory bound keeps since round 30); where they did not, 2 slower (these) and 1 within noise."""
     if isinstance(sm, CuLimits):
         return _amd_removal_pays(kept, removed, sm, num_warps)
     figures = compiled_figures(kept, removed, sm, num_warps)
@@ -316,9 +338,16 @@ def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | C
             return False, f"{figures}; {why}, but that fall {stores}, so they take nothing"
         return no_worse and by_sass, f"{figures}; {why}"
     more_ctas = occupancy_pays(before, after, kept.shared)
+    same_waves = more_ctas and grid is not None and grid.waves(after.ctas) >= grid.waves(before.ctas)
+    more_ctas = more_ctas and not same_waves
     fewer_spills = spills_pay(kept.spill_bytes, removed.spill_bytes)
     why = "occupancy and spills decide: " if change is None else \
         f"the SASS cost moves less than -{SASS_TAKE}/+{SASS_VETO}, so occupancy and spills decide: "
+    if same_waves and not fewer_spills and grid is not None:
+        waves = grid.waves(before.ctas)
+        return False, (f"{figures}; {why}{CTAS_PAY}, but the launch's {grid.ctas:,} CTAs run in {waves} wave"
+                       f"{'s' if waves != 1 else ''} on {grid.sms} SMs either way, and spills fall by less than "
+                       f"{SPILL_DROP_BYTES} B")
     if more_ctas or fewer_spills:
         why += (CTAS_PAY if more_ctas else f"spills fall by {SPILL_DROP_BYTES} B or more") + worse
     else:

@@ -54,9 +54,12 @@ class Rewriter:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True, env=env)
 
-    def rewrite(self, ttgir: str, name: str, version: str, scalars: dict) -> dict:
-        """irkit's answer for one module, launched with the scalar arguments `scalars` (by name)."""
-        self.proc.stdin.write(json.dumps({"ttgir": ttgir, "name": name, "version": version, "scalars": scalars}) + "\n")
+    def rewrite(self, ttgir: str, name: str, version: str, scalars: dict, ctas: int | None = None,
+                sms: int | None = None) -> dict:
+        """irkit's answer for one module, launched with the scalar arguments `scalars` (by name) as `ctas` CTAs on a
+        device of `sms` SMs."""
+        request = {"ttgir": ttgir, "name": name, "version": version, "scalars": scalars, "ctas": ctas, "sms": sms}
+        self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:
@@ -303,7 +306,9 @@ class Checker:
         if ttgir is None:
             record.update(status="skipped", error="the compiled kernel keeps no TTGIR (TRITON_STORE_BINARY_ONLY?)")
             return record
-        answer = self.rewrite_once(kernel, name, ttgir, record["sizes"])
+        ctas = grid[0] * grid[1] * grid[2]
+        sms = torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count
+        answer = self.rewrite_once(kernel, name, ttgir, record["sizes"], ctas, sms)
         record["remarks"] = answer.get("remarks", [])
         record["predicted"] = {"before": answer.get("predicted_before"), "after": answer.get("predicted_after")}
         if answer.get("error"):
@@ -339,17 +344,18 @@ class Checker:
         record["static"] = {"before": _static(kernel), "after": _static(rewritten)}
         return record
 
-    def rewrite_once(self, kernel, name: str, ttgir: str, sizes: dict) -> dict:
-        """irkit's answer for a compiled kernel's TTGIR at a launch with the scalar arguments `sizes`, asked once
-        per kernel and sizes (--each-size checks a kernel at each; the answer can depend on them: how many times
-        the main loop runs)."""
-        key = (kernel.hash, tuple(sorted(sizes.items())))
+    def rewrite_once(self, kernel, name: str, ttgir: str, sizes: dict, ctas: int | None = None,
+                     sms: int | None = None) -> dict:
+        """irkit's answer for a compiled kernel's TTGIR at a launch with the scalar arguments `sizes` of `ctas` CTAs
+        on `sms` SMs, asked once per kernel and launch (--each-size checks a kernel at each; the answer can depend
+        on them: how many times the main loop runs, how many waves the CTAs take)."""
+        key = (kernel.hash, tuple(sorted(sizes.items())), ctas, sms)
         if key not in self.answers:
             import triton
 
             if self.rewriter is None:
                 self.rewriter = Rewriter(self.irkit_python, self.pipeline)
-            self.answers[key] = self.rewriter.rewrite(ttgir, f"{name}.ttgir", triton.__version__, sizes)
+            self.answers[key] = self.rewriter.rewrite(ttgir, f"{name}.ttgir", triton.__version__, sizes, ctas, sms)
         return self.answers[key]
 
     def recompile_once(self, kernel, name: str, ttgir: str):

@@ -70,15 +70,17 @@ def launch_trips(text: str, name: str, scalars: Mapping[str, int] | None) -> int
 
 
 def rewrite_module(text: str, name: str, pipeline, version: str | None = None, line_offset: int = 0,
-                   main_loop_trips: int | None = None) -> RewriteResult:
-    """Apply `pipeline` (a PassPipeline or its text) to the module `text`; `main_loop_trips`, where the launch
-    is known (`launch_trips`), goes to the passes that weigh the main loop.  `changed` compares irkit's own
-    print of the module before and after, so formatting never counts as a change."""
-    from irkit.cli.opt import InputText, process_chunk, with_main_loop_trips
+                   main_loop_trips: int | None = None, launch_ctas: int | None = None,
+                   device_sms: int | None = None) -> RewriteResult:
+    """Apply `pipeline` (a PassPipeline or its text) to the module `text`; the launch's facts, where it is known
+    (`main_loop_trips` from `launch_trips`; its CTAs and its device's SMs), go to the passes that weigh them.
+    `changed` compares irkit's own print of the module before and after, so formatting never counts as a change."""
+    from irkit.cli.opt import InputText, process_chunk, with_launch_facts
 
     if isinstance(pipeline, str):
         pipeline = parse_pipeline(pipeline)
-    pipeline = with_main_loop_trips(pipeline, main_loop_trips)
+    pipeline = with_launch_facts(pipeline, main_loop_trips=main_loop_trips, launch_ctas=launch_ctas,
+                                 device_sms=device_sms)
     chunk = InputText(text, name, line_offset)
     before = process_chunk(_options(), chunk, None, sys.stderr)
     errors = [d.render().splitlines()[0] for d in before.diagnostics if d.severity == "error"]
@@ -99,8 +101,9 @@ def rewrite_module(text: str, name: str, pipeline, version: str | None = None, l
 
 
 def serve(pipeline_spec: str, stdin=None, stdout=None) -> int:
-    """Answer {"ttgir", "name", "version", "scalars"} lines with RewriteResult lines until stdin closes.  A
-    module asked again at a launch whose main loop runs as many times gets the same answer, not a second run."""
+    """Answer {"ttgir", "name", "version", "scalars", "ctas", "sms"} lines with RewriteResult lines until stdin
+    closes ("ctas": the launch's CTAs, "sms": its device's SMs; each optional).  A module asked again at a launch
+    with the same facts gets the same answer, not a second run."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     pipeline = parse_pipeline(pipeline_spec)
@@ -112,10 +115,11 @@ def serve(pipeline_spec: str, stdin=None, stdout=None) -> int:
         name = request.get("name", "kernel.ttgir")
         try:
             trips = launch_trips(request["ttgir"], name, request.get("scalars"))
-            key = (request["ttgir"], name, request.get("version"), trips)
+            ctas, sms = request.get("ctas"), request.get("sms")
+            key = (request["ttgir"], name, request.get("version"), trips, ctas, sms)
             if key not in answered:
                 result = rewrite_module(request["ttgir"], name, pipeline, request.get("version"),
-                                        main_loop_trips=trips)
+                                        main_loop_trips=trips, launch_ctas=ctas, device_sms=sms)
                 answered[key] = json.dumps(result.to_dict())
             answer = answered[key]
         except Exception as e:  # noqa: BLE001 - the program under check must go on

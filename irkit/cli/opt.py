@@ -331,18 +331,21 @@ def with_run_defaults(pipeline: Pipeline | None, version: str | None, remarks: b
     return Pipeline(tuple(scheduled))
 
 
-def with_main_loop_trips(pipeline: Pipeline | None, trips: int | None) -> Pipeline | None:
-    """Give the passes that weigh the main loop (a `main_loop_trips` option left unset) how many times the launch
-    runs it: a fact of the launch, not of the IR, that only a tool which sees the launch knows (irkit-check)."""
+def with_launch_facts(pipeline: Pipeline | None, **facts: int | None) -> Pipeline | None:
+    """Give the passes that weigh a launch the facts of it they take as options left unset (`main_loop_trips`: how
+    many times it runs the main loop; `launch_ctas`, `device_sms`: its CTAs and the SMs of its device): facts of the
+    launch, not of the IR, that only a tool which sees the launch knows (irkit-check).  A fact None is not known."""
     import dataclasses
 
-    if pipeline is None or trips is None:
+    known = {name: value for name, value in facts.items() if value is not None}
+    if pipeline is None or not known:
         return pipeline
     scheduled = []
     for s in pipeline.passes:
         fields = {f.name for f in dataclasses.fields(s.instance)}
-        if "main_loop_trips" in fields and s.instance.main_loop_trips is None:
-            s = ScheduledPass(dataclasses.replace(s.instance, main_loop_trips=trips), s.written)
+        given = {name: value for name, value in known.items() if name in fields and getattr(s.instance, name) is None}
+        if given:
+            s = ScheduledPass(dataclasses.replace(s.instance, **given), s.written)
         scheduled.append(s)
     return Pipeline(tuple(scheduled))
 
