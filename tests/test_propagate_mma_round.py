@@ -351,6 +351,29 @@ def test_round_43_ran_as_registered_and_the_waves_decide_its_occupancy_takes():
     assert len(again) == 32 and all(k["status"] == "unchanged" for k in again)
 
 
+def test_round_44_ran_as_registered_and_the_waves_decided_right():
+    """Round 44: the held-out tanh residual branch, registered under b3655a7 (the waves).  Its 4 rewrites all ran
+    faster; the waves kept 64x128x32 and 128x64x32 w4 s4 at 512 CTAs (2 waves either way), which ran 4.9% and 9.9%
+    slower with every conversion removed, and took them at 768 CTAs (3 waves -> 2): 14.6% and 10.9% faster.  Round
+    43's program again under b3655a7: the two kernels the waves keep are unchanged; its other rewrites as before."""
+    summary, predictions = _held_out_round("r44", "tanhres", registered_kernels=32)
+    assert summary["rewrites"] == 4 and summary["rewrites_measured"] == {"faster": 4, "noise": 0, "slower": 0}
+    assert summary["signs"] == 22
+    _, _, table = _tools()
+    rows = {(r["group"].split()[-1], r["config"]): r for r in table._rows("r44_tanhres_default.json",
+                                                                         "r44_tanhres_always.json")}
+    for config in ("64x128x32 w4 s4", "128x64x32 w4 s4"):
+        kept, taken = rows[("4096x1024x1024", config)], rows[("4096x1536x1024", config)]
+        assert "512 CTAs run in 2 waves" in _registered_line(predictions, f"4096x1024x1024_{config.replace(' ', '_')}")
+        assert not kept["changed"] and kept["sign"] == "slower"
+        assert taken["changed"] and taken["sign"] == "faster" and taken["model_ratio"] < 0.9
+    again = {(r["group"].split()[-1], r["config"]): r for r in table._rows("r44_attnout_default.json",
+                                                                          "r43_attnout_always.json")}
+    assert not again[("8192x512x512", "64x128x32 w4 s4")]["changed"]
+    assert not again[("3152x1024x1024", "64x128x32 w4 s4")]["changed"]
+    assert sum(r["changed"] for r in again.values()) == 9
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""

@@ -54,6 +54,13 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    ("examples/gpu/gemm_tanh_residual.py", "H200, round 44 (held out: written after round 43's run, nothing changed "
+     "since but the waves, b3655a7; a tanh-activated residual branch, K = 1024, with --each-size; its decisions "
+     "registered from a CPU compile before the run, beb8b9d)", "r44_tanhres_default.json", "r44_tanhres_always.json",
+     "beb8b9d", "r44_all.txt", "default"),
+    ("examples/gpu/gemm_attn_out_residual.py", "H200, round 44 (round 43's program again with the default of b3655a7, "
+     "the waves, with --each-size; profit=always from round 43)", "r44_attnout_default.json",
+     "r43_attnout_always.json", "beb8b9d", "r44_all.txt", "default"),
     ("examples/gpu/gemm_attn_out_residual.py", "H200, round 43 (held out: written after round 42's run, nothing "
      "changed since but the epilogue-bound check of the IR model's own rewrites, 7e18c35; an attention output "
      "projection into an fp32 residual stream, K = N = 384 to 1024, with --each-size; its decisions registered from a "
