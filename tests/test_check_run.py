@@ -317,6 +317,15 @@ def test_run_table_has_a_size_one_name_per_kernel_and_why_unchanged():
     said = unchanged_reason({"remarks": [long]})
     assert said == ("conversion kept: moves 64 load(s)/thread to b16 ... so occupancy and spills decide: neither more "
                     "CTAs on an SM that held 8 or fewer warps nor spills 512 B fewer")
+    # a rewrite made and undone (round 42's bottleneck, under 7e18c35): the undoing is the reason, not the moves
+    moved = ("k.ttgir:206:16: remark: propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed, 0 added; remove: "
+             "narrows 32 store(s)/thread to v2 (model: +962 cycles/CTA)")
+    undone = ("k.py:70:9: remark: propagate-mma: rewrite undone, the conversion kept: the model's gain (+1,925 "
+              "cycles/CTA) does not stand alone where the launch is its epilogue, so the rewrite stands only where "
+              "the compiler's figures take it too, and they do not (profit=auto: compiled with it 232 registers)")
+    said = unchanged_reason({"remarks": [moved, moved.replace("206:16", "197:21"), undone, undone]})
+    assert said.startswith("rewrite undone, the conversion kept: the model's") and "is its epilogue" in said
+    assert "moved to" not in said and "more)" not in said
     # cut between words, the last clause whole where it fits
     words = ("k.ttgir:3:1: remark: propagate-mma: conversion kept: " + "word " * 60 + "(figures); the SASS cost "
              "rises by 300 or more")

@@ -8,6 +8,7 @@ PROGRAM names the launches, and CONFIG is DTYPE_MxNxK_BMxBNxBK_wW_sS (e.g. bf16_
     latent_up         examples/gpu/gemm_latent_up.py (fp16 or fp32 residual and out; K is the launch's own,
                       the TTGIR takes it as an argument); session 18
     token_scaled      examples/gpu/gemm_token_scaled_residual.py (the same); session 18
+    attn_out          examples/gpu/gemm_attn_out_residual.py (fp32 residual stream and out); session 19
 
     DIR holds, per config:
       before_CONFIG.ttgir   Triton 3.6's TTGIR for cuda:90 (tools/heldout_register.py compile)
@@ -63,7 +64,19 @@ def token_scaled(dtype: str, m: int, n: int, k: int, bm: int, bn: int):
     return args, y, (triton.cdiv(m, bm), triton.cdiv(n, bn), 1)
 
 
-PROGRAMS = {"batched_rowscale": batched_rowscale, "latent_up": latent_up, "token_scaled": token_scaled}
+def attn_out(dtype: str, m: int, n: int, k: int, bm: int, bn: int):
+    x = torch.randn(m, k, device="cuda", dtype=torch.float16)
+    w = (torch.randn(k, n, device="cuda") / k ** 0.5).to(torch.float16)
+    bias = (torch.randn(n, device="cuda") * 0.1).to(torch.float16)
+    stream = torch.randn(m, n, device="cuda", dtype=torch.float32)
+    y = torch.empty(m, n, device="cuda", dtype=torch.float32)
+    # x, w, bias, r, y, M, N, K, sxm, swk, srm, sym: the 1-valued strides are constexprs already
+    args = (x, w, bias, stream, y, m, n, k, k, n, n, n)
+    return args, y, (triton.cdiv(m, bm), triton.cdiv(n, bn), 1)
+
+
+PROGRAMS = {"batched_rowscale": batched_rowscale, "latent_up": latent_up, "token_scaled": token_scaled,
+            "attn_out": attn_out}
 
 
 def main() -> None:

@@ -168,6 +168,11 @@ def unchanged_reason(r: dict) -> str:
             reasons.append(text)
     if not reasons:
         return "no conversion the pipeline acts on"
+    # a rewrite the pass made and then undid leaves its "moved to ..." remarks before the one that undoes it: the
+    # kernel is unchanged because of the last, so it is the reason, and the moves it undid are none
+    undone = [text for text in reasons if text.startswith(("rewrite undone", "rewrite would be undone"))]
+    if undone:
+        reasons = undone + [text for text in reasons if text not in undone and not text.startswith("moved ")]
     return _ends(reasons[0]) + (f" (+{len(reasons) - 1} more)" if len(reasons) > 1 else "")
 
 
