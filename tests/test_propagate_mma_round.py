@@ -374,6 +374,24 @@ def test_round_44_ran_as_registered_and_the_waves_decided_right():
     assert sum(r["changed"] for r in again.values()) == 9
 
 
+def test_round_45_three_programs_again_under_the_sessions_default():
+    """Round 45: the programs whose latest runs held the largest losses the default has since undone (fp8 out 1.166,
+    fp16 accumulation 1.086, TF32 1.017 and 1.011), run again under 0e515a9: 15 rewrites, none slower than the
+    original by 1%, and one more sign right in each."""
+    _, _, table = _tools()
+    runs = {"fp8out": ("r30_fp8out_always.json", "r30_fp8out_default.json"),
+            "f16acc": ("r28_f16acc_always.json", "r28_f16acc_default.json"),
+            "tf32": ("r26_tf32_always.json", "r27_tf32_default.json")}
+    rewrites = 0
+    for key, (always, before) in runs.items():
+        rows, earlier = table._rows(f"r45_{key}_default.json", always), table._rows(before, always)
+        assert sum(r["agree"] for r in rows) == sum(r["agree"] for r in earlier) + 1
+        assert all(r["model_ratio"] <= 1.01 for r in rows if r["changed"])
+        assert all(not r["changed"] for r in rows if r["sign"] == "slower")
+        rewrites += sum(r["changed"] for r in rows)
+    assert rewrites == 15
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""

@@ -54,6 +54,13 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
+    *[(f"examples/gpu/{path}", f"H200, round 45 ({what} again with the default of 0e515a9, the session's last, with "
+       f"--each-size; profit=always from {always[:3]})", f"r45_{key}_default.json", always, "0e515a9", "r45_all.txt",
+       "default")
+      for key, path, what, always in (
+          ("fp8out", "gemm_fp8_out.py", "round 30's program", "r30_fp8out_always.json"),
+          ("f16acc", "gemm_f16acc_residual.py", "round 28's program", "r28_f16acc_always.json"),
+          ("tf32", "gemm_tf32_residual.py", "round 26's program", "r26_tf32_always.json"))],
     ("examples/gpu/gemm_tanh_residual.py", "H200, round 44 (held out: written after round 43's run, nothing changed "
      "since but the waves, b3655a7; a tanh-activated residual branch, K = 1024, with --each-size; its decisions "
      "registered from a CPU compile before the run, beb8b9d)", "r44_tanhres_default.json", "r44_tanhres_always.json",
