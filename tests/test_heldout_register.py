@@ -8,18 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from tools_dir import import_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def tool():
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import heldout_register
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
-    return heldout_register
+    return import_tool("heldout_register")
 
 
 def test_launches_follow_the_programs_sweeps(tool):

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+from tools_dir import import_tool
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-try:
-    import marginal_replay
-finally:
-    sys.path.remove(str(ROOT / "tools"))
+marginal_replay = import_tool("marginal_replay")
 
 MOVED = ("k.ttgir:119:13: remark: propagate-mma: moved to #nvidia_mma: 1 conversion(s) removed; remove: moves 64 "
          "load(s)/thread to b32 (was 64 x b32; 8 vs 1 lines/instr); saves 65,536 B scratch (model: +246 cycles/CTA)")

@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tools_dir import import_tool
 
 
 def _tool():
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import ncu_summary
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
-    return ncu_summary
+    return import_tool("ncu_summary")
 
 
 def test_rows_pair_up_before_and_after_per_config_and_keep_the_stalls_that_count(tmp_path):

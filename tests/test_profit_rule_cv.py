@@ -5,19 +5,15 @@ change of the rule that moves a recorded decision shows here, against the figure
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
+
+from tools_dir import import_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _tool():
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import profit_rule_cv
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
-    return profit_rule_cv
+    return import_tool("profit_rule_cv")
 
 
 def test_the_replayed_rule_gives_the_reported_figures():

@@ -4,24 +4,17 @@ decisions, and the repeatability of the measured sign, on hand-written reports a
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from tools_dir import import_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "docs" / "propagate-mma-results"
 
 
 def _tools():
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import profit_rule_ceiling
-        import propagate_mma_results
-        import propagate_mma_round
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
-    return propagate_mma_round, profit_rule_ceiling, propagate_mma_results
+    return import_tool("propagate_mma_round"), import_tool("profit_rule_ceiling"), import_tool("propagate_mma_results")
 
 
 def _kernel(block_m: int, status: str, ratio: float, after: dict, lo: float | None = None, hi: float | None = None):
@@ -181,6 +174,12 @@ def _held_out_round(round_name: str, program: str, registered_kernels: int = 24)
     return summary, predictions
 
 
+def _rows_by_size(default: str, always: str) -> dict[tuple[str, str], dict]:
+    """A run's kernels against `profit=always`'s (propagate_mma_results' rows) by problem size and config."""
+    _, _, table = _tools()
+    return {(r["group"].split()[-1], r["config"]): r for r in table._rows(default, always)}
+
+
 def _registered_line(predictions: Path, kernel: str) -> str:
     return next(x for x in predictions.read_text().splitlines() if kernel in x)
 
@@ -338,9 +337,7 @@ def test_round_43_ran_as_registered_and_the_waves_decide_its_occupancy_takes():
     summary, predictions = _held_out_round("r43", "attnout", registered_kernels=32)
     assert summary["rewrites"] == 11 and summary["rewrites_measured"] == {"faster": 4, "noise": 3, "slower": 4}
     assert summary["signs"] == 25
-    _, _, table = _tools()
-    rows = {(r["group"].split()[-1], r["config"]): r for r in table._rows("r43_attnout_default.json",
-                                                                         "r43_attnout_always.json")}
+    rows = _rows_by_size("r43_attnout_default.json", "r43_attnout_always.json")
     undone = [("12608x384x384", "128x128x64 w8 s3"), ("12608x384x384", "256x64x32 w8 s4"),
               ("12608x384x384", "256x128x32 w8 s3"), ("8192x512x512", "128x128x64 w8 s3"),
               ("8192x512x512", "256x128x32 w8 s3")]
@@ -359,16 +356,13 @@ def test_round_44_ran_as_registered_and_the_waves_decided_right():
     summary, predictions = _held_out_round("r44", "tanhres", registered_kernels=32)
     assert summary["rewrites"] == 4 and summary["rewrites_measured"] == {"faster": 4, "noise": 0, "slower": 0}
     assert summary["signs"] == 22
-    _, _, table = _tools()
-    rows = {(r["group"].split()[-1], r["config"]): r for r in table._rows("r44_tanhres_default.json",
-                                                                         "r44_tanhres_always.json")}
+    rows = _rows_by_size("r44_tanhres_default.json", "r44_tanhres_always.json")
     for config in ("64x128x32 w4 s4", "128x64x32 w4 s4"):
         kept, taken = rows[("4096x1024x1024", config)], rows[("4096x1536x1024", config)]
         assert "512 CTAs run in 2 waves" in _registered_line(predictions, f"4096x1024x1024_{config.replace(' ', '_')}")
         assert not kept["changed"] and kept["sign"] == "slower"
         assert taken["changed"] and taken["sign"] == "faster" and taken["model_ratio"] < 0.9
-    again = {(r["group"].split()[-1], r["config"]): r for r in table._rows("r44_attnout_default.json",
-                                                                          "r43_attnout_always.json")}
+    again = _rows_by_size("r44_attnout_default.json", "r43_attnout_always.json")
     assert not again[("8192x512x512", "64x128x32 w4 s4")]["changed"]
     assert not again[("3152x1024x1024", "64x128x32 w4 s4")]["changed"]
     assert sum(r["changed"] for r in again.values()) == 9

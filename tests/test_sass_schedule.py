@@ -4,10 +4,10 @@ propagate-mma's remarks, on hand-written SASS and remarks."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
+from tools_dir import import_tool
 
 from irkit.check import binary_metrics as bm
 
@@ -16,12 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def ceiling():
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import profit_rule_ceiling
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
-    return profit_rule_ceiling
+    return import_tool("profit_rule_ceiling")
 
 
 def _sass(*lines: str, loop: tuple[int, int] | None = None) -> str:
