@@ -118,3 +118,13 @@ def test_registered_lines_are_read_by_the_round_summary(tool, tmp_path):
     (tmp_path / "p.txt").write_text("# header\n" + line + "\n")
     assert propagate_mma_round.registered(tmp_path / "p.txt") == {
         "gemm_rowwise_scaled_kernel_in_fp8_out_fp32_2900x2300x1700_128x128x128_w8_s3": True}
+
+
+def test_a_launch_is_registered_with_its_ctas_as_irkit_check_gives_them(tool):
+    """`decide` gives the pass each launch's CTAs on the H200's 132 SMs, as irkit-check does from the grid: one CTA
+    per output tile; a persistent program launches otherwise, so it gets none."""
+    attn = {tool.launches.kernel_key(k): tool._launch_ctas("attnout", k) for k in tool.PROGRAMS["attnout"]()}
+    assert attn["gemm_attn_out_residual_kernel_out_fp32_8192x512x512_64x128x32_w4_s4"] == 128 * 4
+    assert attn["gemm_attn_out_residual_kernel_out_fp32_6304x768x768_64x128x32_w4_s4"] == 99 * 6
+    assert attn["gemm_attn_out_residual_kernel_out_fp32_3152x1024x1024_256x128x32_w8_s3"] == 13 * 8
+    assert all(tool._launch_ctas("persistent", k) is None for k in tool.PROGRAMS["persistent"]())

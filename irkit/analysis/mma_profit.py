@@ -282,8 +282,8 @@ def check_models_rewrite(kept: occupancy.CompiledKernel, removed: occupancy.Comp
     compiler's figures take it by themselves (`occupancy.removal_pays`).  Returns the outcome (None: it stands and
     nothing is said; "kept": a marginal gain the compiler confirms; "undone"), the reason, and the figures.
     `loop_trips` and `grid`: the launch's main-loop trips and its CTAs on the device's SMs, where a tool knows them
-    (`grid` goes to `occupancy.removal_pays`). `loop_trips`: where that makes the kernel
-    its epilogue (`occupancy.epilogue_bound`) the compiler's figures take nothing, so a marginal gain is undone.
+    (both go to `occupancy.removal_pays`).  Where the trips make the kernel its epilogue (`occupancy.epilogue_bound`)
+    the compiler's figures take nothing, so a marginal gain is undone.
     Round 34's fp32 128x128x16 w8 s2 kernel (K = 16), a marginal +492 cycles/CTA, ran 11% slower with the model's
     rewrite.
 
