@@ -88,6 +88,8 @@ def _rowwise() -> Iterator[dict]:
                               {"INT8": source == "int8", "OUT_F32": out == "float32"})
 
 
+DEVICE_SMS = 132  # the H200's (and the H100 SXM's) SMs, as irkit-check reads them from the device
+
 PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     # examples/gpu/gemm_sigmoid_gate.py (round 22): row-major A, B, G and C
     "sigmoid": lambda: _output_sweep("gemm_sigmoid_gate", _row_major(3)),
@@ -95,9 +97,9 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     # examples/gpu/gemm_dropout_residual.py (round 23): row-major A, B, the byte mask, R and C
     "dropout": lambda: _output_sweep("gemm_dropout_residual", _row_major(4)),
     # examples/gpu/gemm_persistent_residual.py (round 24): row-major A, B, R and C; one program per SM of an H100
-    # or H200 (132), fewer tiles than that at no size and config it runs
+    # or H200 (DEVICE_SMS), fewer tiles than that at no size and config it runs
     "persistent": lambda: _output_sweep("gemm_persistent_residual",
-                                        lambda m, n, k: [*_row_major(3)(m, n, k), 132]),
+                                        lambda m, n, k: [*_row_major(3)(m, n, k), DEVICE_SMS]),
     # examples/gpu/gemm_tma_epilogue.py (round 26): A, B and C host tensor descriptors, a row-major R
     "tma": lambda: _output_sweep("gemm_tma_epilogue", lambda m, n, k: [m, n, k, n, 1]),
     # examples/gpu/gemm_tf32_residual.py (round 26): row-major A, B, R and C
@@ -182,7 +184,6 @@ def _scalars(k: dict) -> dict[str, int]:
     return dict(zip(launches.GEMM_LAUNCHES[k["name"].split()[0]].ints, k["family"][1], strict=True))
 
 
-DEVICE_SMS = 132  # the H200's (and the H100 SXM's) SMs, as irkit-check reads them from the device
 GRID_NOT_PLAIN = {"persistent"}  # programs whose launch is not one CTA per BLOCK_M x BLOCK_N tile
 
 

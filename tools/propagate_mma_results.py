@@ -54,8 +54,8 @@ FAMILIES = [
        "figures before the run, 681af6b)", f"r19_{key}_default.json", f"r19_{key}_always.json", "681af6b",
        "r19_all.txt", "default") for key, path in PROGRAMS.items()  # round 19: every program, four H200s at once
       if (DATA / f"r19_{key}_always.json").exists()],
-    *[(f"examples/gpu/{path}", f"H200, round 45 ({what} again with the default of 0e515a9, the session's last, with "
-       f"--each-size; profit=always from {always[:3]})", f"r45_{key}_default.json", always, "0e515a9", "r45_all.txt",
+    *[(f"examples/gpu/{path}", f"H200, round 45 ({what} again with the default of 0e515a9, the pass as session 19 "
+       f"leaves it, with --each-size; profit=always from round {always[1:3]})", f"r45_{key}_default.json", always, "0e515a9", "r45_all.txt",
        "default")
       for key, path, what, always in (
           ("fp8out", "gemm_fp8_out.py", "round 30's program", "r30_fp8out_always.json"),
