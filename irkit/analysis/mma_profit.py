@@ -283,13 +283,14 @@ def check_models_rewrite(kept: occupancy.CompiledKernel, removed: occupancy.Comp
     nothing is said; "kept": a marginal gain the compiler confirms; "undone"), the reason, and the figures.
     `loop_trips` and `grid`: the launch's main-loop trips and its CTAs on the device's SMs, where a tool knows them
     (both go to `occupancy.removal_pays`).  Where the trips make the kernel its epilogue (`occupancy.epilogue_bound`)
-    the compiler's figures take nothing, so a marginal gain is undone.
+    the compiler's figures take nothing but a large fall of the epilogue's spills, so a marginal gain is undone
+    short of that.
     Round 34's fp32 128x128x16 w8 s2 kernel (K = 16), a marginal +492 cycles/CTA, ran 11% slower with the model's
     rewrite.
 
-    In such a launch a gain of any size needs the compiler's figures too, and they take nothing there, so the
-    rewrite is undone.  Why this is so is not measured (no profile of these kernels); what is: every rewrite of the
-    model's that stood in an epilogue-bound launch ran no faster
+    In such a launch a gain of any size needs the compiler's figures too, and they take nothing there but the
+    epilogue's spills, so the rewrite is undone short of those.  Why this is so is not measured (no profile of these
+    kernels); what is: every rewrite of the model's that stood in an epilogue-bound launch ran no faster
     (docs/propagate-mma-results/notes.md, session 19): round 36's patch embedding, fp32 256x128x64 w8 s3 at K = 768
     (+1,070 cycles/CTA, 12 trips), 3.5% slower; round 42's ResNet bottleneck, fp32 128x128x64 w8 s3 and 256x64x32 w8
     s4 at K = 256 (+1,925 each, 4 and 8 trips), 1.1% and 0.8% slower (within noise).  The one recorded gain in such a
