@@ -61,6 +61,17 @@ FAMILIES = [
           ("fp8out", "gemm_fp8_out.py", "round 30's program", "r30_fp8out_always.json"),
           ("f16acc", "gemm_f16acc_residual.py", "round 28's program", "r28_f16acc_always.json"),
           ("tf32", "gemm_tf32_residual.py", "round 26's program", "r26_tf32_always.json"))],
+    ("examples/gpu/gemm_mish_residual.py", "H200, round 46 (held out: written after round 45's run, nothing changed "
+     "since but the epilogue's spills, ca52a70; a Mish-activated residual branch, K = 256 to 768, with --each-size; its "
+     "decisions registered from a CPU compile before the run, 0e1625e)", "r46_mishres_default.json",
+     "r46_mishres_always.json", "0e1625e", "r46_all.txt", "default"),
+    *[(f"examples/gpu/{path}", f"H200, round 47 ({what} again with the default of 0e1625e, the epilogue's spills, with "
+       f"--each-size; profit=always from round {always[1:3]})", f"r47_{key}_default.json", always, "0e1625e",
+       "r47_all.txt", "default")
+      for key, path, what, always in (
+          ("lora", "gemm_lora_up.py", "round 34's program", "r34_lora_always.json"),
+          ("layerscale", "gemm_layerscale_residual.py", "round 39's program", "r39_layerscale_always.json"),
+          ("tanhres", "gemm_tanh_residual.py", "round 44's program", "r44_tanhres_always.json"))],
     ("examples/gpu/gemm_tanh_residual.py", "H200, round 44 (held out: written after round 43's run, nothing changed "
      "since but the waves, b3655a7; a tanh-activated residual branch, K = 1024, with --each-size; its decisions "
      "registered from a CPU compile before the run, beb8b9d)", "r44_tanhres_default.json", "r44_tanhres_always.json",
