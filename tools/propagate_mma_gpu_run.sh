@@ -55,7 +55,8 @@ declare -A PROGRAM=([addmm]=examples/gpu/addmm.py [attention]=examples/gpu/atten
                      [bottleneck]=examples/gpu/gemm_bottleneck_residual.py
                      [attnout]=examples/gpu/gemm_attn_out_residual.py
                      [tanhres]=examples/gpu/gemm_tanh_residual.py
-                     [mishres]=examples/gpu/gemm_mish_residual.py)
+                     [mishres]=examples/gpu/gemm_mish_residual.py
+                     [gelucol]=examples/gpu/gemm_gelu_colscale.py)
 runs_of() {  # what... -> program:pipe for each pipeline of PIPES (or of the item's own: sigmoid:default)
   for what in "$@"; do
     local pipes=${PIPES:-default always}
