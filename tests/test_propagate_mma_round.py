@@ -400,6 +400,19 @@ def test_round_46_ran_as_registered_and_the_epilogues_spills_took_gains():
     assert all(rows[key]["changed"] and rows[key]["model_ratio"] < 0.85 for key in by_spills)
 
 
+def test_round_48_ran_as_registered_and_the_epilogues_spills_took_gains_again():
+    """Round 48: a second held-out program for the epilogue's spills, an exact-GELU branch scaled per column at K =
+    384 and 640 (22 of its 24 launches their epilogue).  The rule decided 4 of its 5 rewrites, all 28-34% faster;
+    the fifth, the IR model's own partial rewrite, ran within noise."""
+    summary, predictions = _held_out_round("r48", "gelucol")
+    assert summary["rewrites"] == 5 and summary["rewrites_measured"] == {"faster": 4, "noise": 1, "slower": 0}
+    assert summary["signs"] == 21
+    rows = _rows_by_size("r48_gelucol_default.json", "r48_gelucol_always.json")
+    by_spills = [key for key in rows if "the epilogue's own traffic" in
+                 _registered_line(predictions, f"{key[0]}_{key[1].replace(' ', '_')}")]
+    assert len(by_spills) == 4 and all(rows[key]["model_ratio"] < 0.75 for key in by_spills)
+
+
 def test_round_47_the_epilogues_spills_again_on_the_programs_they_were_chosen_on():
     """Round 47: three programs whose epilogue-bound gains the rule was chosen on, run again under it: 10 more
     rewrites, 8 faster (4.0-33.6%); the two that were at the line with every conversion removed went 1.014 (within

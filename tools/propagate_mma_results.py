@@ -62,6 +62,10 @@ FAMILIES = [
           ("fp8out", "gemm_fp8_out.py", "round 30's program", "r30_fp8out_always.json"),
           ("f16acc", "gemm_f16acc_residual.py", "round 28's program", "r28_f16acc_always.json"),
           ("tf32", "gemm_tf32_residual.py", "round 26's program", "r26_tf32_always.json"))],
+    ("examples/gpu/gemm_gelu_colscale.py", "H200, round 48 (held out: written after round 47's run, nothing changed "
+     "since round 46's registration, 0e1625e; an exact-GELU branch scaled per column, K = 384 and 640, with "
+     "--each-size; its decisions registered from a CPU compile before the run, 6645ddf)", "r48_gelucol_default.json",
+     "r48_gelucol_always.json", "6645ddf", "r48_all.txt", "default"),
     ("examples/gpu/gemm_mish_residual.py", "H200, round 46 (held out: written after round 45's run, nothing changed "
      "since but the epilogue's spills, ca52a70; a Mish-activated residual branch, K = 256 to 768, with --each-size; its "
      "decisions registered from a CPU compile before the run, 0e1625e)", "r46_mishres_default.json",
