@@ -303,9 +303,9 @@ def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | C
     35 refuted at 16.  Past the line the SASS cost takes again, and round 36 found round 35's losers still slower
     at 32 and 64 trips, by less (up to 9.5% and 4.6%).  "Nothing" then left alone the largest gains of rounds
     37-44 (up to 32.6% faster), each a launch whose epilogue spilled 600-1,900 B per thread and spilled little
-    without its conversions; the spill rule takes those again (round 46).  A seventh kernel of round 34, which the IR model rewrote
-    itself at a marginal +492 cycles/CTA, ran 11% slower rewritten; these figures, taking nothing, undo it as
-    before (`mma_profit.check_models_rewrite`).
+    without its conversions; the spill rule takes those again (session 20).  A seventh kernel of round 34, which the
+    IR model rewrote itself at a marginal +492 cycles/CTA, ran 11% slower rewritten; these figures, taking nothing,
+    undo it as before (`mma_profit.check_models_rewrite`).
 
     A fall of the SASS cost that rests on the instructions outside loops takes nothing either where the
     rewrite's stores, which add `store_sectors_added` sector requests per CTA (the IR model's figure), cost more
@@ -371,8 +371,11 @@ def _epilogue_spills_pay(kept: CompiledKernel, removed: CompiledKernel, num_warp
     Chosen after session 19 (H200, docs/propagate-mma-results/notes.md) on the 92 kernels of the latest runs whose
     remarks say the launch is its epilogue, and round 35's 24 LoRA kernels (K = 16) replayed with their one trip: it
     takes 20 that "nothing" left alone, 17 of them faster (1.8-32.6%) and 3 within noise (0.995; 1.012 and 1.013,
-    whose intervals reach below 1.01); none slower.  Round 34's LoRA loser
-    whose spills fell by 576 B (14.5% slower) stays kept by its stores.  Checked on round 46's held-out program."""
+    whose intervals reach below 1.01); none slower.  Round 34's LoRA loser whose spills fell by 576 B (14.5% slower)
+    stays kept by its stores.  Checked on two held-out programs registered before their runs (rounds 46 and 48): all
+    10 of its takes ran 17-34% faster.  Run again (round 47), the LoRA kernel at the line (K = 16, one trip; spills
+    520 B fewer, 0.36 spill operations saved per store sector) ran 2.7% slower: it sits by both lines at once, and
+    no figure of it is far from one."""
     runs = "once" if trips == 1 else f"{trips} times"
     epilogue = (f"{figures}; the main loop runs {runs} at this launch: {trips * (kept.loop_other or 0):,} loop "
                 f"instructions against {kept.outside_loops:,} outside loops, so the kernel is its epilogue, which "
