@@ -67,7 +67,8 @@ class PropagateMmaPass(ModulePass):
     amd_mfma, amd_wmma, dpas), `dot-operands` (also move `#blocked -> #dot_op` conversions into the loads
     feeding tt.dot; default: on for `#dpas` modules), `main-loop-trips` (how many times the launch runs the main
     loop, where it is known: irkit-check gives it from the launch's arguments; where the loop then executes fewer
-    instructions than the code outside it, the compiler's figures do not overrule the model), `launch-ctas` and
+    instructions than the code outside it, the compiler's figures overrule the model only where the epilogue's
+    spills fall by 512 B or more), `launch-ctas` and
     `device-sms` (the launch's CTAs and the SMs of its device, where known: irkit-check gives both; more CTAs on an
     SM then take a rewrite only where the launch runs in fewer waves).  Print the remarks with
     `--mlir-print-remarks`.

@@ -326,8 +326,8 @@ def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | C
     no_worse = after.ctas >= before.ctas and removed.spill_bytes <= kept.spill_bytes
     change = sass_cost_change(kept, removed)
     if epilogue_bound(kept, loop_trips):
-        return _epilogue_spills_pay(kept, removed, num_warps, loop_trips or 0, store_sectors_added, no_worse,
-                                    change, figures)
+        return _epilogue_spills_pay(kept, removed, num_warps, loop_trips or 0, store_sectors_added,
+                                    after.ctas < before.ctas, change, figures)
     by_sass = sass_cost_decides(change)
     worse = _but_worse(after.ctas < before.ctas, "fewer CTAs", removed.spill_bytes > kept.spill_bytes)
     if by_sass is not None:
@@ -360,13 +360,13 @@ def removal_pays(kept: CompiledKernel, removed: CompiledKernel, sm: SmLimits | C
 
 
 def _epilogue_spills_pay(kept: CompiledKernel, removed: CompiledKernel, num_warps: int, trips: int,
-                         store_sectors_added: int, no_worse: bool, change: float | None,
+                         store_sectors_added: int, fewer_ctas: bool, change: float | None,
                          figures: str) -> tuple[bool, str]:
     """`removal_pays` in a launch that is its epilogue: the compiler's figures weigh the main loop and take
     nothing there, but one: the epilogue's own spill traffic, which they count exactly.  Where spills fall by
-    `SPILL_DROP_BYTES` or more, the rewrite is taken, if it is worse in neither CTAs nor spills, its SASS cost does
-    not rise by the veto, and its stores do not cost more than the spill traffic it saves
-    (`stores_outweigh_spills`).
+    `SPILL_DROP_BYTES` or more (so no more spills), the rewrite is taken, if it leaves no fewer CTAs on an SM
+    (`fewer_ctas`), its SASS cost (`change`) does not rise by the veto, and its stores do not cost more than the
+    spill traffic it saves (`stores_outweigh_spills`).
 
     Chosen after session 19 (H200, docs/propagate-mma-results/notes.md) on the 92 kernels of the latest runs whose
     remarks say the launch is its epilogue, and round 35's 24 LoRA kernels (K = 16) replayed with their one trip: it
@@ -385,8 +385,8 @@ def _epilogue_spills_pay(kept: CompiledKernel, removed: CompiledKernel, num_warp
                       f"{SPILL_DROP_BYTES} B"
     vetoed = sass_cost_decides(change) is False
     stores = stores_outweigh_spills(kept, removed, store_sectors_added, num_warps, trips)
-    if not no_worse or vetoed or stores is not None:
-        but = "fewer CTAs" if not no_worse else f"a SASS cost risen by {SASS_VETO} or more" if vetoed \
+    if fewer_ctas or vetoed or stores is not None:
+        but = "fewer CTAs" if fewer_ctas else f"a SASS cost risen by {SASS_VETO} or more" if vetoed \
             else f"a fall that {stores}"
         return False, f"{epilogue}; its spills fall by {SPILL_DROP_BYTES} B or more, but with {but}"
     return True, f"{epilogue}, but its spills, the epilogue's own traffic, fall by {SPILL_DROP_BYTES} B or more"
