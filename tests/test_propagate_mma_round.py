@@ -461,3 +461,42 @@ def test_the_same_code_at_several_sizes_is_grouped_by_its_hash(tools_on, tmp_pat
     assert (found["kernels"], found["timings"], found["sizes_per_kernel"]) == (3, 5, [1, 2])
     assert found["signs_contradicting"] == ["gemm 4096x4096x512 64x64x32 w4 s3"]  # c2: slower at 512, faster at 4096
     assert found["ratio_spread_max"] == pytest.approx(0.1)
+
+
+def test_latest_runs_take_each_programs_highest_round_and_list_its_misses(tools_on, tmp_path, monkeypatch):
+    round_tool, _ = tools_on
+    table = _tools()[2]
+    # program p ran in rounds 7 and 12 (the default of round 12 judged against round 7's profit=always); q once
+    monkeypatch.setattr(table, "PROGRAMS", {"p": "p.py", "q": "q.py"})
+    monkeypatch.setattr(table, "FAMILIES", [
+        ("p.py", "", "r12_p_default.json", "r7_p_always.json", "c", "", "default"),
+        ("p.py", "", "r7_p_default.json", "r7_p_always.json", "c", "", "default"),
+        ("p.py", "", "r15_p_model.json", "r7_p_always.json", "c", "", "model"),
+        ("q.py", "", "h100_q_default_r6.json", "h100_q_always_r6.json", "c", "", "default")])
+    assert round_tool.latest_runs() == {"p": ("r12_p_default.json", "r7_p_always.json"),
+                                        "q": ("h100_q_default_r6.json", "h100_q_always_r6.json")}
+    # 32: kept, profit=always 20% faster (a gain left alone); 64: rewritten, profit=always and its own run slower;
+    # 128: rewritten and faster
+    _write(tmp_path, "r7_p_always.json", [_kernel(32, "checked", 0.8, {}), _kernel(64, "checked", 1.05, {}),
+                                          _kernel(128, "checked", 0.9, {})])
+    _write(tmp_path, "r12_p_default.json", [_kernel(32, "unchanged", 1.0, {}), _kernel(64, "checked", 1.04, {}),
+                                            _kernel(128, "checked", 0.9, {})])
+    assert round_tool.misses("r12_p_default.json", "r7_p_always.json") == {
+        "gains_left_alone": ["gemm_512x512x512_32x64x32_w4_s3 0.800"],
+        "slower_rewrites": ["gemm_512x512x512_64x64x32_w4_s3 1.050"],
+        "own_run_slower": ["gemm_512x512x512_64x64x32_w4_s3 1.040"]}
+
+
+def test_the_recorded_latest_summary_is_the_one_the_runs_give():
+    """docs/propagate-mma-results/latest_summary.json, the totals the notes and the pass's page quote, recomputed
+    from each program's latest run."""
+    round_tool, _, _ = _tools()
+    recorded = json.loads((RESULTS / "latest_summary.json").read_text())
+    latest = round_tool.latest_runs()
+    assert set(recorded["programs"]) == set(latest)
+    for program, (judged, always) in latest.items():
+        summary = round_tool.program_summary(judged, always, {})
+        assert recorded["programs"][program] == summary | {"runs": [judged, always], **round_tool.misses(judged, always)}
+    total = recorded["total"]
+    assert total["kernels"] == sum(p["kernels"] for p in recorded["programs"].values())
+    assert total["gains_left_alone"] + total["slower_rewrites"] == total["kernels"] - total["signs"]

@@ -3,6 +3,11 @@ registered before the run, and what the GPU measured (docs/propagate-mma-results
 
     .venv/bin/python tools/propagate_mma_round.py r19 --predictions r19_predictions_cpu.txt \\
         --json docs/propagate-mma-results/r19_summary.json
+    .venv/bin/python tools/propagate_mma_round.py latest --json docs/propagate-mma-results/latest_summary.json
+
+`latest` sums up each program's latest run with the default options instead (the results page's FAMILIES, the
+highest round), and lists its misses by kernel: gains the default left alone, rewrites `profit=always` ran slower,
+and rewrites slower than 1% in their own run.
 
 Reads docs/propagate-mma-results/<round>_<program>_default.json and <round>_<program>_always.json (irkit-check's
 reports, `tools/propagate_mma_gpu_run.sh`) for every program of the script found there.  Per program and in all:
@@ -35,6 +40,41 @@ def registered(path: Path) -> dict[str, bool]:
         m = re.match(r"\S+ (\S+): (rewrite|keep);", line)
         if m:
             out[m.group(1)] = m.group(2) == "rewrite"
+    return out
+
+
+def _round_of(report: str) -> int:
+    """The round a report's file name carries: r47_lora_default.json, h100_addmm_default_r6.json."""
+    m = re.match(r"r(\d+)_", report) or re.search(r"_r(\d+)\.json$", report)
+    return int(m.group(1)) if m else 0
+
+
+def latest_runs() -> dict[str, tuple[str, str]]:
+    """program -> its latest run with the default options and the `profit=always` run it is judged against."""
+    name_of = {path: name for name, path in table.PROGRAMS.items()}
+    latest: dict[str, tuple[str, str]] = {}
+    for program, _, judged, always, _, _, options in table.FAMILIES:
+        name = name_of[program]
+        if options == "default" and (name not in latest or _round_of(judged) > _round_of(latest[name][0])):
+            latest[name] = (judged, always)
+    return latest
+
+
+def misses(default_file: str, always_file: str) -> dict[str, list[str]]:
+    """A run's kernels where the default and the GPU disagree, each as `key ratio`: gains left alone (`profit=always`
+    faster, kernel kept), rewrites `profit=always` ran slower, and rewrites slower than 1% in their own run."""
+    default = {(table.group_of(k), table.config_of(k)): k
+               for k in json.loads((DATA / default_file).read_text())["kernels"]}
+    out: dict[str, list[str]] = {"gains_left_alone": [], "slower_rewrites": [], "own_run_slower": []}
+    for r in table._rows(default_file, always_file):
+        k = default[(r["group"], r["config"])]
+        always = f"{kernel_key(k)} {r['always']['ratio']:.3f}"
+        if r["sign"] == "faster" and not r["changed"]:
+            out["gains_left_alone"].append(always)
+        if r["sign"] == "slower" and r["changed"]:
+            out["slower_rewrites"].append(always)
+        if r["changed"] and table.measured_sign(k["timing"]) == "slower":
+            out["own_run_slower"].append(f"{kernel_key(k)} {k['timing']['ratio']:.3f}")
     return out
 
 
@@ -74,7 +114,8 @@ def program_summary(default_file: str, always_file: str, predicted: dict[str, bo
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("round", help="the files' prefix in docs/propagate-mma-results/, e.g. r19")
+    ap.add_argument("round", help="the files' prefix in docs/propagate-mma-results/, e.g. r19; or `latest`, each "
+                                  "program's latest run with the default options")
     ap.add_argument("--predictions", help="the registered decisions, a file in docs/propagate-mma-results/")
     ap.add_argument("--json", type=Path, help="write the summary here")
     ap.add_argument("--always-from", metavar="ROUND",
@@ -87,12 +128,15 @@ def main(argv: list[str] | None = None) -> int:
                  "theirs in another form)")
     report: dict = {"command": "tools/propagate_mma_round.py " + " ".join(sys.argv[1:] if argv is None else argv),
                     "programs": {}}
+    latest = latest_runs() if args.round == "latest" else {}
     for program in PROGRAMS:
-        files = (f"{args.round}_{program}_default.json", f"{args.round}_{program}_always.json")
+        files = latest.get(program) or (f"{args.round}_{program}_default.json", f"{args.round}_{program}_always.json")
         if args.always_from and not (DATA / files[1]).exists():
             files = (files[0], f"{args.always_from}_{program}_always.json")
         if all((DATA / f).exists() for f in files):
             report["programs"][program] = program_summary(*files, predicted)
+            if latest:
+                report["programs"][program] |= {"runs": list(files), **misses(*files)}
     keys = ("kernels", "rewrites", "registered", "registered_rewrites", "bit_identical", "signs", "always_faster",
             "always_slower", "gain_always", "gain_default")
     total = {k: round(sum(p[k] for p in report["programs"].values()), 4) for k in keys}
@@ -110,6 +154,13 @@ def main(argv: list[str] | None = None) -> int:
     for program, p in report["programs"].items():
         for miss in p["not_as_registered"]:
             print(f"  not as registered: {program} {miss}")
+    if latest:
+        for kind in ("gains_left_alone", "slower_rewrites", "own_run_slower"):
+            found = [f"{program} {m}" for program, p in report["programs"].items() for m in p[kind]]
+            total[kind] = len(found)
+            print(f"{kind.replace('_', ' ')}: {len(found)}")
+            if kind != "gains_left_alone":
+                print("".join(f"  {m}\n" for m in found), end="")
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n")
     return 0
