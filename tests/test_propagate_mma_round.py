@@ -485,6 +485,13 @@ def test_latest_runs_take_each_programs_highest_round_and_list_its_misses(tools_
         "gains_left_alone": ["gemm_512x512x512_32x64x32_w4_s3 0.800"],
         "slower_rewrites": ["gemm_512x512x512_64x64x32_w4_s3 1.050"],
         "own_run_slower": ["gemm_512x512x512_64x64x32_w4_s3 1.040"]}
+    # today's default rewrites 32 (judged by profit=always's timing) and keeps 64; 128 has no decision (as run)
+    replay = round_tool.replayed("r12_p_default.json", "r7_p_always.json",
+                                 {"gemm_512x512x512_32x64x32_w4_s3": True, "gemm_512x512x512_64x64x32_w4_s3": False})
+    assert replay == {"signs": 3, "own_run_slower": [], "decided_otherwise": [
+        "gemm_512x512x512_32x64x32_w4_s3: rewrite (always 0.800)", "gemm_512x512x512_64x64x32_w4_s3: keep (always 1.050)"]}
+    slower_always = round_tool.replayed("r12_p_default.json", "r7_p_always.json", {"gemm_512x512x512_32x64x32_w4_s3": True})
+    assert slower_always["signs"] == 2 and slower_always["own_run_slower"] == ["gemm_512x512x512_64x64x32_w4_s3 1.040"]
 
 
 def test_the_recorded_latest_summary_is_the_one_the_runs_give():

@@ -7,7 +7,8 @@ registered before the run, and what the GPU measured (docs/propagate-mma-results
 
 `latest` sums up each program's latest run with the default options instead (the results page's FAMILIES, the
 highest round), and lists its misses by kernel: gains the default left alone, rewrites `profit=always` ran slower,
-and rewrites slower than 1% in their own run.
+and rewrites slower than 1% in their own run.  With `--predictions` (today's default decided on this CPU,
+`tools/heldout_register.py decide`) it also replays the runs with those decisions (`replayed`).
 
 Reads docs/propagate-mma-results/<round>_<program>_default.json and <round>_<program>_always.json (irkit-check's
 reports, `tools/propagate_mma_gpu_run.sh`) for every program of the script found there.  Per program and in all:
@@ -78,6 +79,27 @@ def misses(default_file: str, always_file: str) -> dict[str, list[str]]:
     return out
 
 
+def replayed(default_file: str, always_file: str, predicted: dict[str, bool]) -> dict:
+    """A run's kernels as the registered decisions (`predicted`, today's default on this CPU) would have run them:
+    signs, and the rewrites slower than 1%, by the run's own timing where the decision is the run's and by
+    `profit=always`'s where the decision now rewrites a kernel the run kept (the same code where the rewrite is
+    whole).  Kernels with no registered decision count as run."""
+    default = {(table.group_of(k), table.config_of(k)): k
+               for k in json.loads((DATA / default_file).read_text())["kernels"]}
+    signs, slower, flipped = 0, [], []
+    for r in table._rows(default_file, always_file):
+        k = default[(r["group"], r["config"])]
+        key = kernel_key(k)
+        rewrites = predicted.get(key, r["changed"])
+        if rewrites != r["changed"]:
+            flipped.append(f"{key}: {'rewrite' if rewrites else 'keep'} (always {r['always']['ratio']:.3f})")
+        signs += r["sign"] == "noise" or (r["sign"] == "faster") == rewrites
+        timing = (k["timing"] if r["changed"] else r["always"]) if rewrites else None
+        if timing is not None and table.measured_sign(timing) == "slower":
+            slower.append(f"{key} {timing['ratio']:.3f}")
+    return {"signs": signs, "own_run_slower": slower, "decided_otherwise": flipped}
+
+
 def program_summary(default_file: str, always_file: str, predicted: dict[str, bool]) -> dict:
     rows = table._rows(default_file, always_file)
     default = {(table.group_of(k), table.config_of(k)): k
@@ -137,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
             report["programs"][program] = program_summary(*files, predicted)
             if latest:
                 report["programs"][program] |= {"runs": list(files), **misses(*files)}
+                if predicted:
+                    report["programs"][program]["replayed"] = replayed(*files, predicted)
     keys = ("kernels", "rewrites", "registered", "registered_rewrites", "bit_identical", "signs", "always_faster",
             "always_slower", "gain_always", "gain_default")
     total = {k: round(sum(p[k] for p in report["programs"].values()), 4) for k in keys}
@@ -154,6 +178,17 @@ def main(argv: list[str] | None = None) -> int:
     for program, p in report["programs"].items():
         for miss in p["not_as_registered"]:
             print(f"  not as registered: {program} {miss}")
+    if latest and predicted:
+        replays = [p["replayed"] for p in report["programs"].values()]
+        total["replayed"] = {"signs": sum(r["signs"] for r in replays),
+                             "own_run_slower": sum(len(r["own_run_slower"]) for r in replays),
+                             "decided_otherwise": sum(len(r["decided_otherwise"]) for r in replays)}
+        print(f"replayed with the registered decisions: signs {total['replayed']['signs']} "
+              f"({total['replayed']['signs'] / total['kernels']:.1%}); decided otherwise than run "
+              f"{total['replayed']['decided_otherwise']}; rewrites slower than 1% {total['replayed']['own_run_slower']}")
+        for program, p in report["programs"].items():
+            print("".join(f"  {program} {m}\n" for m in p["replayed"]["decided_otherwise"]), end="")
+            print("".join(f"  slower: {program} {m}\n" for m in p["replayed"]["own_run_slower"]), end="")
     if latest:
         for kind in ("gains_left_alone", "slower_rewrites", "own_run_slower"):
             found = [f"{program} {m}" for program, p in report["programs"].items() for m in p[kind]]
