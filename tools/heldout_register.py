@@ -76,6 +76,17 @@ def _latent_longer_k() -> Iterator[dict]:
                              [((m, n, k), ("float16", "float32")) for k in program.LONGER_K])
 
 
+def _linear() -> Iterator[dict]:
+    """examples/gpu/linear_relu2.py (round 15): row-major X, W stored N x K, R and Y; SIZES give each size its output
+    dtypes and whether it adds the residual (RES)."""
+    program = _program("linear_relu2")
+    for (m, n, k), dtypes, residual in program.SIZES:
+        for dtype in dtypes:
+            for config in program.CONFIGS:
+                yield _report(f"linear_relu2_kernel out={SHORT[dtype]} RES={residual}", [m, n, k, k, 1, k, 1, n, 1, n, 1],
+                              config, {"OUT_F32": dtype == "float32", "RES": residual})
+
+
 def _rowwise() -> Iterator[dict]:
     """examples/gpu/gemm_rowwise_scaled.py (round 23): row-major A and C, B stored N x K; SIZES give each size its
     (operand, output) dtypes."""
@@ -91,6 +102,9 @@ def _rowwise() -> Iterator[dict]:
 DEVICE_SMS = 132  # the H200's (and the H100 SXM's) SMs, as irkit-check reads them from the device
 
 PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
+    "linear": _linear,
+    # examples/gpu/gemm_at_clamp.py (round 17): A stored K x M (row-major A^T), row-major B and C
+    "atclamp": lambda: _output_sweep("gemm_at_clamp", lambda m, n, k: [m, n, k, m, 1, n, 1, n, 1]),
     # examples/gpu/gemm_sigmoid_gate.py (round 22): row-major A, B, G and C
     "sigmoid": lambda: _output_sweep("gemm_sigmoid_gate", _row_major(3)),
     "rowwise": _rowwise,

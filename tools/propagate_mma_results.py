@@ -62,6 +62,17 @@ FAMILIES = [
           ("fp8out", "gemm_fp8_out.py", "round 30's program", "r30_fp8out_always.json"),
           ("f16acc", "gemm_f16acc_residual.py", "round 28's program", "r28_f16acc_always.json"),
           ("tf32", "gemm_tf32_residual.py", "round 26's program", "r26_tf32_always.json"))],
+    *[(f"examples/gpu/{path}", f"H200, round 49 ({what} again with the default of 8181d56, session 20's, with "
+       f"--each-size; its decisions registered from a CPU compile before the run, 788307e; profit=always from round "
+       f"{always[1:3]})", f"r49_{key}_default.json", always, "788307e", txt, "default")
+      for key, path, what, always, txt in (
+          ("latent", "gemm_latent_up.py", "round 35's program", "r35_latent_always.json", "r49_all.txt"),
+          ("tokenscale", "gemm_token_scaled_residual.py", "round 40's program", "r40_tokenscale_always.json",
+           "r49_all.txt"),
+          ("bottleneck", "gemm_bottleneck_residual.py", "round 42's program", "r42_bottleneck_always.json",
+           "r49_all.txt"),
+          ("rowwise", "gemm_rowwise_scaled.py", "round 23's program", "r23_rowwise_always.json", "r49b_all.txt"),
+          ("dropout", "gemm_dropout_residual.py", "round 23's program", "r23_dropout_always.json", "r49b_all.txt"))],
     ("examples/gpu/gemm_gelu_colscale.py", "H200, round 48 (held out: written after round 47's run, nothing changed "
      "since round 46's registration, 0e1625e; an exact-GELU branch scaled per column, K = 384 and 640, with "
      "--each-size; its decisions registered from a CPU compile before the run, 6645ddf)", "r48_gelucol_default.json",
