@@ -433,6 +433,33 @@ def test_round_47_the_epilogues_spills_again_on_the_programs_they_were_chosen_on
     assert all(r["model_ratio"] < 0.97 for r in added if r not in slower)
 
 
+def test_round_49_todays_default_ran_as_registered_on_older_programs():
+    """Round 49: eight older programs run again under session 20's default, registered from a CPU compile
+    (r49_replay_cpu.txt): every kernel decided as registered, 53 rewrites, none slower than 1%; the 10 the epilogue's
+    spills took since their last run (latent's 8, tokenscale's and bottleneck's 1) ran 0.70-0.99."""
+    round_tool, _, table = _tools()
+    registered = round_tool.registered(RESULTS / "r49_replay_cpu.txt")
+    runs = {"latent": ("r35_latent_always.json", "r37_latent_default.json"),
+            "tokenscale": ("r40_tokenscale_always.json", "r41_tokenscale_default.json"),
+            "bottleneck": ("r42_bottleneck_always.json", "r43_bottleneck_default.json"),
+            "rowwise": ("r23_rowwise_always.json", "r23_rowwise_default.json"),
+            "dropout": ("r23_dropout_always.json", "r23_dropout_default.json"),
+            "linear": ("r19_linear_always.json", "r19_linear_default.json"),
+            "atclamp": ("r19_atclamp_always.json", "r19_atclamp_default.json"),
+            "geluaux": ("r29_geluaux_always.json", "r29_geluaux_default.json")}
+    rewrites, slower, added = 0, 0, []
+    for key, (always, before) in runs.items():
+        summary = round_tool.program_summary(f"r49_{key}_default.json", always, registered)
+        assert summary["registered"] == summary["kernels"] and summary["not_as_registered"] == []
+        assert summary["bit_identical"] == summary["rewrites"]
+        rewrites, slower = rewrites + summary["rewrites"], slower + summary["rewrites_measured"]["slower"]
+        earlier = {(r["group"], r["config"]): r["changed"] for r in table._rows(before, always)}
+        added += [r for r in table._rows(f"r49_{key}_default.json", always)
+                  if r["changed"] and not earlier[(r["group"], r["config"])]]
+    assert (rewrites, slower) == (53, 0)
+    assert len(added) == 10 and all(r["model_ratio"] < 0.995 for r in added)
+
+
 def test_the_gpu_script_and_the_tables_name_the_same_programs():
     """tools/propagate_mma_gpu_run.sh (bash) keeps its own PROGRAM table; the Python tools read theirs from
     propagate_mma_results.PROGRAMS: the two must name the same programs by the same keys."""
@@ -499,11 +526,16 @@ def test_the_recorded_latest_summary_is_the_one_the_runs_give():
     from each program's latest run."""
     round_tool, _, _ = _tools()
     recorded = json.loads((RESULTS / "latest_summary.json").read_text())
+    assert recorded["command"].endswith("latest --predictions r49_replay_cpu.txt --json "
+                                        "docs/propagate-mma-results/latest_summary.json")
+    registered = round_tool.registered(RESULTS / "r49_replay_cpu.txt")
     latest = round_tool.latest_runs()
     assert set(recorded["programs"]) == set(latest)
     for program, (judged, always) in latest.items():
-        summary = round_tool.program_summary(judged, always, {})
-        assert recorded["programs"][program] == summary | {"runs": [judged, always], **round_tool.misses(judged, always)}
+        summary = round_tool.program_summary(judged, always, registered)
+        assert recorded["programs"][program] == summary | {
+            "runs": [judged, always], **round_tool.misses(judged, always),
+            "replayed": round_tool.replayed(judged, always, registered)}
     total = recorded["total"]
     assert total["kernels"] == sum(p["kernels"] for p in recorded["programs"].values())
     assert total["gains_left_alone"] + total["slower_rewrites"] == total["kernels"] - total["signs"]

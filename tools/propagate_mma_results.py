@@ -72,7 +72,10 @@ FAMILIES = [
           ("bottleneck", "gemm_bottleneck_residual.py", "round 42's program", "r42_bottleneck_always.json",
            "r49_all.txt"),
           ("rowwise", "gemm_rowwise_scaled.py", "round 23's program", "r23_rowwise_always.json", "r49b_all.txt"),
-          ("dropout", "gemm_dropout_residual.py", "round 23's program", "r23_dropout_always.json", "r49b_all.txt"))],
+          ("dropout", "gemm_dropout_residual.py", "round 23's program", "r23_dropout_always.json", "r49b_all.txt"),
+          ("linear", "linear_relu2.py", "round 15's program", "r19_linear_always.json", "r49c_all.txt"),
+          ("atclamp", "gemm_at_clamp.py", "round 17's program", "r19_atclamp_always.json", "r49c_all.txt"),
+          ("geluaux", "gemm_gelu_aux.py", "round 29's program", "r29_geluaux_always.json", "r49c_all.txt"))],
     ("examples/gpu/gemm_gelu_colscale.py", "H200, round 48 (held out: written after round 47's run, nothing changed "
      "since round 46's registration, 0e1625e; an exact-GELU branch scaled per column, K = 384 and 640, with "
      "--each-size; its decisions registered from a CPU compile before the run, 6645ddf)", "r48_gelucol_default.json",
