@@ -44,6 +44,11 @@ def registered(path: Path) -> dict[str, bool]:
     return out
 
 
+def _judged_kernels(report: str) -> dict[tuple[str, str], dict]:
+    """The kernels of the run judged, by the (group, config) its rows (`propagate_mma_results._rows`) carry."""
+    return {(table.group_of(k), table.config_of(k)): k for k in json.loads((DATA / report).read_text())["kernels"]}
+
+
 def _round_of(report: str) -> int:
     """The round a report's file name carries: r47_lora_default.json, h100_addmm_default_r6.json."""
     m = re.match(r"r(\d+)_", report) or re.search(r"_r(\d+)\.json$", report)
@@ -64,8 +69,7 @@ def latest_runs() -> dict[str, tuple[str, str]]:
 def misses(default_file: str, always_file: str) -> dict[str, list[str]]:
     """A run's kernels where the default and the GPU disagree, each as `key ratio`: gains left alone (`profit=always`
     faster, kernel kept), rewrites `profit=always` ran slower, and rewrites slower than 1% in their own run."""
-    default = {(table.group_of(k), table.config_of(k)): k
-               for k in json.loads((DATA / default_file).read_text())["kernels"]}
+    default = _judged_kernels(default_file)
     out: dict[str, list[str]] = {"gains_left_alone": [], "slower_rewrites": [], "own_run_slower": []}
     for r in table._rows(default_file, always_file):
         k = default[(r["group"], r["config"])]
@@ -84,8 +88,7 @@ def replayed(default_file: str, always_file: str, predicted: dict[str, bool]) ->
     signs, and the rewrites slower than 1%, by the run's own timing where the decision is the run's and by
     `profit=always`'s where the decision now rewrites a kernel the run kept (the same code where the rewrite is
     whole).  Kernels with no registered decision count as run."""
-    default = {(table.group_of(k), table.config_of(k)): k
-               for k in json.loads((DATA / default_file).read_text())["kernels"]}
+    default = _judged_kernels(default_file)
     signs, slower, flipped = 0, [], []
     for r in table._rows(default_file, always_file):
         k = default[(r["group"], r["config"])]
@@ -102,8 +105,7 @@ def replayed(default_file: str, always_file: str, predicted: dict[str, bool]) ->
 
 def program_summary(default_file: str, always_file: str, predicted: dict[str, bool]) -> dict:
     rows = table._rows(default_file, always_file)
-    default = {(table.group_of(k), table.config_of(k)): k
-               for k in json.loads((DATA / default_file).read_text())["kernels"]}
+    default = _judged_kernels(default_file)
     rewrites, mismatched, identical, own = [], [], 0, {"faster": 0, "noise": 0, "slower": 0}
     gain_always = gain_default = 0.0
     registered_kernels = registered_rewrites = 0
