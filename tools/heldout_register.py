@@ -214,20 +214,25 @@ def _launch_ctas(program: str, k: dict) -> int | None:
     return -(-m // k["config"]["BLOCK_M"]) * -(-n // k["config"]["BLOCK_N"])
 
 
+def launch_pipeline(program: str, k: dict, path: Path) -> str:
+    """propagate-mma as irkit-check's rewriter runs it on kernel `k` (its TTGIR at `path`): given how many times the
+    launch runs the main loop, its CTAs and the device's SMs."""
+    from irkit.check.rewrite import launch_trips  # irkit's Python (`compile` runs under Triton's)
+
+    trips = launch_trips(path.read_text(), str(path), _scalars(k))
+    ctas = _launch_ctas(program, k)
+    facts = [f"main-loop-trips={trips}"] if trips is not None else []
+    facts += [f"launch-ctas={ctas}", f"device-sms={DEVICE_SMS}"] if ctas is not None else []
+    return f"propagate-mma{{{' '.join(facts)}}}" if facts else "propagate-mma"
+
+
 def decide(program: str, ttgir: Path) -> None:
     from irkit.check.binary_metrics import convert_layout_count  # irkit's Python (`compile` runs under Triton's)
-    from irkit.check.rewrite import launch_trips
 
     for k in PROGRAMS[program]():
         key = launches.kernel_key(k)
         path = ttgir / f"{key}.ttgir"
-        # as irkit-check's rewriter: how many times this launch runs the main loop, its CTAs and the device's SMs
-        # go to the pass
-        trips = launch_trips(path.read_text(), str(path), _scalars(k))
-        ctas = _launch_ctas(program, k)
-        facts = [f"main-loop-trips={trips}"] if trips is not None else []
-        facts += [f"launch-ctas={ctas}", f"device-sms={DEVICE_SMS}"] if ctas is not None else []
-        pipeline = f"propagate-mma{{{' '.join(facts)}}}" if facts else "propagate-mma"
+        pipeline = launch_pipeline(program, k, path)
         run = subprocess.run([sys.executable, "-m", "irkit", "-p", pipeline, "--mlir-print-remarks", str(path)],
                              capture_output=True, text=True)
         if run.returncode:
