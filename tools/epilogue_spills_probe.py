@@ -26,6 +26,8 @@ from pathlib import Path
 
 import cost_model_search as launches  # tools/: kernel keys
 import heldout_register  # tools/: the programs' kernels and the pipeline their launches run
+import propagate_mma_results as results  # tools/: the runs' rows and measured signs
+import propagate_mma_round as rounds  # tools/: each program's latest run
 
 RECORD = "epilogue-spills: "  # the prefix of a record on irkit-opt's stderr
 LINES = (128, 256, 384, 448, 512, 576, 640)  # spill falls (B per thread) `table` counts takes at
@@ -54,6 +56,8 @@ def opt(argv: list[str]) -> None:
 
 
 def log(folders: list[Path]) -> None:
+    """One JSON line per kernel: its program, its key and the rule's calls (none where the launch is not its
+    epilogue)."""
     for folder in folders:
         program = folder.name
         for k in heldout_register.PROGRAMS[program]():
@@ -84,9 +88,7 @@ def takes_at(records: list[dict], signs: dict[str, str], line: int) -> Counter:
 
 
 def table(files: list[Path]) -> None:
-    import propagate_mma_results as results  # tools/: rows and the measured sign
-    import propagate_mma_round as rounds
-
+    """`log`'s records against the latest runs' `profit=always` signs."""
     signs, ratios = {}, {}
     for judged, always in rounds.latest_runs().values():
         kernels = rounds._judged_kernels(judged)
