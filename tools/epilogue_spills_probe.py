@@ -26,7 +26,6 @@ from pathlib import Path
 
 import cost_model_search as launches  # tools/: kernel keys
 import heldout_register  # tools/: the programs' kernels and the pipeline their launches run
-import propagate_mma_results as results  # tools/: the runs' rows and measured signs
 import propagate_mma_round as rounds  # tools/: each program's latest run
 
 RECORD = "epilogue-spills: "  # the prefix of a record on irkit-opt's stderr
@@ -89,12 +88,8 @@ def takes_at(records: list[dict], signs: dict[str, str], line: int) -> Counter:
 
 def table(files: list[Path]) -> None:
     """`log`'s records against the latest runs' `profit=always` signs."""
-    signs, ratios = {}, {}
-    for judged, always in rounds.latest_runs().values():
-        kernels = rounds._judged_kernels(judged)
-        for row in results._rows(judged, always):
-            key = launches.kernel_key(kernels[(row["group"], row["config"])])
-            signs[key], ratios[key] = row["sign"], row["always"]["ratio"]
+    rows = rounds.latest_rows()
+    signs = {key: row["sign"] for key, row in rows.items()}
     records = [json.loads(line) for f in files for line in f.read_text().splitlines() if line.strip()]
     print(f"{sum(bool(r['calls']) for r in records)} epilogue-bound kernels of {len(records)}")
     for line in LINES:
@@ -105,7 +100,7 @@ def table(files: list[Path]) -> None:
         fall = call["spills"][0] - call["spills"][1]
         if fall >= 100:
             print(f"  {fall:5d} B ({call['spills'][0]} -> {call['spills'][1]})  {signs[r['kernel']]:6s} "
-                  f"{ratios[r['kernel']]:.3f}  {r['program']} {r['kernel']}")
+                  f"{rows[r['kernel']]['always']['ratio']:.3f}  {r['program']} {r['kernel']}")
 
 
 def main(argv: list[str] | None = None) -> int:

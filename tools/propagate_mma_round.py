@@ -66,6 +66,16 @@ def latest_runs() -> dict[str, tuple[str, str]]:
     return latest
 
 
+def latest_rows() -> dict[str, dict]:
+    """kernel key -> its row (`propagate_mma_results._rows`: `profit=always`'s sign and timing, the decision) in its
+    program's latest run."""
+    rows = {}
+    for judged, always in latest_runs().values():
+        kernels = _judged_kernels(judged)
+        rows |= {kernel_key(kernels[(r["group"], r["config"])]): r for r in table._rows(judged, always)}
+    return rows
+
+
 def misses(default_file: str, always_file: str) -> dict[str, list[str]]:
     """A run's kernels where the default and the GPU disagree, each as `key ratio`: gains left alone (`profit=always`
     faster, kernel kept), rewrites `profit=always` ran slower, and rewrites slower than 1% in their own run."""
