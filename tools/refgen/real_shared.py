@@ -9,7 +9,8 @@ it assigns (the module attribute triton_gpu.shared / ttg.shared, which make_llir
 The pass per version (as each backend's make_llir adds it): 3.1/3.3 passes.ttgpuir.add_allocate_shared_memory;
 3.9 nvidia.passes.ttgpuir.add_allocate_shared_memory_nv(pm, capability, ptx_version) /
 amd.passes.ttgpuir.add_allocate_shared_memory(pm, arch).  The target comes from the module's target attribute
-unless --target is given.  The script re-executes itself with the python of that version's venv.
+unless --target is given; `xpu` runs Intel's intel.passes.ttgpuir.add_allocate_shared_memory (triton-xpu).
+The script re-executes itself with the python of that version's venv.
 """
 import argparse
 import json
@@ -32,9 +33,20 @@ def shared_bytes(path, target=None, offsets=False):
     target = target or module_target(text) or "cuda:80"
     from triton._C.libtriton import passes
     ver = refgen_common.version_tuple()
+    backend, _, arch = target.partition(":")
+    if backend == "xpu":
+        # Intel's fork (triton-xpu): its own dialects and its allocation pass, which sizes converts with its
+        # sub-group shuffle/transpose rules before the common ones
+        from triton._C.libtriton import intel, ir
+        ctx = ir.context()
+        ir.load_dialects(ctx)
+        intel.load_dialects(ctx)
+        mod = refgen_common.parse_text(text, ctx, os.path.basename(path))
+        refgen_common.run_passes(mod, ctx, intel.passes.ttgpuir.add_allocate_shared_memory)
+        total = mod.get_int_attr("ttg.shared" if ver >= (3, 3) else "triton_gpu.shared")
+        return (total, []) if offsets else total
     ctx = refgen_common.context(target)
     mod = refgen_common.parse_text(text, ctx, os.path.basename(path))
-    backend, arch = target.split(":", 1)
     if ver < (3, 4):
         add = passes.ttgpuir.add_allocate_shared_memory
     elif backend == "cuda":
