@@ -25,7 +25,7 @@ from irkit.dialects.encodings import (
     NvidiaMmaEncodingAttr,
 )
 from irkit.frontend.parser import Parser
-from irkit.layout import algebra, conversion
+from irkit.layout import algebra, conversion, linear
 
 DATA = Path(__file__).parent / "data" / "shared_held_out"
 
@@ -125,8 +125,9 @@ def test_dpas_scratch_pads_dim_0():
     """#blocked (2x8 warps) -> #dpas (8x2 warps, repCluster [4, 2]) on 256x128 f32: rep 256 x 128, pad 1 on
     dim 0, as the real compiler allocates it (131,584 B)."""
     dpas = DpasEncodingAttr.build(8, 8, 16, 2, 16, (8, 2), (4, 2))
-    assert algebra.dpas_linear_order(dpas) == (0, 1) and algebra.get_order(dpas) == (1, 0)
+    # its linear layout walks the rows first (a work-item holds a column), though the layout's getOrder says [1, 0]
+    assert linear.ll_order(linear.to_linear_layout(dpas, (256, 128), True)) == (0, 1) and algebra.get_order(dpas) == (1, 0)
     blocked = BlockedEncodingAttr.from_values(sizePerThread=(1, 1), threadsPerWarp=(1, 16), warpsPerCTA=(2, 8), order=(1, 0))
     src, dst = TensorType(Float32Type(), (256, 128), blocked), TensorType(Float32Type(), (256, 128), dpas)
-    assert scratch.padded_rep_shape_33(src, dst) == ([257, 128], 1, 1)
-    assert scratch.cvt_scratch_bytes(src, dst, "3.3")[0] == 131584
+    assert scratch.padded_rep_shape_33(src, dst, layout_tiles=True) == ([257, 128], 1, 1)
+    assert scratch.cvt_scratch_bytes(src, dst, "3.3", "xpu")[0] == 131584

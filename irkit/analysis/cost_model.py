@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute
 
 from irkit.layout import algebra, conversion, linear
+from irkit.layout.intel_conversion import is_intel_target
 
 MAX_VECTOR_BITS = 128
 SECTOR_BYTES = 32
@@ -60,7 +61,7 @@ def lane_coordinates(enc: Attribute, shape: Sequence[int], warp_size: int) -> li
             )
             out.append(coord)
         return out
-    # layouts without a linear form (e.g. #dpas): lanes in `order`, each holding sizePerThread elements
+    # layouts without a linear form (e.g. a #dot_op of #blocked): lanes in `order`, each holding sizePerThread elements
     tpw = algebra.threads_per_warp(enc)
     spt = algebra.size_per_thread(enc)
     order = algebra.get_order(enc)
@@ -88,7 +89,7 @@ def registers_per_thread(t: TensorType) -> int:
     shape = t.get_shape()
     elems = algebra.num_elements_per_thread(enc, shape)
     if linear.to_linear_layout(enc, shape) is None:
-        # no linear form (#dpas and its dot operands): at least the tensor spread over every thread once
+        # no linear form (a #dot_op of #blocked or #wmma): at least the tensor spread over every thread once
         try:
             threads = prod(algebra.warps_per_cta(enc)) * prod(algebra.threads_per_warp(enc))
             elems = max(elems, ceil(prod(shape) / threads))
@@ -251,7 +252,7 @@ def conversion_cost(src: TensorType, dst: TensorType, version: str, target: str 
     tensor_bytes = prod(algebra.shape_per_cta(se, shape)) * elem_bytes
     regs = registers_per_thread(dst)
     try:
-        needs = conversion.cvt_needs_shared_memory(se, de, shape, src.element_type, version)
+        needs = conversion.cvt_needs_shared_memory(se, de, shape, src.element_type, version, target)
     except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError):
         needs = True
     if not needs:
@@ -267,7 +268,7 @@ def conversion_cost(src: TensorType, dst: TensorType, version: str, target: str 
         if version == V31:
             padded = padded_rep_shape_31(src, dst)
         elif version == V33:
-            padded = padded_rep_shape_33(src, dst)
+            padded = padded_rep_shape_33(src, dst, layout_tiles=is_intel_target(target))
     except (algebra.UnsupportedLayout, ValueError, KeyError, TypeError, IndexError):
         padded = None
     if padded is not None:

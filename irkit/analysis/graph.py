@@ -179,11 +179,12 @@ def _func_name(op: Operation) -> str:
     return n.data if isinstance(n, StringAttr) else ""
 
 
-def _needs_shared(src: TensorType, dst: TensorType, version: str) -> bool | None:
+def _needs_shared(src: TensorType, dst: TensorType, version: str, target: str | None) -> bool | None:
     from irkit.layout import conversion
 
     try:
-        return bool(conversion.cvt_needs_shared_memory(src.encoding, dst.encoding, tuple(src.get_shape()), src.element_type, version))
+        return bool(conversion.cvt_needs_shared_memory(
+            src.encoding, dst.encoding, tuple(src.get_shape()), src.element_type, version, target))
     except Exception:  # a layout the layout algebra does not model
         return None
 
@@ -274,7 +275,8 @@ def build_graph(
                 dst_layout=spell.layout(_layout_of(dst)),
                 shape=list(src.get_shape()),
                 element_type=spell.type(src.element_type),
-                needs_shared=_needs_shared(src, dst, ver) if isinstance(dst, TensorType) else None,
+                needs_shared=_needs_shared(src, dst, ver, smem.target.triple if smem.target else None)
+                if isinstance(dst, TensorType) else None,
             )
             enc = _layout_of(src)
             if enc is not None and attrs["src_layout"] not in layout_defs:

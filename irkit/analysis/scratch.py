@@ -15,7 +15,7 @@ from xdsl.ir import Attribute, Operation
 
 from irkit.analysis.triton_versions import APPROX, V31, V33, V39, attr_int
 from irkit.dialects.types import PointerType
-from irkit.layout import algebra, conversion, linear
+from irkit.layout import algebra, conversion, intel_conversion, linear
 
 # ---------------------------------------------------------------------------------------------
 # Scratch sizes
@@ -76,8 +76,7 @@ def _linear_view(enc: Attribute, shape: Sequence[int]):
     answers for a layout with no linear form."""
     ll = linear.to_linear_layout(enc, shape, keep_broadcast_registers=True)
     if ll is None:
-        order = algebra.dpas_linear_order(enc) if algebra.is_dpas(enc) else algebra.get_order(enc)
-        return order, algebra.unique_contig_per_thread(enc, shape), algebra.shape_per_cta_tile(enc, shape)
+        return algebra.get_order(enc), algebra.unique_contig_per_thread(enc, shape), algebra.shape_per_cta_tile(enc, shape)
     split = algebra.cta_split_num(enc)
     return linear.ll_order(ll), linear.ll_contig_per_thread(ll), linear.ll_shape_per_cta_tile(ll, split)
 
@@ -94,15 +93,20 @@ def _given(field: tuple[int, ...] | None) -> tuple[int, ...]:
     return field
 
 
-def padded_rep_shape_33(src: TensorType, dst: TensorType) -> tuple[list[int], int, int] | None:
+def padded_rep_shape_33(
+    src: TensorType, dst: TensorType, layout_tiles: bool = False
+) -> tuple[list[int], int, int] | None:
     """getScratchConfigForCvt (3.2/3.3): linear-encoding tiles/orders/contiguity, vectors clamped to the
     rep shape and to 128 bits, no padding when all dims but the fastest are 1, the pad on the destination's
-    fastest dim."""
+    fastest dim.  `layout_tiles`: each layout's own getShapePerCTATile, as Intel's 3.3 line (triton-xpu
+    3.3.0b1, from its release/3.3.0 branch) still takes them."""
     se, de = src.encoding, dst.encoding
     shape = tuple(src.get_shape())
     s_cta, d_cta = algebra.shape_per_cta(se, shape), algebra.shape_per_cta(de, shape)
     in_ord, s_contig, s_tile = _linear_view(se, shape)
     out_ord, d_contig, d_tile = _linear_view(de, shape)
+    if layout_tiles:
+        s_tile, d_tile = algebra.shape_per_cta_tile(se, shape), algebra.shape_per_cta_tile(de, shape)
     rank = len(shape)
     rep = [max(min(s_cta[d], s_tile[d]), min(d_cta[d], d_tile[d])) for d in range(rank)]
     if algebra.num_ctas(se) > 1 and _cta_layout(se) != _cta_layout(de):
@@ -143,13 +147,17 @@ def cvt_scratch_bytes(
                 return _cvt_elem_bytes(src), "register/shortcut convert: Triton 3.1 still reserves one element"
             rep = _rep_shape(padded_rep_shape_31(src, dst))
             return prod(rep) * _cvt_elem_bytes(src), note
+        # Intel's fork sizes its sub-group transposes itself, ahead of the common rules
+        intel = intel_conversion.is_intel_target(target)
+        if intel and intel_conversion.cvt_is_sub_group_transpose(se, de, shape, elem):
+            return intel_conversion.sub_group_transpose_bytes(se, shape, _cvt_elem_bytes(src)), note
         if version == V33:
-            if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V33):
+            if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V33, target):
                 return 0, ""
-            rep = _rep_shape(padded_rep_shape_33(src, dst))
+            rep = _rep_shape(padded_rep_shape_33(src, dst, layout_tiles=intel))
             return prod(rep) * _cvt_elem_bytes(src), note
         # 3.9
-        if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V39):
+        if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V39, target):
             return 0, ""
         n = conversion.swizzled_scratch_elems(se, de, shape, bits, target, leave_reps)
         if n is None:

@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
-from irkit.dialects.module_attrs import module_attrs
+from irkit.dialects.module_attrs import module_attrs, module_target
 
 # ---------------------------------------------------------------------------------------------
 # Versions
@@ -64,10 +64,14 @@ def normalize_version(version: str | None) -> str | None:
 
 
 def infer_version(module: Operation) -> str:
-    """`triton_gpu.*` module attributes mean Triton 3.1; `ttg.*` the newest rules (3.9)."""
+    """`triton_gpu.*` module attributes mean Triton 3.1; `ttg.*` the newest rules (3.9), except beside Intel's
+    `triton_intel_gpu.*`: Intel's fork renamed that dialect `ttig` in May 2025, before 3.4, so such a module
+    comes from its 3.2/3.3 line (triton-xpu 3.3.0b1 prints it)."""
     keys = module_attrs(module)
     if any(k.startswith("triton_gpu.") for k in keys):
         return V31
+    if any(k.startswith("triton_intel_gpu.") for k in keys):
+        return V33
     return V39
 
 
@@ -96,6 +100,10 @@ def reduce_rules(version: str | None, module: Operation) -> str:
     sorts, whose reduces cross warps); the linear-layout reduction of the 3.9 rules comes with 3.8."""
     rules = normalize_version(version) if version is not None else infer_version(module)
     if rules == V39 and release_of(version, module) < (3, 8, 0):
+        return V33
+    if rules == V39 and (module_target(module) or "").startswith("xpu"):
+        # Intel's allocation sizes reduces with the srcShape formula (getScratchSizeInBytesOld) since its
+        # April 2026 workaround for a reduce-order accuracy issue
         return V33
     return rules
 

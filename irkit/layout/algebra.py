@@ -54,6 +54,9 @@ from irkit.dialects.encodings import (
 from irkit.layout.kinds import (  # noqa: F401  (re-exported: callers ask algebra about kinds too)
     UnsupportedLayout,
     cta_layout,
+    dpas_shape_a,
+    dpas_shape_b,
+    dpas_shape_c,
     erase_dim,
     erase_order,
     fold_sliced,
@@ -185,34 +188,6 @@ def shape_per_cta(enc: Attribute | None, shape: Sequence[int]) -> Shape:
 
 
 
-def _dpas_c(enc: DpasEncodingAttr) -> tuple[int, int]:
-    rc = enc.rep_cluster or (1, 1)
-    return enc.repeat_count * rc[-2], enc.execution_size * rc[-1]
-
-
-def _dpas_a(enc: DpasEncodingAttr) -> tuple[int, int]:
-    rc = enc.rep_cluster or (1, 1)
-    return enc.repeat_count * rc[-2], enc.systolic_depth * enc.ops_per_chan
-
-
-def _dpas_b(enc: DpasEncodingAttr) -> tuple[int, int]:
-    rc = enc.rep_cluster or (1, 1)
-    return enc.systolic_depth * enc.ops_per_chan, enc.execution_size * rc[-1]
-
-
-def dpas_linear_order(enc: Attribute) -> tuple[int, ...]:
-    """LinearEncodingAttr::getOrder of an Intel DPAS accumulator (the order Triton 3.3's convert scratch
-    takes from `toLinearEncoding`): dims by their first register basis.  A work-item's registers walk the
-    `repeatCount` rows of one instruction, then the `repCluster` rows, then columns, so dim M comes first
-    whenever it holds more than one row (measured on triton-xpu 3.3.0b1: the scratch pads dim 0); the
-    getOrder of the layout itself says [1, 0]."""
-    rank = rank_of(enc)
-    rows, _ = _dpas_c(enc)
-    if rows > 1:
-        return (rank - 2, rank - 1) + tuple(range(rank - 3, -1, -1))
-    return reversed_order(rank)
-
-
 def warps_per_cta(enc: Attribute) -> tuple[int, ...]:
     """getWarpsPerCTA (3.1).  Slices fold the sliced dim's warps into the others; dot operands report the
     parent's warps (Triton 3.1 returns the parent's warpsPerCTA unchanged)."""
@@ -294,7 +269,7 @@ def size_per_thread(enc: Attribute) -> tuple[int, ...]:
     if is_wmma(enc):
         return (1,) * (rank - 2) + (8, 1)
     if is_dpas(enc):
-        c0, _ = _dpas_c(enc)
+        c0, _ = dpas_shape_c(enc)
         es = enc.execution_size
         tpw = enc.threads_per_warp
         if tpw == es:
@@ -385,7 +360,7 @@ def contig_per_thread(enc: Attribute) -> tuple[int, ...]:
     if is_wmma(enc):
         return (1,) * (rank - 2) + (8, 1)
     if is_dpas(enc):
-        c0, _ = _dpas_c(enc)
+        c0, _ = dpas_shape_c(enc)
         if enc.threads_per_warp == enc.execution_size:
             return (c0, 1)
         return (1, 1)
@@ -440,8 +415,9 @@ def shape_per_cta_tile(enc: Attribute, shape: Sequence[int] | None = None) -> tu
         return tuple(w[:-2]) + (instr[0] * w[-2], instr[1] * w[-1])
     if is_dpas(enc):
         w = enc.warps_per_cta
-        c0, c1 = _dpas_c(enc)
-        return (c0 * w[0], c1 * w[1])
+        c0, c1 = dpas_shape_c(enc)
+        batch = (enc.rep_cluster[0] * w[0],) if rank == 3 else ()
+        return batch + (c0 * w[-2], c1 * w[-1])
     if is_dot_operand(enc):
         return _dot_shape_per_cta_tile(enc, shape)
     if is_linear(enc):
@@ -464,8 +440,11 @@ def _dot_shape_per_cta_tile(enc: DotOperandEncodingAttr, shape: Sequence[int] | 
         return lead + ((pt[-2], 16) if op == 0 else (16, pt[-1]))
     if is_dpas(parent):
         if op == 0:
-            return (pt[0], _dpas_a(parent)[1])
-        return (_dpas_b(parent)[0], pt[1])
+            return lead + (pt[-2], dpas_shape_a(parent)[1])
+        # Intel's getSizePerThreadForOperand(B) divides getShapeB, which already holds the repCluster, by the
+        # execution size and multiplies by the repCluster again (3.1 to 3.3): B spans repCluster^2 columns
+        rc = parent.rep_cluster or (1, 1)
+        return lead + (dpas_shape_b(parent)[0], pt[-1] * rc[-1])
     if is_blocked(parent):
         # FMA dot operands: the K dim is owned whole by each thread
         k = rank - 1 if op == 0 else rank - 2

@@ -24,6 +24,7 @@ from xdsl.ir import Attribute
 
 from irkit.dialects.types import PointerType
 from irkit.layout import algebra
+from irkit.layout.intel_conversion import cvt_is_sub_group_shuffle, is_dpas_to_dot_shortcut, is_intel_target
 from irkit.layout.linear import (
     BLOCK,
     LANE,
@@ -213,16 +214,22 @@ def is_mfma_to_dot_shortcut(src: Attribute, dst: Attribute, elem: Attribute | in
 
 
 def cvt_needs_shared_memory(
-    src: Attribute, dst: Attribute, shape: Sequence[int], elem: Attribute | int | None = None, version: str = "3.1"
+    src: Attribute,
+    dst: Attribute,
+    shape: Sequence[int],
+    elem: Attribute | int | None = None,
+    version: str = "3.1",
+    target: str | None = None,
 ) -> bool:
     """Does a convert_layout src -> dst on `shape` go through shared memory?
 
     3.1.0: yes unless it is an mma->mma (Hopper), mma->dot or mfma->dot shortcut; Triton 3.1.0 has no
     linear-layout test here (measured: even a blocked -> identical blocked convert takes scratch).
-    3.2/3.3: not if it is a register permutation (linear layouts), a blocked->dot_op(blocked) shortcut or
-    the Hopper mma->dot shortcut.  3.4+/3.9: also not when the data stays inside each warp and the
-    permutation has fewer than 2 mixed register/lane transpositions (a warp shuffle).  A layout without a
-    linear form needs it."""
+    3.2/3.3: not if it is a register permutation (linear layouts), a blocked->dot_op(blocked) shortcut,
+    the Hopper mma->dot shortcut or Intel's DPAS->operand A shortcut (Intel's fork, 3.3 and main); on an
+    Intel `target`, not if a sub-group shuffle does it.  3.4+/3.9: also not when the data stays inside each
+    warp and the permutation has fewer than 2 mixed register/lane transpositions (a warp shuffle).  A layout
+    without a linear form needs it."""
     major_minor = _version_tuple(version)
     if major_minor < (3, 2):
         return not (
@@ -231,7 +238,9 @@ def cvt_needs_shared_memory(
             or is_mfma_to_dot_shortcut(src, dst, elem)
         )
     reg = cvt_is_register_only(src, dst, shape)
-    if reg:
+    if reg or is_dpas_to_dot_shortcut(src, dst):
+        return False
+    if is_intel_target(target) and cvt_is_sub_group_shuffle(src, dst, shape):
         return False
     if major_minor < (3, 4):
         if algebra.is_mma_v3(src) and is_mma_to_dot_shortcut(src, dst, elem, version):

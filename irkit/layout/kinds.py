@@ -120,6 +120,24 @@ def split_by_bases(bases, rank: int) -> tuple[int, ...]:
     return tuple(split)
 
 
+def dpas_shape_a(enc: DpasEncodingAttr) -> tuple[int, int]:
+    """DpasEncodingAttr::getShapeA: operand A of one repCluster (rows x K)."""
+    rc = enc.rep_cluster or (1, 1)
+    return enc.repeat_count * rc[-2], enc.systolic_depth * enc.ops_per_chan
+
+
+def dpas_shape_b(enc: DpasEncodingAttr) -> tuple[int, int]:
+    """DpasEncodingAttr::getShapeB: operand B of one repCluster (K x columns)."""
+    rc = enc.rep_cluster or (1, 1)
+    return enc.systolic_depth * enc.ops_per_chan, enc.execution_size * rc[-1]
+
+
+def dpas_shape_c(enc: DpasEncodingAttr) -> tuple[int, int]:
+    """DpasEncodingAttr::getShapeC: the accumulator of one repCluster (rows x columns)."""
+    rc = enc.rep_cluster or (1, 1)
+    return enc.repeat_count * rc[-2], enc.execution_size * rc[-1]
+
+
 def rank_of(enc: Attribute) -> int:
     """Rank of the tensors a layout applies to."""
     if is_slice(enc):

@@ -8,8 +8,9 @@ image of an index is the XOR of the bases of its set bits.  This is Triton's `tr
 `to_linear_layout(enc, shape)` converts the layout attributes irkit knows into linear layouts, following
 Triton's `lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp` (the conversions are the same from 3.1
 to 3.9 for blocked, slice, nvidia_mma v2/v3, amd_mfma, amd_wmma and the dot operands of mma v2 and
-mfma; `#ttg.linear` is read as written).  It returns None for a layout it cannot convert faithfully
-(dpas, dot_op of dpas/wmma/blocked parents, mma v3 operand B, CTA layouts it cannot read).
+mfma; `#ttg.linear` is read as written) and Intel's for dpas and its dot operands.  It returns None for
+a layout it cannot convert faithfully (dot_op of wmma/blocked parents, mma v3 operand B, CTA layouts it
+cannot read).
 
 Conversion decisions built on them (register-only, warp-local, shared-memory need, the swizzled
 scratch size) are in `irkit.layout.conversion`.
@@ -28,6 +29,7 @@ from irkit.dialects.encodings import (
     AmdWmmaEncodingAttr,
     BlockedEncodingAttr,
     DotOperandEncodingAttr,
+    DpasEncodingAttr,
     LinearEncodingAttr,
     NvidiaMmaEncodingAttr,
     SliceEncodingAttr,
@@ -206,6 +208,97 @@ class LinearLayout:
         bases = dict(self.bases)
         bases[d] = [v for v in self.bases.get(d, ()) if any(v)]
         return LinearLayout(bases, self.out_dims)
+
+    def sublayout(self, in_dims: Sequence[str], out_dims: Sequence[str]) -> LinearLayout:
+        """The restriction to `in_dims` (in this layout's order) and the projection onto `out_dims`."""
+        keep = [i for i, n in enumerate(self.out_dim_names) if n in out_dims]
+        return LinearLayout(
+            {d: [tuple(v[i] for i in keep) for v in vs] for d, vs in self.bases.items() if d in in_dims},
+            [self.out_dims[i] for i in keep],
+        )
+
+    def sublayout_is_zero(self, in_dims: Sequence[str], out_dims: Sequence[str]) -> bool:
+        return not any(any(v) for vs in self.sublayout(in_dims, out_dims).bases.values() for v in vs)
+
+    def quotient(self, dims: Sequence[str]) -> LinearLayout | None:
+        """LinearLayout::quotient: drop `dims` from the ins and the outs where the layout maps them to
+        themselves by the identity and mixes them with nothing else; None where it does not."""
+        rest_in = [d for d in self.in_dims if d not in dims]
+        rest_out = [n for n in self.out_dim_names if n not in dims]
+        square = self.sublayout(dims, dims)
+        for d in dims:
+            if d not in square.out_dim_names:
+                if square.in_dim_size_log2(d):
+                    return None
+                continue
+            i = square.out_dim_index(d)
+            want = [tuple((1 << k) if j == i else 0 for j in range(len(square.out_dims)))
+                    for k in range(square.in_dim_size_log2(d))]
+            if square.bases.get(d, []) != want or square.in_dim_size(d) != square.out_dim_size(d):
+                return None
+        if not (self.sublayout_is_zero(rest_in, dims) and self.sublayout_is_zero(dims, rest_out)):
+            return None
+        return self.sublayout(rest_in, rest_out)
+
+
+def invert_and_compose(layout: LinearLayout, outer: LinearLayout) -> LinearLayout:
+    """LinearLayout::invertAndCompose: the map L from `layout`'s hardware indices to `outer`'s with
+    outer(L(x)) = layout(x), for a convert from `outer` (the source) to `layout` (the destination).  In dims the
+    two layouts map alike stay the identity; the others are solved over F2 with the minimal-norm preimage
+    (the reduced row echelon form of [outer | layout], as Triton's `lstsq`)."""
+    names = layout.out_dim_names
+    src = outer.transpose_outs(names)
+    same = [d for d in src.in_dims if layout.has_in_dim(d)
+            and src.sublayout([d], names) == layout.sublayout([d], names)
+            and src.in_dim_size(d) == layout.in_dim_size(d)]
+    a_dims = [d for d in src.in_dims if d not in same]
+    b_dims = [d for d in layout.in_dims if d not in same]
+    a_cols = [src.flat(v) for d in a_dims for v in src.bases[d]]
+    b_cols = [layout.flat(v) for d in b_dims for v in layout.bases[d]]
+    n_a = len(a_cols)
+    rows = []
+    for r in range(sum(_log2(s) for _, s in layout.out_dims)):
+        row = 0
+        for c, col in enumerate(a_cols + b_cols):
+            row |= (col >> r & 1) << c
+        rows.append(row)
+    pivots: dict[int, int] = {}  # A column -> the row of the RREF that has its pivot
+    rank = 0
+    for c in range(n_a + len(b_cols)):
+        pivot = next((i for i in range(rank, len(rows)) if rows[i] >> c & 1), None)
+        if pivot is None:
+            continue
+        rows[rank], rows[pivot] = rows[pivot], rows[rank]
+        for i in range(len(rows)):
+            if i != rank and rows[i] >> c & 1:
+                rows[i] ^= rows[rank]
+        if c < n_a:
+            pivots[c] = rank
+        rank += 1
+    pivot_rows = {c: rows[i] for c, i in pivots.items()}
+    # each column c of `layout` solved: the A columns whose pivot row carries bit c
+    solved = [sum(1 << r for r, row in pivot_rows.items() if row >> (n_a + c) & 1) for c in range(len(b_cols))]
+    a_sizes = [(d, src.in_dim_size_log2(d)) for d in a_dims]
+    out_names = a_dims + same
+    bases: dict[str, list[tuple[int, ...]]] = {}
+    k = 0
+    for d in b_dims:
+        vecs = []
+        for _ in range(layout.in_dim_size_log2(d)):
+            flat, parts, shift = solved[k], [], 0
+            for _, bits in a_sizes:
+                parts.append(flat >> shift & ((1 << bits) - 1))
+                shift += bits
+            vecs.append(tuple(parts) + (0,) * len(same))
+            k += 1
+        bases[d] = vecs
+    for j, d in enumerate(same):
+        bases[d] = [tuple((1 << i) if o == len(a_dims) + j else 0 for o in range(len(out_names)))
+                    for i in range(src.in_dim_size_log2(d))]
+    out_sizes = [(d, src.in_dim_size(d)) for d in out_names]
+    ret = LinearLayout({d: bases[d] for d in layout.in_dims}, out_sizes)
+    return ret.transpose_outs([d for d in src.in_dims])
+
 
 # ---------------------------------------------------------------------------------------------
 # Shape helpers (LayoutUtils.cpp)
@@ -500,6 +593,85 @@ def _wmma_to_ll(enc: AmdWmmaEncodingAttr, shape: Sequence[int]) -> LinearLayout 
     return combine_cta_cga_with_shape(tile * warps, enc, shape)
 
 
+def dpas_repetitions(enc: DpasEncodingAttr, shape: Sequence[int], op_idx: int) -> tuple[int, int, int]:
+    """DpasEncodingAttr::getDPASRepetitions: (batch, rows, columns) of instruction clusters each sub-group
+    repeats over `shape` for operand A (0), B (1) or the accumulator (2)."""
+    rank = len(shape)
+    per_warp = (kinds.dpas_shape_a, kinds.dpas_shape_b, kinds.dpas_shape_c)[op_idx](enc)
+    wpc = enc.warps_per_cta
+    rows_split = wpc[-2] if op_idx != 1 else 1  # operand B is not split over the warps along M
+    cols_split = wpc[-1] if op_idx != 0 else 1  # nor operand A over those along N
+    batch = max(1, shape[0] // wpc[0]) if rank == 3 else 1
+    return batch, max(1, shape[-2] // (per_warp[0] * rows_split)), max(1, shape[-1] // (per_warp[1] * cols_split))
+
+
+def _dpas_to_ll(enc: DpasEncodingAttr, shape: Sequence[int], op_idx: int = 2) -> LinearLayout | None:
+    """DPAStoLinearLayout (Intel's third_party/intel/.../LinearLayoutConversions.cpp, in triton-xpu 3.3 and
+    main): one instruction's registers and work-items for operand A (0), B (1) or the accumulator (2), then
+    the repCluster, the sub-groups and the repetitions.  A work-item holds a column of one instruction's rows
+    (A and C) or `opsPerChan` consecutive rows of one column (B)."""
+    rank = len(shape)
+    wpc = tuple(enc.warps_per_cta)
+    rc = tuple(enc.rep_cluster or ())
+    if rank not in (2, 3) or len(wpc) != rank or len(rc) != rank:
+        return None
+    names = dim_names(rank)
+    tpw, opc = enc.threads_per_warp, enc.ops_per_chan
+    depth, rows, width = enc.systolic_depth, enc.repeat_count, enc.execution_size
+    reg: list[tuple[int, int]] = []
+    lane: list[tuple[int, int]] = []
+    if op_idx == 0:
+        packed = 2 if opc == 4 else 1  # ops of one work-item's register along K
+        cols = depth * opc // packed
+        rows_per_warp = -(-tpw // cols)
+        reg += [(0, p) for p in doublings(1, packed)]
+        reg += [(w * rows_per_warp, 0) for w in doublings(1, rows // rows_per_warp)]
+        lane += [(0, packed * t) for t in doublings(1, cols)]
+        lane += [(t // cols, 0) for t in doublings(cols, tpw)]
+        k_dim, other = rank - 1, rank - 2
+    elif op_idx == 1:
+        rows_per_warp = tpw // width
+        reg += [(p, 0) for p in doublings(1, opc)]
+        reg += [(r * opc, 0) for r in doublings(rows_per_warp, depth)]
+        lane += [(0, t) for t in doublings(1, width)]
+        lane += [(r * opc, 0) for r in doublings(1, rows_per_warp)]
+        k_dim, other = rank - 2, rank - 1
+    else:
+        rows_per_warp = tpw // width
+        reg += [(r, 0) for r in doublings(rows_per_warp, rows)]
+        lane += [(0, t) for t in doublings(1, width)]
+        lane += [(r, 0) for r in doublings(1, rows_per_warp)]
+        k_dim, other = rank - 1, rank - 2
+    tile = LinearLayout({REG: reg, LANE: lane}, names[-2:])
+    if op_idx == 2:
+        tile = tile * LinearLayout.identity_1d(rc[k_dim], REG, names[k_dim])
+    tile = tile * LinearLayout.identity_1d(rc[other], REG, names[other])
+    warp_k = LinearLayout.zeros_1d(wpc[k_dim], WARP, names[k_dim]) if op_idx != 2 else LinearLayout.identity_1d(
+        wpc[k_dim], WARP, names[k_dim])
+    warp_other = LinearLayout.identity_1d(wpc[other], WARP, names[other])
+    tile = tile * (warp_other * warp_k if op_idx == 1 else warp_k * warp_other)
+    if rank == 3:
+        tile = tile * LinearLayout.identity_1d(wpc[0], WARP, names[0])
+    reps = dpas_repetitions(enc, shape, op_idx)
+    rep_k, rep_other = (reps[2], reps[1]) if k_dim == rank - 1 else (reps[1], reps[2])
+    tile = tile * LinearLayout.identity_1d(rep_k, REG, names[k_dim])
+    tile = tile * LinearLayout.identity_1d(rep_other, REG, names[other])
+    if rank == 3:
+        tile = tile * LinearLayout.identity_1d(reps[0], REG, names[0])
+    return combine_cta_cga_with_shape(tile, enc, shape)
+
+
+def doublings(start: int, stop: int) -> list[int]:
+    """start, 2 start, 4 start, ... below stop: a C++ `for (i = start; i < stop; i *= 2)` (none from 0)."""
+    if start <= 0:
+        return []
+    out, i = [], start
+    while i < stop:
+        out.append(i)
+        i *= 2
+    return out
+
+
 def _slice_to_ll(enc: SliceEncodingAttr, shape: Sequence[int]) -> LinearLayout | None:
     dim = kinds.slice_dim(enc)
     parent_shape = list(shape)
@@ -554,6 +726,8 @@ def _to_ll_cached(enc: Attribute, shape: tuple[int, ...], keep: bool) -> LinearL
             return _mfma_to_ll(enc, shape)
         if kinds.is_wmma(enc):
             return _wmma_to_ll(enc, shape)
+        if kinds.is_dpas(enc):
+            return _dpas_to_ll(enc, shape)
         if kinds.is_linear(enc):
             return _linear_attr_to_ll(enc, shape)
         if kinds.is_dot_operand(enc):
@@ -562,6 +736,8 @@ def _to_ll_cached(enc: Attribute, shape: tuple[int, ...], keep: bool) -> LinearL
                 return _nvidia_dot_to_ll(enc, shape)
             if kinds.is_mfma(parent):
                 return _mfma_dot_to_ll(enc, shape)
+            if kinds.is_dpas(parent):
+                return _dpas_to_ll(parent, shape, int(enc.op_idx))
             return None
     except (kinds.UnsupportedLayout, ValueError, KeyError, TypeError):
         return None

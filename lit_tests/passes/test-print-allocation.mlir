@@ -7,6 +7,7 @@
 // RUN: irkit-opt %S/Inputs/test-print-allocation-remarks.mlir --allow-unregistered-dialect --test-print-allocation -o /dev/null 2>&1 | FileCheck %s --check-prefix=TEXT
 // RUN: irkit-opt %S/Inputs/test-print-allocation-partitions.mlir --test-print-allocation=partition-size=65536 -o /dev/null 2>&1 | FileCheck %S/Inputs/test-print-allocation-partitions.mlir --check-prefix=PART
 // RUN: irkit-opt %S/Inputs/test-print-allocation-partitions.mlir --test-print-allocation -o /dev/null 2>&1 | FileCheck %S/Inputs/test-print-allocation-partitions.mlir --check-prefix=ONE
+// RUN: irkit-opt %S/Inputs/test-print-allocation-intel.mlir --split-input-file --test-print-allocation -o /dev/null 2>&1 | FileCheck %S/Inputs/test-print-allocation-intel.mlir --check-prefix=INTEL
 
 // test-print-allocation: Triton's TestAllocation report (offsets, sizes, totals) from irkit's allocation
 // model, under the rules of the module's Triton version.  Every offset and total below is what the real
