@@ -58,6 +58,28 @@ def test_a_round_counts_signs_gains_and_what_was_not_registered(tools_on, tmp_pa
                                                             "always_tflops": 125}
 
 
+def test_a_partial_rewrite_is_also_judged_by_its_own_run(tools_on, tmp_path):
+    """A rewrite that keeps some conversions is other code than profit=always's: `signs` judges it by
+    profit=always's sign, `signs_partial_own` by its own run."""
+    round_tool, _ = tools_on
+    partial = ["k.ttgir:3:4: remark: propagate-mma: moved the store to #mma (model: -300 cycles/CTA)",
+               "k.ttgir:9:4: remark: propagate-mma: conversion kept: ... (model: +40 cycles/CTA)"]
+    # 32: partial, profit=always 10% slower, its own run 5% faster; 64: partial, profit=always 10% faster, its own
+    # run 5% slower; 128: whole rewrite, faster both ways
+    _write(tmp_path, "rY_p_always.json", [_kernel(32, "checked", 1.1, {"r": 1}), _kernel(64, "checked", 0.9, {"r": 2}),
+                                          _kernel(128, "checked", 0.9, {"r": 3})])
+    _write(tmp_path, "rY_p_default.json", [_kernel(32, "checked", 0.95, {"r": 4}) | {"remarks": partial},
+                                           _kernel(64, "checked", 1.05, {"r": 5}) | {"remarks": partial},
+                                           _kernel(128, "checked", 0.9, {"r": 3})])
+    summary = round_tool.program_summary("rY_p_default.json", "rY_p_always.json", {})
+    assert (summary["signs"], round_tool.signs_partial_own("rY_p_default.json", "rY_p_always.json")) == (2, 2)
+    rows = {r["config"]: r for r in round_tool.table._rows("rY_p_default.json", "rY_p_always.json")}
+    assert [r["verdict"] for r in rows.values()] == ["partial", "partial", "remove"]
+    judged = round_tool._judged_kernels("rY_p_default.json")
+    assert [round_tool._agrees_as_run(r, judged[(r["group"], r["config"])]) for r in rows.values()] == [True, False, True]
+    assert [r["agree"] for r in rows.values()] == [False, True, True]
+
+
 def test_the_registered_lines_are_read_and_another_form_is_refused(tools_on, tmp_path, capsys):
     round_tool, _ = tools_on
     (tmp_path / "p.txt").write_text("# a header: rewrite | keep\np gemm_512x512x512_32x64x32_w4_s3: rewrite; SASS cost "
@@ -535,7 +557,9 @@ def test_the_recorded_latest_summary_is_the_one_the_runs_give():
         summary = round_tool.program_summary(judged, always, registered)
         assert recorded["programs"][program] == summary | {
             "runs": [judged, always], **round_tool.misses(judged, always),
+            "signs_partial_own": round_tool.signs_partial_own(judged, always),
             "replayed": round_tool.replayed(judged, always, registered)}
     total = recorded["total"]
     assert total["kernels"] == sum(p["kernels"] for p in recorded["programs"].values())
     assert total["gains_left_alone"] + total["slower_rewrites"] == total["kernels"] - total["signs"]
+    assert total["signs_partial_own"] == sum(p["signs_partial_own"] for p in recorded["programs"].values())

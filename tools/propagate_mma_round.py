@@ -15,6 +15,7 @@ reports, `tools/propagate_mma_gpu_run.sh`) for every program of the script found
 - rewrites: kernels the default changed; against the registered decisions (`kernel: rewrite | keep` lines);
 - the rewrites' own timings: bit-identical, faster, within noise, slower than 1% (`measured_sign`);
 - signs: the default's decision against `profit=always`'s measured sign (either decision agrees within noise);
+  with `latest`, also with each partial rewrite judged by its own run instead (`signs_partial_own`);
 - gain kept: where `profit=always` is faster, the default's speed-up summed over those kernels, over `profit=always`'s;
 - tuned optimum: the fastest config of each kernel and size, before and with the default.
 """
@@ -113,6 +114,20 @@ def replayed(default_file: str, always_file: str, predicted: dict[str, bool]) ->
     return {"signs": signs, "own_run_slower": slower, "decided_otherwise": flipped}
 
 
+def _agrees_as_run(row: dict, kernel: dict) -> bool:
+    """The row's sign, except that a partial rewrite (some conversions kept) is judged by its own run: its code is
+    not `profit=always`'s, so that run's sign is another kernel's."""
+    if row["changed"] and row["verdict"] == "partial":
+        return table.measured_sign(kernel["timing"]) != "slower"
+    return row["agree"]
+
+
+def signs_partial_own(default_file: str, always_file: str) -> int:
+    """A run's signs with each partial rewrite judged by its own run (`_agrees_as_run`)."""
+    default = _judged_kernels(default_file)
+    return sum(_agrees_as_run(r, default[(r["group"], r["config"])]) for r in table._rows(default_file, always_file))
+
+
 def program_summary(default_file: str, always_file: str, predicted: dict[str, bool]) -> dict:
     rows = table._rows(default_file, always_file)
     default = _judged_kernels(default_file)
@@ -170,7 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         if all((DATA / f).exists() for f in files):
             report["programs"][program] = program_summary(*files, predicted)
             if latest:
-                report["programs"][program] |= {"runs": list(files), **misses(*files)}
+                report["programs"][program] |= {"runs": list(files), **misses(*files),
+                                                 "signs_partial_own": signs_partial_own(*files)}
                 if predicted:
                     report["programs"][program]["replayed"] = replayed(*files, predicted)
     keys = ("kernels", "rewrites", "registered", "registered_rewrites", "bit_identical", "signs", "always_faster",
@@ -187,6 +203,10 @@ def main(argv: list[str] | None = None) -> int:
               f"bit-identical {p['bit_identical']}; ran faster {m['faster']}, noise {m['noise']}, slower {m['slower']}; "
               f"signs {p['signs']} ({p['signs'] / p['kernels']:.1%}); gain kept {p['gain_default']:.3f} of "
               f"{p['gain_always']:.3f}")
+    if latest:
+        total["signs_partial_own"] = sum(p["signs_partial_own"] for p in report["programs"].values())
+        print(f"signs with each partial rewrite judged by its own run: {total['signs_partial_own']} "
+              f"({total['signs_partial_own'] / total['kernels']:.1%})")
     for program, p in report["programs"].items():
         for miss in p["not_as_registered"]:
             print(f"  not as registered: {program} {miss}")
