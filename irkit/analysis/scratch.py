@@ -129,10 +129,16 @@ def padded_rep_shape_33(
 
 
 def cvt_scratch_bytes(
-    src: TensorType, dst: TensorType, version: str, target: str | None = None, leave_reps: bool = True
+    src: TensorType,
+    dst: TensorType,
+    version: str,
+    target: str | None = None,
+    leave_reps: bool = True,
+    broadcast_warps: bool = True,
 ) -> tuple[int, str]:
     """Scratch bytes of `convert_layout src -> dst` under a version's rules, and a note when approximate.
-    `leave_reps=False`: the ld/stmatrix swizzling of Triton 3.4/3.5 (`triton_versions.matrix_tiles_leave_reps`)."""
+    `leave_reps=False`: the ld/stmatrix swizzling of Triton 3.4/3.5 (`triton_versions.matrix_tiles_leave_reps`);
+    `broadcast_warps=False`: the warp shuffles of 3.4-3.8 (`triton_versions.broadcast_warps_shuffle`)."""
     se, de = src.encoding, dst.encoding
     if se is None or de is None or algebra.is_shared(se) or algebra.is_shared(de):
         return 0, ""
@@ -157,7 +163,7 @@ def cvt_scratch_bytes(
             rep = _rep_shape(padded_rep_shape_33(src, dst, layout_tiles=intel))
             return prod(rep) * _cvt_elem_bytes(src), note
         # 3.9
-        if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V39, target):
+        if not conversion.cvt_needs_shared_memory(se, de, shape, elem, V39, target, broadcast_warps):
             return 0, ""
         n = conversion.swizzled_scratch_elems(se, de, shape, bits, target, leave_reps)
         if n is None:

@@ -68,6 +68,7 @@ from irkit.analysis.triton_versions import (
     V31,
     V39,
     attr_int,
+    broadcast_warps_shuffle,
     infer_version,
     matrix_tiles_leave_reps,
     normalize_version,
@@ -688,7 +689,8 @@ class _FunctionAllocation:
         elif isinstance(op, ConvertLayoutOp):
             src, dst = _tensor(op.operands[0].type), _tensor(op.results[0].type)
             if src is not None and dst is not None:
-                nbytes, note = cvt_scratch_bytes(src, dst, ctx.version, ctx.target_triple, ctx.cvt_leaves_reps)
+                nbytes, note = cvt_scratch_bytes(src, dst, ctx.version, ctx.target_triple, ctx.cvt_leaves_reps,
+                                                 ctx.cvt_broadcast_warps)
         elif isinstance(op, ReduceOp):
             nbytes, note = reduce_scratch_bytes(op, ctx.reduce_version or ctx.version)
         elif isinstance(op, ScanOp):
@@ -780,6 +782,8 @@ class _Context:
     reduce_version: str | None = None
     # the ld/stmatrix swizzling of converts keeps some reps in the segment (3.6 on; matrix_tiles_leave_reps)
     cvt_leaves_reps: bool = True
+    # a dst warp bit that src broadcasts over may stay in a warp shuffle (3.9 on; broadcast_warps_shuffle)
+    cvt_broadcast_warps: bool = True
     # warps of every warp_specialize's partitions once AllocateWarpGroups has padded them to whole warp
     # groups (None: as written; `warp_group_warps`)
     partition_warps: int | None = None
@@ -797,7 +801,7 @@ def analyze_shared_memory(
     """Predict Triton's shared-memory allocation for a TTGIR module.
 
     `version`: "3.1", "3.3", "3.9" or a release ("3.5.1": 3.9's rules with that release's differences,
-    `reduce_rules` and `matrix_tiles_leave_reps`); inferred from the module attribute spelling when
+    `reduce_rules`, `matrix_tiles_leave_reps` and `broadcast_warps_shuffle`); inferred from the module attribute spelling when
     None.  `target`: a `TARGETS` name or a triple; defaults to the module's `ttg.target`.  `limit`:
     overrides the target's shared-memory limit.  `scratch_size`: the scratch bytes of every op but calls and
     functions, in place of the model's (Triton's AllocationAnalysisScratchSizeFn).  `partition_size`: the
@@ -820,6 +824,7 @@ def analyze_shared_memory(
     ctx.partition_size = partition_size if partition_size is not None else shared_memory_partition_size(ctx.target_triple)
     ctx.reduce_version = reduce_rules(version, module)
     ctx.cvt_leaves_reps = matrix_tiles_leave_reps(version, module)
+    ctx.cvt_broadcast_warps = broadcast_warps_shuffle(version, module)
     ctx.partition_warps = warp_group_warps(module, version, ctx.target_triple) if warp_groups else None
 
     funcs = [op for op in _pre_order(module) if isinstance(op, FUNCTION_OPS)]

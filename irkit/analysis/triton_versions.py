@@ -113,3 +113,11 @@ def matrix_tiles_leave_reps(version: str | None, module: Operation) -> bool:
     on).  3.4/3.5 do not: on sm90+ a convert whose stmatrix/ldmatrix tiles fit needs a quarter of the
     scratch (Triton 3.5.1: 1,024 B for 64x64 f16 blocked -> blocked where 3.6.0 and later take 4,096 B)."""
     return release_of(version, module) >= (3, 6, 0)
+
+
+def broadcast_warps_shuffle(version: str | None, module: Operation) -> bool:
+    """Whether a convert may stay a warp shuffle where dst spreads over a warp bit that src broadcasts over
+    (src holding that data in its lanes or registers): Triton 3.9.0 on, as measured (docs/shared-memory.md).
+    3.4-3.8 decide it on minimalCvtLayout, whose warps stay in such a convert, so it takes shared memory
+    (Triton 3.6.0 and 3.8.0 on random converts; the sources of Intel's fork at its release/3.8.0)."""
+    return release_of(version, module) >= (3, 9, 0)

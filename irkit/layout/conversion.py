@@ -32,6 +32,7 @@ from irkit.layout.linear import (
     WARP,
     LinearLayout,
     _log2,
+    invert_and_compose,
     ll_contig_per_thread,
     ll_order,
     to_linear_layout,
@@ -94,11 +95,13 @@ def _warps_covered(src: LinearLayout, dst: LinearLayout) -> bool:
     """The data each (warp, block) of dst needs is already in the same (warp, block) of src.
 
     A warp (block) bit of dst must equal src's, except where src broadcasts over that bit (a zero basis):
-    then dst may spread its data there, as long as src holds it in registers and lanes (measured against
-    Triton 3.3/3.9: such converts are warp shuffles, not shared-memory round trips)."""
+    then dst may spread its data there, as long as src holds it in its lanes (Triton 3.9.0 on random
+    converts: warp shuffles where src holds it in lanes, shared memory where only in registers; 3.4-3.8 take
+    shared memory either way, `minimal_cvt_layout`)."""
     span = _span(src.flat_bases(REG) + src.flat_bases(LANE))
     if not all(_in_span(x, span) for x in dst.flat_bases(REG) + dst.flat_bases(LANE)):
         return False
+    lanes = _span(src.flat_bases(LANE))
     for d in (WARP, BLOCK):
         a, b = src.flat_bases(d), dst.flat_bases(d)
         n = max(len(a), len(b))
@@ -107,7 +110,7 @@ def _warps_covered(src: LinearLayout, dst: LinearLayout) -> bool:
         for x, y in zip(a, b):
             if x == y:
                 continue
-            if x != 0 or not _in_span(y, span):
+            if x != 0 or not _in_span(y, lanes):
                 return False
     return True
 
@@ -220,6 +223,7 @@ def cvt_needs_shared_memory(
     elem: Attribute | int | None = None,
     version: str = "3.1",
     target: str | None = None,
+    broadcast_warps: bool = True,
 ) -> bool:
     """Does a convert_layout src -> dst on `shape` go through shared memory?
 
@@ -228,8 +232,9 @@ def cvt_needs_shared_memory(
     3.2/3.3: not if it is a register permutation (linear layouts), a blocked->dot_op(blocked) shortcut,
     the Hopper mma->dot shortcut or Intel's DPAS->operand A shortcut (Intel's fork, 3.3 and main); on an
     Intel `target`, not if a sub-group shuffle does it.  3.4+/3.9: also not when the data stays inside each
-    warp and the permutation has fewer than 2 mixed register/lane transpositions (a warp shuffle).  A layout
-    without a linear form needs it."""
+    warp and the permutation has fewer than 2 mixed register/lane transpositions (a warp shuffle): from 3.9.0
+    (`broadcast_warps`) even where dst spreads over a warp bit src broadcasts over; in 3.4-3.8 only where
+    `minimal_cvt_layout` keeps no warps.  A layout without a linear form needs it."""
     major_minor = _version_tuple(version)
     if major_minor < (3, 2):
         return not (
@@ -249,11 +254,25 @@ def cvt_needs_shared_memory(
             if warp_shuffle_ok_33(src, dst, shape, _bits(elem), _is_ptr(elem)):
                 return False
         return True
-    if reg is not None and cvt_is_warp_local(src, dst, shape):
-        ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
-        if ls is not None and ld is not None and mixed_transpositions(ls, ld) < 2:
-            return False
-    return True
+    ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
+    if ls is None or ld is None:
+        return True
+    warp_local = _warps_covered(ls, ld) if broadcast_warps else minimal_cvt_layout(ls, ld).out_dim_names == [REG, LANE]
+    return not (warp_local and mixed_transpositions(ls, ld) < 2)
+
+
+def minimal_cvt_layout(src: LinearLayout, dst: LinearLayout) -> LinearLayout:
+    """minimalCvtLayout (3.4+): the map from dst's hardware indices to src's, with the blocks, then the warps,
+    then the lanes, then the registers quotiented out for as long as it maps them to themselves.  Out dims
+    [register, lane] mean a warp shuffle may do the convert; a dst warp bit that src holds in its registers
+    or lanes keeps the warps in, even where src broadcasts over that warp bit."""
+    conv = invert_and_compose(dst, src)
+    for dim in (BLOCK, WARP, LANE, REG):
+        quotient = conv.quotient([dim])
+        if quotient is None:
+            break
+        conv = quotient
+    return conv
 
 
 def _is_ptr(elem: Attribute | int | None) -> bool:
