@@ -69,6 +69,15 @@ def test_minimal_cvt_layout_keeps_the_warps_src_broadcasts_over():
     assert conversion.minimal_cvt_layout(ls, ls).out_dim_names == []
 
 
+def test_the_cost_model_takes_the_releases_rule():
+    from irkit.analysis.cost_model import conversion_cost
+
+    cvt = next(op for op in Parser(FROM_LANES, "m.mlir").parse().module.walk() if op.name == "ttg.convert_layout")
+    src, dst = cvt.operands[0].type, cvt.results[0].type
+    assert conversion_cost(src, dst, "3.8.0", "cuda:90", 32).needs_shared
+    assert not conversion_cost(src, dst, "3.9.0", "cuda:90", 32).needs_shared
+
+
 @pytest.mark.parametrize("release", ["3.6.0", "3.8.0", "3.9.0"])
 def test_the_release_measures_the_same(release, tmp_path):
     python = triton_python(release.rsplit(".", 1)[0])

@@ -134,11 +134,12 @@ def cvt_scratch_bytes(
     version: str,
     target: str | None = None,
     leave_reps: bool = True,
-    broadcast_warps: bool = True,
+    broadcast_warps: bool | None = None,
 ) -> tuple[int, str]:
     """Scratch bytes of `convert_layout src -> dst` under a version's rules, and a note when approximate.
     `leave_reps=False`: the ld/stmatrix swizzling of Triton 3.4/3.5 (`triton_versions.matrix_tiles_leave_reps`);
-    `broadcast_warps=False`: the warp shuffles of 3.4-3.8 (`triton_versions.broadcast_warps_shuffle`)."""
+    `broadcast_warps`: the warp shuffles of 3.9.0 on (True) or of 3.4-3.8 (`triton_versions.broadcast_warps_shuffle`;
+    None: from `version`)."""
     se, de = src.encoding, dst.encoding
     if se is None or de is None or algebra.is_shared(se) or algebra.is_shared(de):
         return 0, ""

@@ -223,7 +223,7 @@ def cvt_needs_shared_memory(
     elem: Attribute | int | None = None,
     version: str = "3.1",
     target: str | None = None,
-    broadcast_warps: bool = True,
+    broadcast_warps: bool | None = None,
 ) -> bool:
     """Does a convert_layout src -> dst on `shape` go through shared memory?
 
@@ -233,8 +233,9 @@ def cvt_needs_shared_memory(
     the Hopper mma->dot shortcut or Intel's DPAS->operand A shortcut (Intel's fork, 3.3 and main); on an
     Intel `target`, not if a sub-group shuffle does it.  3.4+/3.9: also not when the data stays inside each
     warp and the permutation has fewer than 2 mixed register/lane transpositions (a warp shuffle): from 3.9.0
-    (`broadcast_warps`) even where dst spreads over a warp bit src broadcasts over; in 3.4-3.8 only where
-    `minimal_cvt_layout` keeps no warps.  A layout without a linear form needs it."""
+    (`broadcast_warps`; None: from `version`, so "3.8.0" is 3.4-3.8 and the rules' "3.9" the newest) even
+    where dst spreads over a warp bit src broadcasts over; in 3.4-3.8 only where `minimal_cvt_layout` keeps
+    no warps.  A layout without a linear form needs it."""
     major_minor = _version_tuple(version)
     if major_minor < (3, 2):
         return not (
@@ -257,6 +258,8 @@ def cvt_needs_shared_memory(
     ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
     if ls is None or ld is None:
         return True
+    if broadcast_warps is None:
+        broadcast_warps = major_minor >= (3, 9)
     warp_local = _warps_covered(ls, ld) if broadcast_warps else minimal_cvt_layout(ls, ld).out_dim_names == [REG, LANE]
     return not (warp_local and mixed_transpositions(ls, ld) < 2)
 
