@@ -179,6 +179,8 @@ GEMM_LAUNCHES = {launch.kernel: launch for launch in [
             ("M", "N", "K", "sxm", "sxk", "swk", "swn", "srm", "srn", "sym", "syn"), ("OUT_F32",), "bf16"),
     _launch("gemm_gelu_colscale", "x_ptr:*fp16 w_ptr:*fp16 bias_ptr:*fp32 g_ptr:*fp32 r_ptr:*OUT y_ptr:*OUT",
             ("M", "N", "K", "sxm", "sxk", "swk", "swn", "srm", "srn", "sym", "syn"), ("OUT_F32",), "bf16"),
+    _launch("gemm_hardswish_residual", "x_ptr:*fp16 w_ptr:*fp16 bias_ptr:*fp32 r_ptr:*OUT y_ptr:*OUT",
+            ("M", "N", "K", "sxm", "sxk", "swk", "swn", "srm", "srn", "sym", "syn"), ("OUT_F32",)),
     _launch("gemm_bottleneck_residual",
             "x_ptr:*fp16 w_ptr:*fp16 scale_ptr:*fp32 shift_ptr:*fp32 r_ptr:*OUT y_ptr:*OUT",
             ("M", "N", "K", "sxm", "sxk", "swk", "swn", "srm", "srn", "sym", "syn"), ("OUT_F32",)),

@@ -154,6 +154,8 @@ PROGRAMS: dict[str, Callable[[], Iterator[dict]]] = {
     "mishres": lambda: _output_sweep("gemm_mish_residual", _row_major(3)),
     # examples/gpu/gemm_gelu_colscale.py (round 48): row-major X, W, R and Y
     "gelucol": lambda: _output_sweep("gemm_gelu_colscale", _row_major(3)),
+    # examples/gpu/gemm_hardswish_residual.py (round 50): row-major X, W, R and Y
+    "hswish": lambda: _output_sweep("gemm_hardswish_residual", _row_major(3)),
     # examples/gpu/gemm_patch_embed.py (round 36): row-major X, W, the position embedding and Y; PATCHES per K
     "patch": lambda: _output_sweep("gemm_patch_embed", lambda m, n, k: [m, n, k, _program("gemm_patch_embed").PATCHES[k],
                                                                          k, 1, n, 1, n, 1, n, 1]),

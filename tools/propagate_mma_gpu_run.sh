@@ -56,7 +56,8 @@ declare -A PROGRAM=([addmm]=examples/gpu/addmm.py [attention]=examples/gpu/atten
                      [attnout]=examples/gpu/gemm_attn_out_residual.py
                      [tanhres]=examples/gpu/gemm_tanh_residual.py
                      [mishres]=examples/gpu/gemm_mish_residual.py
-                     [gelucol]=examples/gpu/gemm_gelu_colscale.py)
+                     [gelucol]=examples/gpu/gemm_gelu_colscale.py
+                     [hswish]=examples/gpu/gemm_hardswish_residual.py)
 runs_of() {  # what... -> program:pipe for each pipeline of PIPES (or of the item's own: sigmoid:default)
   for what in "$@"; do
     local pipes=${PIPES:-default always}

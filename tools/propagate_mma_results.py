@@ -46,7 +46,7 @@ PROGRAMS = {"addmm": "examples/gpu/addmm.py", "attention": "examples/gpu/attenti
             "bottleneck": "examples/gpu/gemm_bottleneck_residual.py",
             "attnout": "examples/gpu/gemm_attn_out_residual.py",
             "tanhres": "examples/gpu/gemm_tanh_residual.py", "mishres": "examples/gpu/gemm_mish_residual.py",
-            "gelucol": "examples/gpu/gemm_gelu_colscale.py"}
+            "gelucol": "examples/gpu/gemm_gelu_colscale.py", "hswish": "examples/gpu/gemm_hardswish_residual.py"}
 # (program, GPU, JSON of the run judged, JSON of the profit=always run, the commit and terminal output of the
 # run, the options judged: "default" for no options (profit=auto), "model" for profit=model, the default until
 # 5ff63cf, "compiled" for profit=compiled)
