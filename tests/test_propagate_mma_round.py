@@ -435,6 +435,20 @@ def test_round_48_ran_as_registered_and_the_epilogues_spills_took_gains_again():
     assert len(by_spills) == 4 and all(rows[key]["model_ratio"] < 0.75 for key in by_spills)
 
 
+def test_round_50_ran_as_registered_and_the_models_own_256x64_rewrites_did_not_lose():
+    """Round 50: a held-out hard-swish residual projection (K = 256 to 3,072), registered before its run.  Its 7
+    rewrites ran 6 faster and 1 within noise, none slower than 1%.  The IR model's own 256x64 w8 rewrites, which
+    session 22 looked at as a rule and did not make one, ran 0.999 at K = 640 and 0.979 and 0.986 at K = 1536."""
+    summary, predictions = _held_out_round("r50", "hswish", registered_kernels=32)
+    assert summary["rewrites"] == 7 and summary["rewrites_measured"] == {"faster": 6, "noise": 1, "slower": 0}
+    assert summary["signs"] == 24
+    rows = _rows_by_size("r50_hswish_default.json", "r50_hswish_always.json")
+    tall = {key: row["model_ratio"] for key, row in rows.items() if key[1].startswith("256x64x") and row["changed"]}
+    assert len(tall) == 3 and all(ratio < 1.01 for ratio in tall.values())
+    assert all("the IR model's own rewrite" in _registered_line(predictions, f"{k[0]}_{k[1].replace(' ', '_')}")
+               for k in tall)
+
+
 def test_round_47_the_epilogues_spills_again_on_the_programs_they_were_chosen_on():
     """Round 47: three programs whose epilogue-bound gains the rule was chosen on, run again under it: 10 more
     rewrites, 8 faster (4.0-33.6%); the two that were at the line with every conversion removed went 1.014 (within

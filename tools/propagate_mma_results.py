@@ -76,6 +76,10 @@ FAMILIES = [
           ("linear", "linear_relu2.py", "round 15's program", "r19_linear_always.json", "r49c_all.txt"),
           ("atclamp", "gemm_at_clamp.py", "round 17's program", "r19_atclamp_always.json", "r49c_all.txt"),
           ("geluaux", "gemm_gelu_aux.py", "round 29's program", "r29_geluaux_always.json", "r49c_all.txt"))],
+    ("examples/gpu/gemm_hardswish_residual.py", "H200, round 50 (held out: written in session 22, the profit rule "
+     "unchanged since 8181d56; a hard-swish residual projection, K = 256 to 3,072, with --each-size; its decisions "
+     "registered from a CPU compile before the run, 1f1beee)", "r50_hswish_default.json", "r50_hswish_always.json",
+     "1f1beee", "r50_all.txt", "default"),
     ("examples/gpu/gemm_gelu_colscale.py", "H200, round 48 (held out: written after round 47's run, nothing changed "
      "since round 46's registration, 0e1625e; an exact-GELU branch scaled per column, K = 384 and 640, with "
      "--each-size; its decisions registered from a CPU compile before the run, 6645ddf)", "r48_gelucol_default.json",
