@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from irkit.dialects.module_attrs import module_attrs, module_target
+from irkit.layout.intel_conversion import is_intel_target
 
 # ---------------------------------------------------------------------------------------------
 # Versions
@@ -101,7 +102,7 @@ def reduce_rules(version: str | None, module: Operation) -> str:
     rules = normalize_version(version) if version is not None else infer_version(module)
     if rules == V39 and release_of(version, module) < (3, 8, 0):
         return V33
-    if rules == V39 and (module_target(module) or "").startswith("xpu"):
+    if rules == V39 and is_intel_target(module_target(module)):
         # Intel's allocation sizes reduces with the srcShape formula (getScratchSizeInBytesOld) since its
         # April 2026 workaround for a reduce-order accuracy issue
         return V33
@@ -117,7 +118,7 @@ def matrix_tiles_leave_reps(version: str | None, module: Operation) -> bool:
 
 def broadcast_warps_shuffle(version: str | None, module: Operation) -> bool:
     """Whether a convert may stay a warp shuffle where dst spreads over a warp bit that src broadcasts over
-    (src holding that data in its lanes or registers): Triton 3.9.0 on, as measured (docs/shared-memory.md).
+    (src holding that data in its lanes): Triton 3.9.0 on, as measured (docs/shared-memory.md).
     3.4-3.8 decide it on minimalCvtLayout, whose warps stay in such a convert, so it takes shared memory
     (Triton 3.6.0 and 3.8.0 on random converts; the sources of Intel's fork at its release/3.8.0)."""
     return release_of(version, module) >= (3, 9, 0)
