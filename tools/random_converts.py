@@ -4,12 +4,14 @@ Each module holds one `ttg.convert_layout` between two random blocked layouts (4
 32/64/128 x 32/64/128; f16, bf16, f32 or i8), deterministic by seed.  With `--target xpu` (triton-xpu's
 Python), Intel PVC layouts over 4 to 32 warps: a DPAS accumulator, its operands and 16-lane blocked layouts
 in any pairing, 1-D slices of an accumulator and a blocked layout, and some blocked -> blocked modules over
-32 lanes.  The real pass runs in the Triton's own Python (tools/refgen/real_shared.py); irkit runs here with
-that release's rules.
+32 lanes.  With `--kind fma`, a blocked layout to or from an FMA dot's operand (a dot_op of a blocked layout,
+f32).  The real pass runs in the Triton's own Python (tools/refgen/real_shared.py); irkit runs here with that
+release's rules.
 
     .venv/bin/python tools/random_converts.py --python /work/venvs/t3.5.1/bin/python --version 3.5.1 \\
         --target cuda:90 --seed 1 --count 150
     .venv/bin/python tools/random_converts.py --python /work/venvs/xpu/bin/python --version 3.3.0b1 --target xpu
+    .venv/bin/python tools/random_converts.py --python /work/venvs/t3.9.0/bin/python --version 3.9.0 --kind fma
 """
 
 from __future__ import annotations
@@ -86,8 +88,23 @@ def xpu_layouts(rng: random.Random) -> tuple[str, str, int, int, int]:
     return src, dst, 16, warps, 2
 
 
-def module(rng: random.Random, target: str) -> str:
-    if target.startswith("xpu"):
+def fma_operand_pair(rng: random.Random) -> tuple[str, str, str]:
+    """A blocked layout and an FMA dot's operand (a dot_op of another blocked layout) in either direction, and the
+    operand's f32 tensor (M or N of 16-64, K of 8-32)."""
+    op = rng.choice([0, 1])
+    operand = f"#ttg.dot_op<{{opIdx = {op}, parent = {blocked(rng)}}}>"
+    other, k = rng.choice([16, 32, 64]), rng.choice([8, 16, 32])
+    shape = (other, k) if op == 0 else (k, other)
+    pair = [blocked(rng), operand]
+    rng.shuffle(pair)
+    return pair[0], pair[1], f"{shape[0]}x{shape[1]}xf32"
+
+
+def module(rng: random.Random, target: str, kind: str = "blocked") -> str:
+    if kind == "fma":
+        src, dst, t = fma_operand_pair(rng)
+        attrs = f'"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "{target}", "ttg.threads-per-warp" = 32 : i32'
+    elif target.startswith("xpu"):
         src, dst, lanes, warps, rank = xpu_layouts(rng)
         dims = [rng.choice([16, 32, 64, 128, 256]) for _ in range(rank)]
         t = "x".join(map(str, dims)) + "x" + rng.choice(["f16", "bf16", "f32", "i8"])
@@ -116,6 +133,8 @@ def main() -> int:
     ap.add_argument("--target", default="cuda:90")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=150)
+    ap.add_argument("--kind", choices=("blocked", "fma"), default="blocked",
+                    help="fma: a blocked layout to or from an FMA dot's operand (NVIDIA and AMD targets)")
     args = ap.parse_args()
     from irkit.analysis.shared_memory import analyze_shared_memory
     from irkit.frontend.parser import Parser
@@ -123,7 +142,7 @@ def main() -> int:
     rng = random.Random(args.seed)
     work = Path(tempfile.mkdtemp(prefix="irkit-random-converts-"))
     for i in range(args.count):
-        (work / f"{i:04d}.ttgir").write_text(module(rng, args.target))
+        (work / f"{i:04d}.ttgir").write_text(module(rng, args.target, args.kind))
     proc = subprocess.run([args.python, "-c", _REAL, str(work), str(ROOT / "tools" / "refgen")],
                           capture_output=True, text=True, check=True)
     answered = json.loads(proc.stdout.splitlines()[-1])

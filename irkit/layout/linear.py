@@ -8,9 +8,9 @@ image of an index is the XOR of the bases of its set bits.  This is Triton's `tr
 `to_linear_layout(enc, shape)` converts the layout attributes irkit knows into linear layouts, following
 Triton's `lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp` (the conversions are the same from 3.1
 to 3.9 for blocked, slice, nvidia_mma v2/v3, amd_mfma, amd_wmma and the dot operands of mma v2 and
-mfma; `#ttg.linear` is read as written) and Intel's for dpas and its dot operands.  It returns None for
-a layout it cannot convert faithfully (dot_op of wmma/blocked parents, mma v3 operand B, CTA layouts it
-cannot read).
+mfma, and an FMA dot's operands (a #blocked parent); `#ttg.linear` is read as written) and Intel's for dpas
+and its dot operands.  It returns None for a layout it cannot convert faithfully (dot_op of wmma parents,
+mma v3 operand B, CTA layouts it cannot read).
 
 Conversion decisions built on them (register-only, warp-local, shared-memory need, the swizzled
 scratch size) are in `irkit.layout.conversion`.
@@ -593,6 +593,34 @@ def _wmma_to_ll(enc: AmdWmmaEncodingAttr, shape: Sequence[int]) -> LinearLayout 
     return combine_cta_cga_with_shape(tile * warps, enc, shape)
 
 
+def _broadcast_along(size: Sequence[int], order: Sequence[int], k_dim: int, in_dim: str) -> LinearLayout:
+    """broadcastedDotOperandLayout: `in_dim` walks the dims in `order`, all of K broadcast (an FMA operand's lanes
+    or warps all need the whole K)."""
+    names = dim_names(len(size))
+    ret = LinearLayout.empty()
+    for d in order:
+        factor = LinearLayout.zeros_1d if d == k_dim else LinearLayout.identity_1d
+        ret = ret * factor(size[d], in_dim, names[d])
+    return ret
+
+
+def _fma_dot_to_ll(enc: DotOperandEncodingAttr, shape: Sequence[int]) -> LinearLayout:
+    """fmaDotToLinearLayout: an FMA dot's operand (a dot_op of a #blocked parent) holds the whole K in each
+    thread's registers, its lanes and warps laid out as the parent's with K broadcast."""
+    parent = enc.parent
+    rank = len(shape)
+    k_dim = rank - 1 if int(enc.op_idx) == 0 else rank - 2
+    order = tuple(parent.order)
+    per_thread = list(parent.size_per_thread)
+    per_thread[k_dim] = shape[k_dim]
+    cta = (
+        identity_standard_nd(REG, per_thread, order)
+        * _broadcast_along(parent.threads_per_warp, order, k_dim, LANE)
+        * _broadcast_along(parent.warps_per_cta, order, k_dim, WARP)
+    )
+    return combine_cta_cga_with_shape(cta, parent, shape)
+
+
 def dpas_repetitions(enc: DpasEncodingAttr, shape: Sequence[int], op_idx: int) -> tuple[int, int, int]:
     """DpasEncodingAttr::getDPASRepetitions: (batch, rows, columns) of instruction clusters each sub-group
     repeats over `shape` for operand A (0), B (1) or the accumulator (2)."""
@@ -738,6 +766,8 @@ def _to_ll_cached(enc: Attribute, shape: tuple[int, ...], keep: bool) -> LinearL
                 return _mfma_dot_to_ll(enc, shape)
             if kinds.is_dpas(parent):
                 return _dpas_to_ll(parent, shape, int(enc.op_idx))
+            if kinds.is_blocked(parent):
+                return _fma_dot_to_ll(enc, shape)
             return None
     except (kinds.UnsupportedLayout, ValueError, KeyError, TypeError):
         return None
