@@ -41,11 +41,8 @@ print(json.dumps({f: bytes_or_none(f) for f in sorted(glob.glob(sys.argv[1] + "/
 
 
 def blocked(rng: random.Random) -> str:
-    spt = [rng.choice([1, 2, 4, 8]) for _ in range(2)]
-    lanes, warps = rng.randint(0, 5), rng.randint(0, 2)
-    order = rng.choice([[0, 1], [1, 0]])
-    return (f"#ttg.blocked<{{sizePerThread = {spt}, threadsPerWarp = {[2**lanes, 2 ** (5 - lanes)]}, "
-            f"warpsPerCTA = {[2**warps, 2 ** (2 - warps)]}, order = {order}}}>")
+    """A random 2-D blocked layout over 4 warps of 32 lanes."""
+    return blocked_of(rng, 32, 4)
 
 
 def blocked_of(rng: random.Random, lanes: int, warps: int) -> str:

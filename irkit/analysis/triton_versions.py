@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from irkit.dialects.module_attrs import module_attrs, module_target
+from irkit.layout.conversion import BROADCAST_WARP_SHUFFLES_FROM
 from irkit.layout.intel_conversion import is_intel_target
 
 # ---------------------------------------------------------------------------------------------
@@ -121,4 +122,4 @@ def broadcast_warps_shuffle(version: str | None, module: Operation) -> bool:
     (src holding that data in its lanes): Triton 3.9.0 on, as measured (docs/shared-memory.md).
     3.4-3.8 decide it on minimalCvtLayout, whose warps stay in such a convert, so it takes shared memory
     (Triton 3.6.0 and 3.8.0 on random converts; the sources of Intel's fork at its release/3.8.0)."""
-    return release_of(version, module) >= (3, 9, 0)
+    return release_of(version, module) >= (*BROADCAST_WARP_SHUFFLES_FROM, 0)

@@ -3,8 +3,9 @@ registers, inside a warp, or go through shared memory, and how much scratch does
 
 * `cvt_is_register_only(src, dst, shape)`: every thread holds the same elements before and after
   (Triton's "LL(src)^-1 o LL(dst) divides by identity(lane x warp x block)", `cvtReordersRegisters`);
-* `cvt_is_warp_local(src, dst, shape)`: every warp holds the same elements (the 3.3+/3.9 warp-shuffle
-  candidates, before Triton's extra "fewer than 2 mixed transpositions" test);
+* `cvt_is_warp_local(src, dst, shape)`: every warp holds the elements it needs (3.9.0's warp-shuffle
+  candidates, before Triton's extra "fewer than 2 mixed transpositions" test; 3.4-3.8 take
+  `minimal_cvt_layout`'s);
 * `cvt_needs_shared_memory(src, dst, shape, version)`: the per-version decision of §5.3/§5.6
   (3.1 also accepts the mma->mma, mma->dot and mfma->dot shortcuts);
 * `swizzled_scratch_elems(src, dst, shape, bitwidth)`: the newest (3.9) scratch size of a convert,
@@ -216,6 +217,10 @@ def is_mfma_to_dot_shortcut(src: Attribute, dst: Attribute, elem: Attribute | in
     )
 
 
+# the first release whose warp shuffles take a dst warp bit that src broadcasts over (`cvt_needs_shared_memory`)
+BROADCAST_WARP_SHUFFLES_FROM = (3, 9)
+
+
 def cvt_needs_shared_memory(
     src: Attribute,
     dst: Attribute,
@@ -259,7 +264,7 @@ def cvt_needs_shared_memory(
     if ls is None or ld is None:
         return True
     if broadcast_warps is None:
-        broadcast_warps = major_minor >= (3, 9)
+        broadcast_warps = major_minor >= BROADCAST_WARP_SHUFFLES_FROM
     warp_local = _warps_covered(ls, ld) if broadcast_warps else minimal_cvt_layout(ls, ld).out_dim_names == [REG, LANE]
     return not (warp_local and mixed_transpositions(ls, ld) < 2)
 
