@@ -577,3 +577,29 @@ def test_the_recorded_latest_summary_is_the_one_the_runs_give():
     assert total["kernels"] == sum(p["kernels"] for p in recorded["programs"].values())
     assert total["gains_left_alone"] + total["slower_rewrites"] == total["kernels"] - total["signs"]
     assert total["signs_partial_own"] == sum(p["signs_partial_own"] for p in recorded["programs"].values())
+
+
+def test_recorded_figures_read_irkit_checks_static_block():
+    """Question 6's figures of one compile: vector widths become instructions and bytes per thread."""
+    _, ceiling, _ = _tools()
+    figures = ceiling.recorded_figures({
+        "convert_layout": 2, "global_loads": {"v4.b32": 16, "b16": 3}, "global_stores": {"v2.b32": 8},
+        "shared_and_barriers": {"bar": 5, "ld.shared": 40}, "registers": 188, "spill_store_bytes": 24,
+        "spill_load_bytes": 16, "shared": 49152})
+    assert figures["load_instructions"] == 19 and figures["load_bytes"] == 16 * 16 + 3 * 2
+    assert figures["store_instructions"] == 8 and figures["store_bytes"] == 64
+    assert (figures["barriers"], figures["shared_loads"], figures["shared_stores"]) == (5, 40, 0)
+    assert (figures["registers"], figures["spill_stores"], figures["conversions"]) == (188, 24, 2)
+
+
+def test_latest_rows_are_every_kernel_of_the_latest_runs_with_its_default_decision():
+    """Question 6 learns from the same kernels, signs and decisions that latest_summary.json totals."""
+    _, ceiling, _ = _tools()
+    rows = ceiling.latest_rows()
+    total = json.loads((RESULTS / "latest_summary.json").read_text())["total"]
+    assert len(rows) == total["kernels"]
+    assert sum(x["default_takes"] for x in rows) == total["rewrites"]
+    right = sum(x["sign"] == "noise" or (x["sign"] == "faster") == x["default_takes"] for x in rows)
+    assert right == total["signs"]
+    tile = next(x["figures"] for x in rows if x["kernel"].endswith("_128x64x64_w4_s3"))
+    assert tile["BLOCK_M"] == 128 and tile["num_warps"] == 4 and tile["trips"] == -(-tile["K"] // 64)

@@ -23,9 +23,17 @@ runs in docs/propagate-mma-results/ (docs/propagate-mma-results/notes.md, round 
 5. Does what they learnt hold on programs none of this saw (round 23)?  Each learner fitted on every recorded
    timing decides round 23's three programs (gemm_rowwise_scaled, gemm_dropout_residual and gemm_sigmoid_gate,
    whose figures r23_features_cpu.json holds), with the recorded figures and with the IR model's as well.
+6. With every program run since (session 23: each program's latest run, `propagate_mma_round.latest_runs`), do
+   the learners reach the default, or add to it without a loss?  Over the figures irkit-check records for each
+   kernel itself (`static`: registers, spills, shared memory, global loads and stores and their widths, shared and
+   barrier ops, of the kernel before and after `profit=always`), the tile, the launch's size, trips and CTAs, and
+   the IR model's figures from the default's remarks; each program left out in turn; the learner deciding alone,
+   and taking only where the default kept (the default's takes stand).  Needs no compile: `--latest` asks this
+   question alone.
 
     .venv/bin/pip install scikit-learn        # for this tool only: irkit does not depend on it
     .venv/bin/python tools/profit_rule_ceiling.py --json docs/propagate-mma-results/r23_ceiling.json
+    .venv/bin/python tools/profit_rule_ceiling.py --latest --json docs/propagate-mma-results/s23_ceiling_latest.json
 
 scikit-learn is the field's library for these learners; writing trees and boosting here would only add code to
 check.  Without it the tool answers question 1 and says so.
@@ -313,11 +321,127 @@ def learners_on_new_programs(rows: list[dict], with_model_figures: bool = False,
             "decided": out}
 
 
+_WIDTH = re.compile(r"^(?:v(\d+)\.)?[a-z]+(\d+)$")  # "v4.b32", "b16": the vector width and the element bits
+
+
+def _accesses(counts: dict[str, int] | None) -> tuple[int, int]:
+    """(instructions, bytes per thread) of one kind of global access that irkit-check's `static` counts by width."""
+    instructions = size = 0
+    for kind, n in (counts or {}).items():
+        m = _WIDTH.match(kind)
+        if m:
+            instructions += n
+            size += n * int(m.group(1) or 1) * int(m.group(2)) // 8
+    return instructions, size
+
+
+def recorded_figures(compiled: dict) -> dict[str, float]:
+    """One side (before or after) of irkit-check's `static` figures of a kernel, as numbers."""
+    loads, stores = _accesses(compiled.get("global_loads")), _accesses(compiled.get("global_stores"))
+    shared = compiled.get("shared_and_barriers", {})
+    return {"registers": compiled.get("registers", 0), "spill_stores": compiled.get("spill_store_bytes", 0),
+            "spill_loads": compiled.get("spill_load_bytes", 0), "shared": compiled.get("shared", 0),
+            "load_instructions": loads[0], "load_bytes": loads[1], "store_instructions": stores[0],
+            "store_bytes": stores[1], "barriers": shared.get("bar", 0), "shared_loads": shared.get("ld.shared", 0),
+            "shared_stores": shared.get("st.shared", 0), "async_copies": shared.get("cp.async", 0),
+            "conversions": compiled.get("convert_layout", 0)}
+
+
+def launch_figures(kernel: dict, sms: int = 132) -> dict[str, float]:
+    """The tile and the launch: block sizes, warps, stages, an fp32 output, the problem size, the main loop's trips
+    (K over BLOCK_K) and the CTAs, also in waves over the device's `sms`."""
+    config, sizes = kernel.get("config", {}), kernel.get("sizes") or {}
+    out = {name: float(config.get(name) or 0) for name in ("BLOCK_M", "BLOCK_N", "BLOCK_K", "num_warps", "num_stages")}
+    out["fp32_out"] = float("_out_fp32_" in kernel_key(kernel))
+    for dim in ("M", "N", "K"):
+        out[dim] = float(sizes.get(dim) or 0)
+    out["trips"] = -(-out["K"] // out["BLOCK_K"]) if out["K"] and out["BLOCK_K"] else 0.0
+    grid = kernel.get("grid") or [1, 1, 1]
+    out["ctas"] = float(grid[0] * grid[1] * grid[2])
+    out["waves"] = out["ctas"] / sms
+    return out
+
+
+def latest_rows() -> list[dict]:
+    """Every kernel of each program's latest run with the default options that both runs compiled and timed: its
+    program, key, `profit=always`'s sign, the default's decision, and its figures (`recorded_figures` before, after
+    and the change; `launch_figures`; `model_figures` of the default's remarks)."""
+    rows = []
+    for program, (default_file, always_file) in round_tool.latest_runs().items():
+        always = _timed(always_file)
+        default = {(table.group_of(k), table.config_of(k)): k for k in
+                   json.loads((DATA / default_file).read_text())["kernels"]}
+        for row in table._rows(default_file, always_file):
+            key = (row["group"], row["config"])
+            static = always[key].get("static") or {}
+            if "before" not in static or "after" not in static:
+                continue
+            before, after = recorded_figures(static["before"]), recorded_figures(static["after"])
+            figures = launch_figures(always[key]) | model_figures(default[key].get("remarks", []))
+            for name in before:
+                figures |= {f"{name}_before": before[name], f"{name}_change": after[name] - before[name]}
+            rows.append({"program": program, "kernel": kernel_key(always[key]), "sign": row["sign"],
+                         "default_takes": row["changed"], "figures": figures})
+    return rows
+
+
+def learners_on_latest_runs(only: tuple[str, ...] = ()) -> dict:
+    """Question 6: each learner with each program of the latest runs left out in turn, deciding alone and taking only
+    where the default kept; against the default and never rewriting, scored the same way."""
+    import numpy as np
+
+    rows = latest_rows()
+    names = sorted({k for x in rows for k in x["figures"]})
+    X = np.array([[x["figures"].get(k, 0.0) for k in names] for x in rows])
+    signs = np.array([x["sign"] for x in rows])
+    faster, slower, noise = signs == "faster", signs == "slower", signs == "noise"
+    default = np.array([x["default_takes"] for x in rows])
+    programs = np.array([x["program"] for x in rows])
+
+    def scored(take) -> dict[str, int]:
+        return {"signs": int((noise | (take == faster)).sum()), "slower": int((take & slower).sum()),
+                "taken": int(take.sum())}
+
+    out = {}
+    for name, make in _learners(only).items():
+        for threshold in THRESHOLDS:
+            take = np.zeros(len(rows), dtype=bool)
+            for program in sorted(set(programs)):
+                train, test = (programs != program) & ~noise, programs == program
+                take[test] = _fit_and_decide(make, X[train], faster[train], slower[train], X[test], threshold)
+            out[f"{name}, threshold {threshold}"] = {"alone": scored(take), "beside the default": scored(take | default)}
+    return {"features": len(names), "kernels": len(rows), "programs": len(set(programs)),
+            "always_faster": int(faster.sum()), "always_slower": int(slower.sum()), "within_noise": int(noise.sum()),
+            "default": scored(default), "never_rewriting": scored(np.zeros(len(rows), dtype=bool)),
+            "left_out": out}
+
+
+def print_latest(latest: dict) -> None:
+    print(f"Question 6: the latest runs, {latest['kernels']} kernels of {latest['programs']} programs "
+          f"(profit=always faster {latest['always_faster']}, slower {latest['always_slower']}, within noise "
+          f"{latest['within_noise']}); learners over {latest['features']} figures, each program left out in turn")
+    for title in ("default", "never_rewriting"):
+        r = latest[title]
+        print(f"  {title.replace('_', ' '):60s} signs {r['signs']} ({r['signs'] / latest['kernels']:.1%}), slower "
+              f"{r['slower']}, taken {r['taken']}")
+    for name, both in latest["left_out"].items():
+        for how, r in both.items():
+            print(f"  {name + ', ' + how:60s} signs {r['signs']} ({r['signs'] / latest['kernels']:.1%}), slower "
+                  f"{r['slower']}, taken {r['taken']}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", type=Path, help="write the figures here")
+    ap.add_argument("--latest", action="store_true", help="question 6 alone (each program's latest run)")
     args = ap.parse_args(argv)
-    report: dict = {"command": "tools/profit_rule_ceiling.py"}
+    report: dict = {"command": "tools/profit_rule_ceiling.py" + (" --latest" if args.latest else "")}
+    if args.latest:
+        report["learners, latest runs"] = learners_on_latest_runs()
+        print_latest(report["learners, latest runs"])
+        if args.json:
+            args.json.write_text(json.dumps(report, indent=1) + "\n")
+        return 0
     same_gpu = [(a, b) for _, a, b in REPEATS] + SAME_SESSION
     for title, pairs in (("same GPU", same_gpu), ("H100 then H200", CROSS_GPU)):
         rep = report[f"repeatability, {title}"] = repeatability(pairs)
