@@ -91,7 +91,8 @@ class TestPrintAllocationPass(ModulePass):
         for module in modules_with_functions(op, FuncOp):
             report = analyze_shared_memory(module, version=version, target=self.target or None,
                                            scratch_size=scratch_size, partition_size=int(self.partition_size),
-                                           warp_groups=False)  # the pass alone, as Triton's test-allocation
+                                           warp_groups=False, as_compiled=False)  # the pass alone, as Triton's
+            # test-allocation: no AllocateWarpGroups, no optimize-amd-lds-usage before it
             by_func: dict[str, list[Buffer]] = {}
             for b in report.buffers:
                 by_func.setdefault(b.function, []).append(b)

@@ -182,7 +182,7 @@ def _triton31_python() -> Path:
         import refgen_common
     finally:
         sys.path.pop(0)
-    return Path(refgen_common.VENV_ROOT) / refgen_common.VENVS["3.1"] / "bin" / "python"
+    return Path(refgen_common.venv_of("3.1")) / "bin" / "python"
 
 
 def _have_triton31_hip() -> bool:

@@ -5,13 +5,17 @@ Each module holds one `ttg.convert_layout` between two random blocked layouts (4
 Python), Intel PVC layouts over 4 to 32 warps: a DPAS accumulator, its operands and 16-lane blocked layouts
 in any pairing, 1-D slices of an accumulator and a blocked layout, and some blocked -> blocked modules over
 32 lanes.  With `--kind fma`, a blocked layout to or from an FMA dot's operand (a dot_op of a blocked layout,
-f32).  The real pass runs in the Triton's own Python (tools/refgen/real_shared.py); irkit runs here with that
-release's rules.
+f32).  With `--kind lds` (AMD targets), modules over the LDS: a large convert between AMD layouts (MFMA, its
+operands, 64-lane blocked layouts, slices), 4 or 8 warps, some with a shared buffer live across it, priced as
+the compile prices them, after optimize-amd-lds-usage (real_shared.py --as-compiled).  The real pass runs in the
+Triton's own Python (tools/refgen/real_shared.py); irkit runs here with that release's rules.
 
     .venv/bin/python tools/random_converts.py --python /work/venvs/t3.5.1/bin/python --version 3.5.1 \\
         --target cuda:90 --seed 1 --count 150
     .venv/bin/python tools/random_converts.py --python /work/venvs/xpu/bin/python --version 3.3.0b1 --target xpu
     .venv/bin/python tools/random_converts.py --python /work/venvs/t3.9.0/bin/python --version 3.9.0 --kind fma
+    .venv/bin/python tools/random_converts.py --python /work/venvs/t3.6.0/bin/python --version 3.6.0 \
+        --target hip:gfx942 --kind lds
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ sys.path.insert(0, sys.argv[2])
 import real_shared
 def bytes_or_none(f):
     try:
-        return real_shared.shared_bytes(f)
+        return real_shared.shared_bytes(f, as_compiled=sys.argv[3] == "lds")
     except Exception:  # the real parser or verifier refused the module
         return None
 print(json.dumps({f: bytes_or_none(f) for f in sorted(glob.glob(sys.argv[1] + "/*.ttgir"))}))
@@ -97,7 +101,51 @@ def fma_operand_pair(rng: random.Random) -> tuple[str, str, str]:
     return pair[0], pair[1], f"{shape[0]}x{shape[1]}xf32"
 
 
-def module(rng: random.Random, target: str, kind: str = "blocked") -> str:
+def mfma(rng: random.Random, warps: int, version: str) -> str:
+    """A random MFMA accumulator of CDNA3 as `version` spells it (`versionMajor` up to 3.5, `version` from 3.6)."""
+    wb = rng.randint(0, warps.bit_length() - 1)
+    instr = rng.choice([[32, 32, 8], [16, 16, 16]])
+    gen = "versionMajor = 3, versionMinor = 0" if version < "3.6" else "version = 3"
+    return (f"#ttg.amd_mfma<{{{gen}, warpsPerCTA = {[2**wb, warps // 2**wb]}, instrShape = {instr}, "
+            f"isTransposed = {rng.choice(['true', 'false'])}}}>")
+
+
+def amd_lds_module(rng: random.Random, target: str, version: str) -> str:
+    """A module whose convert overflows an AMD arch's LDS (or comes near it), as `lds` draws them."""
+    warps = rng.choice([4, 8])
+    acc = mfma(rng, warps, version)
+    rank = 1 if rng.random() < 0.1 else 2
+    if rank == 1:
+        parents = [acc, blocked_of(rng, 64, warps)]
+        src, dst = (f"#ttg.slice<{{dim = {rng.randint(0, 1)}, parent = {p}}}>" for p in rng.sample(parents, 2))
+        t = f"{rng.choice([4096, 8192, 16384])}x{rng.choice(['f16', 'f32'])}"
+    else:
+        dot = f"#ttg.dot_op<{{opIdx = {rng.randint(0, 1)}, parent = {acc}, kWidth = {rng.choice([4, 8])}}}>"
+        src, dst = rng.sample([acc, acc, dot, blocked_of(rng, 64, warps), blocked_of(rng, 64, warps)], 2)
+        t = f"{rng.choice([128, 256])}x{rng.choice([128, 256])}x{rng.choice(['f16', 'bf16', 'f32'])}"
+    held = use = ""
+    if rng.random() < 0.4:  # a shared buffer live across the convert
+        memdesc = f"!ttg.memdesc<{rng.choice([32, 64, 128, 256])}x64xf16, #sh, #smem, mutable>"
+        held = f"    %h = ttg.local_alloc : () -> {memdesc}\n"
+        use = f"    ttg.local_dealloc %h : {memdesc}\n"
+    attrs = (f'"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = {warps} : i32, ttg.target = "{target}", '
+             f'"ttg.threads-per-warp" = 64 : i32')
+    return f"""#src = {src}
+#dst = {dst}
+#sh = #ttg.swizzled_shared<{{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}}>
+#smem = #ttg.shared_memory
+module attributes {{{attrs}}} {{
+  tt.func public @k(%x: tensor<{t}, #src>) -> tensor<{t}, #dst> {{
+{held}    %c = ttg.convert_layout %x : tensor<{t}, #src> -> tensor<{t}, #dst>
+{use}    tt.return %c : tensor<{t}, #dst>
+  }}
+}}
+"""
+
+
+def module(rng: random.Random, target: str, kind: str = "blocked", version: str = "") -> str:
+    if kind == "lds":
+        return amd_lds_module(rng, target, version)
     if kind == "fma":
         src, dst, t = fma_operand_pair(rng)
         attrs = f'"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "{target}", "ttg.threads-per-warp" = 32 : i32'
@@ -130,8 +178,9 @@ def main() -> int:
     ap.add_argument("--target", default="cuda:90")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=150)
-    ap.add_argument("--kind", choices=("blocked", "fma"), default="blocked",
-                    help="fma: a blocked layout to or from an FMA dot's operand (NVIDIA and AMD targets)")
+    ap.add_argument("--kind", choices=("blocked", "fma", "lds"), default="blocked",
+                    help="fma: a blocked layout to or from an FMA dot's operand (NVIDIA and AMD targets); lds: AMD "
+                         "modules over the LDS, after optimize-amd-lds-usage")
     args = ap.parse_args()
     from irkit.analysis.shared_memory import analyze_shared_memory
     from irkit.frontend.parser import Parser
@@ -139,19 +188,25 @@ def main() -> int:
     rng = random.Random(args.seed)
     work = Path(tempfile.mkdtemp(prefix="irkit-random-converts-"))
     for i in range(args.count):
-        (work / f"{i:04d}.ttgir").write_text(module(rng, args.target, args.kind))
-    proc = subprocess.run([args.python, "-c", _REAL, str(work), str(ROOT / "tools" / "refgen")],
+        (work / f"{i:04d}.ttgir").write_text(module(rng, args.target, args.kind, args.version))
+    proc = subprocess.run([args.python, "-c", _REAL, str(work), str(ROOT / "tools" / "refgen"), args.kind],
                           capture_output=True, text=True, check=True)
     answered = json.loads(proc.stdout.splitlines()[-1])
     real = {path: want for path, want in answered.items() if want is not None}
     if len(real) < len(answered):
         print(f"{len(answered) - len(real)} module(s) refused by the real compiler, left out")
-    misses = []
+    misses, optimized, alone = [], 0, 0
     for path, want in sorted(real.items()):
-        got = analyze_shared_memory(Parser(Path(path).read_text(), path).parse(), version=args.version).total_bytes
-        if got != want:
-            misses.append((path, got, want))
-    print(f"Triton {args.version} {args.target}: {len(real) - len(misses)}/{len(real)} exact")
+        parsed = Parser(Path(path).read_text(), path).parse()
+        report = analyze_shared_memory(parsed, version=args.version)
+        optimized += any(note.startswith("optimize-amd-lds-usage") for note in report.notes)
+        alone += args.kind == "lds" and analyze_shared_memory(parsed, version=args.version,
+                                                             as_compiled=False).total_bytes == want
+        if report.total_bytes != want:
+            misses.append((path, report.total_bytes, want))
+    rewritten = (f" ({optimized} rewritten by optimize-amd-lds-usage; without it {alone} exact)"
+                 if args.kind == "lds" else "")
+    print(f"Triton {args.version} {args.target}: {len(real) - len(misses)}/{len(real)} exact{rewritten}")
     for path, got, want in misses:
         print(f"  {path}: irkit {got}, Triton {want}")
     return 0

@@ -50,9 +50,11 @@ from xdsl.dialects.builtin import (
     NameLoc,
     StringAttr,
     SymbolRefAttr,
+    TensorType,
 )
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
+from irkit.analysis import amd_lds_usage
 from irkit.analysis.liveness import _Liveness
 from irkit.analysis.scratch import (
     _tensor,
@@ -69,6 +71,7 @@ from irkit.analysis.triton_versions import (
     V39,
     attr_int,
     broadcast_warps_shuffle,
+    cvt_takes_larger_scratch,
     infer_version,
     matrix_tiles_leave_reps,
     normalize_version,
@@ -689,8 +692,11 @@ class _FunctionAllocation:
         elif isinstance(op, ConvertLayoutOp):
             src, dst = _tensor(op.operands[0].type), _tensor(op.results[0].type)
             if src is not None and dst is not None:
+                # AMD's allocation takes the padded scratch where optimize-amd-lds-usage asked for it
+                padded = bool(ctx.target_triple and ctx.target_triple.startswith("hip:")) \
+                    and amd_lds_usage.uses_padded_scratch(op)
                 nbytes, note = cvt_scratch_bytes(src, dst, ctx.version, ctx.target_triple, ctx.cvt_leaves_reps,
-                                                 ctx.cvt_broadcast_warps)
+                                                 ctx.cvt_broadcast_warps, padded=padded, larger=ctx.cvt_larger_scratch)
         elif isinstance(op, ReduceOp):
             nbytes, note = reduce_scratch_bytes(op, ctx.reduce_version or ctx.version)
         elif isinstance(op, ScanOp):
@@ -784,6 +790,8 @@ class _Context:
     cvt_leaves_reps: bool = True
     # a dst warp bit that src broadcasts over may stay in a warp shuffle (3.9 on; broadcast_warps_shuffle)
     cvt_broadcast_warps: bool = True
+    # a convert takes the larger of the swizzled and the padded scratch (3.4; cvt_takes_larger_scratch)
+    cvt_larger_scratch: bool = False
     # warps of every warp_specialize's partitions once AllocateWarpGroups has padded them to whole warp
     # groups (None: as written; `warp_group_warps`)
     partition_warps: int | None = None
@@ -797,6 +805,7 @@ def analyze_shared_memory(
     scratch_size: Callable[[Operation], int] | None = None,
     partition_size: int | None = None,
     warp_groups: bool = True,
+    as_compiled: bool = True,
 ) -> SharedMemoryReport:
     """Predict Triton's shared-memory allocation for a TTGIR module.
 
@@ -808,8 +817,44 @@ def analyze_shared_memory(
     bytes of one physical partition of shared memory, which the partitions of a partitioned_shared tensor
     must not share (0: no partitions; None: the target's, as its compiler has it).  `warp_groups`: size the
     warp_specialize partitions as the compiler does after AllocateWarpGroups (`warp_group_warps`); False: as
-    written, as allocate-shared-memory alone does."""
+    written, as allocate-shared-memory alone does.  `as_compiled`: price the module the compile allocates, after
+    AMD's optimize-amd-lds-usage where the release runs it (`amd_lds_usage`); False: the allocation pass alone,
+    as `-test-print-allocation` runs it."""
     module = getattr(module, "module", module)  # a ParsedModule from irkit.frontend.parser
+    ctx, tgt = _context(module, version, target, scratch_size, partition_size, warp_groups)
+    lim = limit if limit is not None else (tgt.limit if tgt else None)
+    sizes, buffers, notes, roots = _allocate(module, ctx)
+    total = max((sizes[n] for n in roots), default=0)
+    lds = tgt.limit if tgt is not None else lim
+    release = release_of(version, module)
+    gen = amd_lds_usage.generation(release, ctx.target_triple)
+    over = lds is not None and total > lds and scratch_size is None
+    if as_compiled and over and gen is not None and lds is not None:
+        # the compile runs optimize-amd-lds-usage before its allocation: price the module it leaves
+        module = module.clone()
+        sizes, buffers, notes, roots = _allocate(module, ctx)
+        fitted = _fit_converts(module, buffers, roots, ctx, lds, amd_lds_usage.padded_attr_name(release), gen)
+        if fitted:
+            sizes, buffers, notes, roots = _allocate(module, ctx)
+            notes = [*notes, *fitted]
+        total = max((sizes[n] for n in roots), default=0)
+    elif as_compiled and over and _no_release(version) and amd_lds_usage.generation((3, 6), ctx.target_triple):
+        notes = [*notes, f"{APPROX}over the LDS: if Triton 3.3-3.6 made this module, its compile first fits it with "
+                         f"optimize-amd-lds-usage; give the release (--triton-version 3.6.0) to price what that leaves"]
+    return SharedMemoryReport(
+        version=ctx.version, target=tgt, limit=lim, total_bytes=total, buffers=buffers, functions=sizes, notes=notes
+    )
+
+
+def _no_release(version: str | None) -> bool:
+    """Is `version` no release but a rule set ("3.9", as inferred from a `ttg.*` module) or nothing?"""
+    return version is None or len(str(version).split(".")) < 3
+
+
+def _context(module: Operation, version: str | None, target: str | Target | None,
+             scratch_size: Callable[[Operation], int] | None = None, partition_size: int | None = None,
+             warp_groups: bool = True) -> tuple[_Context, Target | None]:
+    """The allocation rules of `version` for `module` on `target` (see `analyze_shared_memory`), and the target."""
     ver = normalize_version(version) if version is not None else infer_version(module)
     triple = module_target(module)
     tgt = resolve_target(target) if target is not None else resolve_target(triple)
@@ -817,7 +862,6 @@ def analyze_shared_memory(
         triple = target
     elif tgt is not None and target is not None:
         triple = tgt.triple
-    lim = limit if limit is not None else (tgt.limit if tgt else None)
     tpw = module_int(module, "threads-per-warp") or (tgt.warp_size if tgt else 32)
     ctx = _Context(ver, triple or (tgt.triple if tgt else None), module_int(module, "num-warps") or 4, tpw,
                    scratch_size=scratch_size)
@@ -825,8 +869,58 @@ def analyze_shared_memory(
     ctx.reduce_version = reduce_rules(version, module)
     ctx.cvt_leaves_reps = matrix_tiles_leave_reps(version, module)
     ctx.cvt_broadcast_warps = broadcast_warps_shuffle(version, module)
+    ctx.cvt_larger_scratch = cvt_takes_larger_scratch(version, module)
     ctx.partition_warps = warp_group_warps(module, version, ctx.target_triple) if warp_groups else None
+    return ctx, tgt
 
+
+def optimize_lds_usage(module: Operation, version: str | None = None, target: str | Target | None = None,
+                       lds_limit: int = 0) -> list[str]:
+    """AMD's optimize-amd-lds-usage on `module`, in place, as the release of `version` runs it (the newest
+    generation where that release has none); `lds_limit` 0: the target's LDS.  A note per convert it rewrote."""
+    ctx, tgt = _context(module, version, target)
+    lds = lds_limit or (tgt.limit if tgt is not None else 0)
+    release = release_of(version, module)
+    gen = amd_lds_usage.generation(release, ctx.target_triple) or amd_lds_usage.V35
+    sizes, buffers, _, roots = _allocate(module, ctx)
+    if not lds or max((sizes[n] for n in roots), default=0) <= lds:
+        return []
+    return _fit_converts(module, buffers, roots, ctx, lds, amd_lds_usage.padded_attr_name(release), gen)
+
+
+def _fit_converts(module: Operation, buffers: list[Buffer], roots: list[str], ctx: _Context, lds: int,
+                  padded_attr: str, gen: str) -> list[str]:
+    """optimize-amd-lds-usage on `module` (in place) from its allocation `buffers`: each convert of a root
+    function whose scratch is more than its share of the peak, tried through an intermediate layout; a note per
+    convert it rewrote."""
+    def scratch(src: TensorType, dst: TensorType, padded: bool) -> int:
+        return cvt_scratch_bytes(src, dst, ctx.version, ctx.target_triple, ctx.cvt_leaves_reps,
+                                 ctx.cvt_broadcast_warps, padded=padded)[0]
+
+    explicit = [b for b in buffers if b.kind == "explicit"]
+    candidates: list[tuple[ConvertLayoutOp, int]] = []
+    for b in buffers:
+        if b.kind != "scratch" or not isinstance(b.op, ConvertLayoutOp) or b.function not in roots:
+            continue
+        # the buffers live at the convert (Allocation::getLiveBuffers): its own scratch and the explicit ones
+        live = [(x.offset, x.bytes) for x in explicit if x.function == b.function and x.start <= b.start < x.end]
+        target = amd_lds_usage.target_bytes(b.bytes, b.offset, [*live, (b.offset, b.bytes)], lds)
+        if b.bytes > target:
+            candidates.append((b.op, target))
+    notes = []
+    for op, target in candidates:
+        line, name = _location(op)[0], _value_name(op.results[0])
+        done = amd_lds_usage.fit_convert(op, target, lds, ctx.num_warps, ctx.threads_per_warp, scratch, padded_attr,
+                                         gen)
+        if done:
+            where = f"{name} (line {line})" if line is not None else name or "a convert"
+            notes.append(f"optimize-amd-lds-usage, as Triton {gen} runs it on AMD: {where} {done}")
+    return notes
+
+
+def _allocate(module: Operation, ctx: _Context) -> tuple[dict[str, int], list[Buffer], list[str], list[str]]:
+    """Every function's allocation, callees first: (its size by name, the buffers, the notes, the root
+    functions' names)."""
     funcs = [op for op in _pre_order(module) if isinstance(op, FUNCTION_OPS)]
     by_name = {_func_name(f): f for f in funcs}
     calls: dict[str, list[str]] = {n: [] for n in by_name}
@@ -865,7 +959,4 @@ def analyze_shared_memory(
             if note not in notes:
                 notes.append(note)
     roots = [n for n in by_name if n not in called] or list(by_name)
-    total = max((sizes[n] for n in roots), default=0)
-    return SharedMemoryReport(
-        version=ver, target=tgt, limit=lim, total_bytes=total, buffers=buffers, functions=sizes, notes=notes
-    )
+    return sizes, buffers, notes, roots

@@ -123,3 +123,10 @@ def broadcast_warps_shuffle(version: str | None, module: Operation) -> bool:
     3.4-3.8 decide it on minimalCvtLayout, whose warps stay in such a convert, so it takes shared memory
     (Triton 3.6.0 and 3.8.0 on random converts; the sources of Intel's fork at its release/3.8.0)."""
     return release_of(version, module) >= (*BROADCAST_WARP_SHUFFLES_FROM, 0)
+
+
+def cvt_takes_larger_scratch(version: str | None, module: Operation) -> bool:
+    """Whether a convert takes the larger of the swizzled and the padded scratch, as Triton 3.4 sizes every
+    convert ("pessimistically take the max", lib/Analysis/Allocation.cpp from June 2025 until each backend got
+    its own scratch function).  Measured with 3.4.0 on random converts for cuda:90 and gfx942."""
+    return release_of(version, module)[:2] == (3, 4)

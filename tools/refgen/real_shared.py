@@ -10,6 +10,8 @@ The pass per version (as each backend's make_llir adds it): 3.1/3.3 passes.ttgpu
 3.9 nvidia.passes.ttgpuir.add_allocate_shared_memory_nv(pm, capability, ptx_version) /
 amd.passes.ttgpuir.add_allocate_shared_memory(pm, arch).  The target comes from the module's target attribute
 unless --target is given; `xpu` runs Intel's intel.passes.ttgpuir.add_allocate_shared_memory (triton-xpu).
+`--as-compiled` first runs what make_llir runs before the allocation that changes it: on AMD targets of the releases
+that have it (3.3 to 3.6), optimize-amd-lds-usage with the arch's LDS (custom_lds_size 0, as make_llir passes it).
 The script re-executes itself with the python of that version's venv.
 """
 import argparse
@@ -26,9 +28,11 @@ def module_target(text):
     return m.group(1) if m else None
 
 
-def shared_bytes(path, target=None, offsets=False):
+def shared_bytes(path, target=None, offsets=False, as_compiled=False):
     """The bytes the real pass assigns; with `offsets`, also (op text, allocation.offset) of every op it gave a
-    buffer (the attribute the pass writes for the lowering), in the order the module prints them."""
+    buffer (the attribute the pass writes for the lowering), in the order the module prints them.  `as_compiled`:
+    after the passes of make_llir that change the allocation (AMD's optimize-amd-lds-usage, where the release has
+    it)."""
     text = open(path).read()
     target = target or module_target(text) or "cuda:80"
     from triton._C.libtriton import passes
@@ -49,6 +53,8 @@ def shared_bytes(path, target=None, offsets=False):
     mod = refgen_common.parse_text(text, ctx, os.path.basename(path))
     if ver < (3, 4):
         add = passes.ttgpuir.add_allocate_shared_memory
+    elif backend == "cuda" and not hasattr(refgen_common.backend_passes("nvidia"), "add_allocate_shared_memory_nv"):
+        add = passes.ttgpuir.add_allocate_shared_memory  # 3.4 runs the common pass
     elif backend == "cuda":
         from triton._C.libtriton import nvidia
         from triton.backends.nvidia.compiler import get_ptx_version_from_options
@@ -57,7 +63,19 @@ def shared_bytes(path, target=None, offsets=False):
         add = lambda pm: nvidia.passes.ttgpuir.add_allocate_shared_memory_nv(pm, int(arch), ptx)  # noqa: E731
     else:
         from triton._C.libtriton import amd
-        add = lambda pm: amd.passes.ttgpuir.add_allocate_shared_memory(pm, arch)  # noqa: E731
+
+        def add(pm):  # 3.9 takes the arch; 3.5-3.8 the pass manager alone; 3.4 runs the common pass
+            if not hasattr(amd.passes.ttgpuir, "add_allocate_shared_memory"):
+                passes.ttgpuir.add_allocate_shared_memory(pm)
+                return
+            try:
+                amd.passes.ttgpuir.add_allocate_shared_memory(pm, arch)
+            except TypeError:
+                amd.passes.ttgpuir.add_allocate_shared_memory(pm)
+    if as_compiled and backend == "hip":
+        from triton._C.libtriton import amd
+        if hasattr(amd.passes.ttgpuir, "add_optimize_lds_usage"):
+            refgen_common.run_passes(mod, ctx, lambda pm: amd.passes.ttgpuir.add_optimize_lds_usage(pm, arch, 0))
     refgen_common.run_passes(mod, ctx, add)
     total = mod.get_int_attr("ttg.shared" if ver >= (3, 3) else "triton_gpu.shared")
     if not offsets:
@@ -77,6 +95,8 @@ def main():
     ap.add_argument("--manifest", default=None, help="check every compiled variant of this version in a manifest")
     ap.add_argument("--limit", type=int, default=None, help="with --manifest: only the first N variants")
     ap.add_argument("--offsets", action="store_true", help="also print each buffer's op and allocation.offset")
+    ap.add_argument("--as-compiled", action="store_true",
+                    help="run make_llir's passes before the allocation that change it (AMD optimize-amd-lds-usage)")
     ap.add_argument("file", nargs="?")
     a = ap.parse_args()
     if a.triton:
@@ -86,12 +106,12 @@ def main():
         if not a.file:
             ap.error("give a .ttgir file or --manifest")
         if a.offsets:
-            total, found = shared_bytes(a.file, a.target, offsets=True)
+            total, found = shared_bytes(a.file, a.target, offsets=True, as_compiled=a.as_compiled)
             for op, off in found:
                 print(f"offset = {off}  {op}")
             print(f"size = {total}")
         else:
-            print(shared_bytes(a.file, a.target))
+            print(shared_bytes(a.file, a.target, as_compiled=a.as_compiled))
         return 0
     root = os.path.dirname(os.path.abspath(a.manifest))
     rows = [r for r in map(json.loads, open(a.manifest))

@@ -9,13 +9,21 @@ import tempfile
 
 # where the Triton venvs live; override with REFGEN_VENV_ROOT
 VENV_ROOT = os.environ.get("REFGEN_VENV_ROOT", "/work")
-VENVS = {"3.1": ".venv-triton31", "3.3": ".venv-triton33", "3.9": ".venv-triton39",
-         "3.5": "venvs/t3.5.1", "3.6": "venvs/t3.6.0", "3.8": "venvs/t3.8.0"}
+# each version's venvs under VENV_ROOT, the first that exists taken: the brief's names, then venvs/t<release>
+VENVS = {"3.1": (".venv-triton31", "venvs/t3.1.0"), "3.3": (".venv-triton33", "venvs/t3.3.1"),
+         "3.4": ("venvs/t3.4.0",), "3.5": ("venvs/t3.5.1",), "3.6": ("venvs/t3.6.0",), "3.7": ("venvs/t3.7.0",),
+         "3.8": ("venvs/t3.8.0",), "3.9": (".venv-triton39", "venvs/t3.9.0")}
+
+
+def venv_of(version):
+    """The venv of `version` ("3.1" ... "3.9") under VENV_ROOT: the first of VENVS's names that exists."""
+    paths = [os.path.realpath(os.path.join(VENV_ROOT, name)) for name in VENVS[version]]
+    return next((p for p in paths if os.path.exists(os.path.join(p, "bin", "python"))), paths[0])
 
 
 def reexec_in_venv(version):
     """Restart the current script with the python of the venv for `version` ("3.1", "3.3", "3.9")."""
-    venv = os.path.realpath(os.path.join(VENV_ROOT, VENVS[version]))
+    venv = venv_of(version)
     if os.path.realpath(sys.prefix) == venv:
         return
     py = os.path.join(venv, "bin", "python")
@@ -83,6 +91,12 @@ def parse_text(text, ctx, name="input.mlir"):
             return parse_file(name, ctx)
         finally:
             os.chdir(cwd)
+
+
+def backend_passes(name):
+    """A backend's `passes.ttgpuir` module of the running Triton (`nvidia`, `amd`)."""
+    import importlib
+    return importlib.import_module(f"triton._C.libtriton.{name}").passes.ttgpuir
 
 
 def run_passes(mod, ctx, *adders):
