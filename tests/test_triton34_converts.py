@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from convert_module import convert_module
 from test_check_static import triton_python
 
 from irkit.analysis.shared_memory import analyze_shared_memory
@@ -18,27 +19,15 @@ from irkit.frontend.parser import Parser
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _module(src: str, dst: str, tensor: str) -> str:
-    return f"""#src = {src}
-#dst = {dst}
-module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32}} {{
-  tt.func public @k(%x: tensor<{tensor}, #src>) -> tensor<{tensor}, #dst> {{
-    %c = ttg.convert_layout %x : tensor<{tensor}, #src> -> tensor<{tensor}, #dst>
-    tt.return %c : tensor<{tensor}, #dst>
-  }}
-}}
-"""
-
-
 # (module, Triton 3.4.0's bytes, the swizzled scratch alone as 3.5 takes it)
 MEASURED = [
-    (_module("#ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [1, 0]}>",
+    (convert_module("#ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [1, 0]}>",
              "#ttg.blocked<{sizePerThread = [8, 8], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]}>",
              "32x64xf16"), 2112, 2048),
-    (_module("#ttg.blocked<{sizePerThread = [8, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [1, 0]}>",
+    (convert_module("#ttg.blocked<{sizePerThread = [8, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [1, 0]}>",
              "#ttg.blocked<{sizePerThread = [4, 2], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [1, 0]}>",
              "32x32xf16"), 2560, 512),
-    (_module("#ttg.blocked<{sizePerThread = [4, 2], threadsPerWarp = [16, 2], warpsPerCTA = [2, 2], order = [1, 0]}>",
+    (convert_module("#ttg.blocked<{sizePerThread = [4, 2], threadsPerWarp = [16, 2], warpsPerCTA = [2, 2], order = [1, 0]}>",
              "#ttg.blocked<{sizePerThread = [4, 8], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [1, 0]}>",
              "64x128xf16"), 17408, 4096),
 ]

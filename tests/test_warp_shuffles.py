@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from convert_module import convert_module
 from test_check_static import triton_python
 
 from irkit.analysis.shared_memory import analyze_shared_memory
@@ -19,27 +20,15 @@ from irkit.layout.linear import LANE, REG, WARP, to_linear_layout
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _module(src: str, dst: str, tensor: str) -> str:
-    return f"""#src = {src}
-#dst = {dst}
-module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32}} {{
-  tt.func public @k(%x: tensor<{tensor}, #src>) -> tensor<{tensor}, #dst> {{
-    %c = ttg.convert_layout %x : tensor<{tensor}, #src> -> tensor<{tensor}, #dst>
-    tt.return %c : tensor<{tensor}, #dst>
-  }}
-}}
-"""
-
-
 # src's first warp bit would split columns past the tensor's 64, so src broadcasts over it; dst spreads rows 4-7
 # over that warp bit, rows src holds in its lanes
-FROM_LANES = _module(
+FROM_LANES = convert_module(
     "#ttg.blocked<{sizePerThread = [2, 8], threadsPerWarp = [4, 8], warpsPerCTA = [2, 2], order = [1, 0]}>",
     "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>",
     "32x64xbf16")
 # src broadcasts over its second warp bit (rows past 64); dst spreads columns 8-15 over it, which src holds in
 # its registers
-FROM_REGISTERS = _module(
+FROM_REGISTERS = convert_module(
     "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>",
     "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]}>",
     "64x64xbf16")
