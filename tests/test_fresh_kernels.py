@@ -18,6 +18,8 @@ on the smallest real IR that shows it (tests/data/fresh, with the compiler's `me
   warp-specialized GEMM.
 * The compiler pads warp_specialize partitions to whole warp groups (AllocateWarpGroups) before allocating:
   partitions of 1 + 2 warps own 4 bytes, not 3 (-1 B on the persistent warp-specialized GEMM, cuda:100).
+* Triton 3.4 sizes a convert at the larger of its swizzled and padded scratch: irkit took the swizzled alone
+  (-6,144 B on 3.4.0's transposed-A matmul, cuda:90; -256 B on its split-K GEMM, gfx942).
 """
 
 from __future__ import annotations
