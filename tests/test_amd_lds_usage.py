@@ -151,3 +151,20 @@ def test_each_release_allocates_the_same_after_its_pass(release, tmp_path):
         out = subprocess.run([python, str(ROOT / "tools" / "refgen" / "real_shared.py"), "--as-compiled",
                               str(DATA / name)], capture_output=True, text=True, timeout=300, check=True).stdout
         assert int(out.split()[-1]) == _report(name, release).total_bytes, name
+
+
+def test_the_report_speaks_of_the_modules_own_ops():
+    """irkit-report prices the module the pass leaves but lists the TTGIR's ops: the epilogue convert with the larger
+    of the two scratch buffers it became, the local_allocs with theirs; propagate-mma's model, asked with the same
+    release, no longer takes the rewrite to bring the kernel under the LDS, since the compile fits it anyway."""
+    from irkit.report.model import build_module_report
+
+    name = "gemm_add_matrix_256x256_w4_triton360.ttgir"
+    report = build_module_report(Parser((DATA / name).read_text(), name).parse(), version="3.6.0")
+    assert report.shared_bytes == 17408
+    assert [c.bytes for c in report.converts] == [17408]
+    assert [a.bytes for a in report.local_allocs] == [16384, 16384]
+    assert [v.verdict for v in report.verdicts] == ["keep"]
+    assert not any("under the limit" in v.why for v in report.verdicts)
+    without = build_module_report(Parser((DATA / name).read_text(), name).parse(), version="3.7.0")
+    assert [c.bytes for c in without.converts] == [262144] and [v.verdict for v in without.verdicts] == ["remove"]

@@ -192,8 +192,9 @@ def target_bytes(scratch_bytes: int, scratch_offset: int, live: Sequence[tuple[i
 
 
 def fit_convert(op: ConvertLayoutOp, target: int, lds_limit: int, num_warps: int, warp_size: int,
-                scratch: ScratchBytes, padded_attr: str, gen: str = V35) -> str | None:
-    """Rewrite one convert as the pass does; a line saying what was done, or None where nothing fits."""
+                scratch: ScratchBytes, padded_attr: str, gen: str = V35) -> tuple[str, tuple[Operation, ...]] | None:
+    """Rewrite one convert as the pass does: a line saying what was done and the converts that replace it (none
+    where it was only marked), or None where nothing fits."""
     src, dst = op.src.type, op.result.type
     assert isinstance(src, TensorType) and isinstance(dst, TensorType)
     choice = choose(src, dst, target, lds_limit, num_warps, warp_size, scratch, gen)
@@ -203,7 +204,7 @@ def fit_convert(op: ConvertLayoutOp, target: int, lds_limit: int, num_warps: int
     if choice.padded and not had_padded:
         op.attributes[padded_attr] = UnitAttr()
         if scratch(src, dst, True) <= target:
-            return f"takes the padded scratch ({scratch(src, dst, True):,} B)"
+            return f"takes the padded scratch ({scratch(src, dst, True):,} B)", ()
     elif not choice.padded and had_padded:
         for name in PADDED_SCRATCH_ATTRS:
             op.attributes.pop(name, None)
@@ -217,7 +218,7 @@ def fit_convert(op: ConvertLayoutOp, target: int, lds_limit: int, num_warps: int
     op.result.replace_all_uses_with(second.result)
     Rewriter.erase_op(op)
     kind = "" if gen in (V33, V34) else ", padded scratch" if choice.padded else ", swizzled scratch"
-    return f"goes through {layout_text(choice.layout)} ({choice.bytes:,} B{kind})"
+    return f"goes through {layout_text(choice.layout)} ({choice.bytes:,} B{kind})", (first, second)
 
 
 def layout_text(layout: Attribute) -> str:

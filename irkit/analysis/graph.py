@@ -52,7 +52,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 
-from irkit.analysis.shared_memory import SharedMemoryReport, analyze_shared_memory, resolve_target
+from irkit.analysis.shared_memory import Buffer, SharedMemoryReport, analyze_shared_memory, resolve_target
 from irkit.analysis.triton_versions import infer_version, normalize_version
 from irkit.dialects.families import FUNCTION_OPS
 from irkit.dialects.ttg import ConvertLayoutOp, LocalAllocOp
@@ -234,7 +234,10 @@ def build_graph(
     if smem is None:
         smem = shared_memory_of(module, version=ver, target=target, limit=limit)
     spell = _Spelling(parsed)
-    buffers = {b.op: b for b in smem.buffers if b.op is not None and b.kind != "explicit"}
+    buffers: dict[Operation, Buffer] = {}
+    for b in smem.buffers:  # an op's scratch: its largest (a convert AMD's LDS pass split in two has two)
+        if b.op is not None and b.kind != "explicit" and (b.op not in buffers or b.bytes > buffers[b.op].bytes):
+            buffers[b.op] = b
     explicit = {b.op: b for b in smem.buffers if b.op is not None and b.kind == "explicit"}
 
     G = nx.MultiDiGraph()

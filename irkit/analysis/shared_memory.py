@@ -831,12 +831,17 @@ def analyze_shared_memory(
     over = lds is not None and total > lds and scratch_size is None
     if as_compiled and over and gen is not None and lds is not None:
         # the compile runs optimize-amd-lds-usage before its allocation: price the module it leaves
-        module = module.clone()
-        sizes, buffers, notes, roots = _allocate(module, ctx)
-        fitted = _fit_converts(module, buffers, roots, ctx, lds, amd_lds_usage.padded_attr_name(release), gen)
+        copy = module.clone()
+        origin = dict(zip(copy.walk(), module.walk()))  # each op of the copy -> the module's own
+        sizes, buffers, notes, roots = _allocate(copy, ctx)
+        fitted, stand_ins = _fit_converts(copy, buffers, roots, ctx, lds, amd_lds_usage.padded_attr_name(release),
+                                          gen)
         if fitted:
-            sizes, buffers, notes, roots = _allocate(module, ctx)
+            sizes, buffers, notes, roots = _allocate(copy, ctx)
             notes = [*notes, *fitted]
+        for b in buffers:  # the report speaks of the module's ops: a new convert of the one it replaced
+            op = stand_ins.get(b.op, b.op) if b.op is not None else None
+            b.op = origin.get(op, b.op) if op is not None else None
         total = max((sizes[n] for n in roots), default=0)
     elif as_compiled and over and _no_release(version) and amd_lds_usage.generation((3, 6), ctx.target_triple):
         notes = [*notes, f"{APPROX}over the LDS: if Triton 3.3-3.6 made this module, its compile first fits it with "
@@ -885,14 +890,14 @@ def optimize_lds_usage(module: Operation, version: str | None = None, target: st
     sizes, buffers, _, roots = _allocate(module, ctx)
     if not lds or max((sizes[n] for n in roots), default=0) <= lds:
         return []
-    return _fit_converts(module, buffers, roots, ctx, lds, amd_lds_usage.padded_attr_name(release), gen)
+    return _fit_converts(module, buffers, roots, ctx, lds, amd_lds_usage.padded_attr_name(release), gen)[0]
 
 
 def _fit_converts(module: Operation, buffers: list[Buffer], roots: list[str], ctx: _Context, lds: int,
-                  padded_attr: str, gen: str) -> list[str]:
+                  padded_attr: str, gen: str) -> tuple[list[str], dict[Operation, Operation]]:
     """optimize-amd-lds-usage on `module` (in place) from its allocation `buffers`: each convert of a root
-    function whose scratch is more than its share of the peak, tried through an intermediate layout; a note per
-    convert it rewrote."""
+    function whose scratch is more than its share of the peak, tried through an intermediate layout.  A note per
+    convert it rewrote, and each new convert -> the one it replaced."""
     def scratch(src: TensorType, dst: TensorType, padded: bool) -> int:
         return cvt_scratch_bytes(src, dst, ctx.version, ctx.target_triple, ctx.cvt_leaves_reps,
                                  ctx.cvt_broadcast_warps, padded=padded)[0]
@@ -907,15 +912,18 @@ def _fit_converts(module: Operation, buffers: list[Buffer], roots: list[str], ct
         target = amd_lds_usage.target_bytes(b.bytes, b.offset, [*live, (b.offset, b.bytes)], lds)
         if b.bytes > target:
             candidates.append((b.op, target))
-    notes = []
+    notes: list[str] = []
+    stand_ins: dict[Operation, Operation] = {}
     for op, target in candidates:
         line, name = _location(op)[0], _value_name(op.results[0])
         done = amd_lds_usage.fit_convert(op, target, lds, ctx.num_warps, ctx.threads_per_warp, scratch, padded_attr,
                                          gen)
         if done:
+            text, new_ops = done
             where = f"{name} (line {line})" if line is not None else name or "a convert"
-            notes.append(f"optimize-amd-lds-usage, as Triton {gen} runs it on AMD: {where} {done}")
-    return notes
+            notes.append(f"optimize-amd-lds-usage, as Triton {gen} runs it on AMD: {where} {text}")
+            stand_ins.update((new, op) for new in new_ops)
+    return notes, stand_ins
 
 
 def _allocate(module: Operation, ctx: _Context) -> tuple[dict[str, int], list[Buffer], list[str], list[str]]:

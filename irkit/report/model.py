@@ -206,7 +206,7 @@ def build_module_report(
         recorded_shared=recorded_shared,
         notes=list(smem.notes),
         graph=graph,
-        verdicts=model_verdicts(parsed, ver),
+        verdicts=model_verdicts(parsed, version or ver),  # the release: its rules and its compile
     )
 
 
