@@ -9,10 +9,10 @@ epilogue; their `shared` is the compile's metadata) and twelve random modules ov
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
+from real_allocation import real_shared_bytes
 from test_check_static import triton_python
 
 from irkit.analysis import amd_lds_usage
@@ -148,9 +148,8 @@ def test_each_release_allocates_the_same_after_its_pass(release, tmp_path):
         pytest.skip(f"no Triton {release} (IRKIT_TRITON_PYTHONS)")
     names = [n for n, want in MODULES + COMPILED if want["triton"] == release]
     for name in names:
-        out = subprocess.run([python, str(ROOT / "tools" / "refgen" / "real_shared.py"), "--as-compiled",
-                              str(DATA / name)], capture_output=True, text=True, timeout=300, check=True).stdout
-        assert int(out.split()[-1]) == _report(name, release).total_bytes, name
+        real = real_shared_bytes(python, DATA / name, as_compiled=True)
+        assert real == _report(name, release).total_bytes, name
 
 
 def test_the_report_speaks_of_the_modules_own_ops():

@@ -5,18 +5,13 @@ here.  Random such converts: docs/random-converts-fma.txt."""
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
-
 import pytest
-from test_check_static import triton_python
+from real_allocation import release_measures
 
 from irkit.analysis.shared_memory import analyze_shared_memory
 from irkit.dialects.encodings import BlockedEncodingAttr, DotOperandEncodingAttr
 from irkit.frontend.parser import Parser
 from irkit.layout.linear import LANE, REG, WARP, to_linear_layout
-
-ROOT = Path(__file__).resolve().parents[1]
 
 PARENT = BlockedEncodingAttr.of(size_per_thread=(2, 1), threads_per_warp=(4, 8), warps_per_cta=(1, 4), order=(1, 0))
 
@@ -54,11 +49,4 @@ def test_the_convert_takes_what_the_release_measured(release):
 
 @pytest.mark.parametrize("release", sorted(MEASURED))
 def test_the_release_measures_the_same(release, tmp_path):
-    python = triton_python(release.rsplit(".", 1)[0])
-    if python is None:
-        pytest.skip(f"no Triton {release} (IRKIT_TRITON_PYTHONS)")
-    path = tmp_path / "m.ttgir"
-    path.write_text(MODULE)
-    out = subprocess.run([python, str(ROOT / "tools" / "refgen" / "real_shared.py"), str(path)],
-                         capture_output=True, text=True, timeout=300, check=True).stdout
-    assert int(out.split()[-1]) == MEASURED[release]
+    assert release_measures(release, MODULE, tmp_path) == MEASURED[release]

@@ -6,18 +6,13 @@ measured again here.  3.5 takes the swizzled scratch alone."""
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
-
 import pytest
 from convert_module import convert_module
+from real_allocation import real_shared_bytes
 from test_check_static import triton_python
 
 from irkit.analysis.shared_memory import analyze_shared_memory
 from irkit.frontend.parser import Parser
-
-ROOT = Path(__file__).resolve().parents[1]
-
 
 # (module, Triton 3.4.0's bytes, the swizzled scratch alone as 3.5 takes it)
 MEASURED = [
@@ -47,6 +42,4 @@ def test_the_release_measures_the_same(tmp_path):
     for text, triton34, _ in MEASURED:
         path = tmp_path / "m.ttgir"
         path.write_text(text)
-        out = subprocess.run([python, str(ROOT / "tools" / "refgen" / "real_shared.py"), str(path)],
-                             capture_output=True, text=True, timeout=300, check=True).stdout
-        assert int(out.split()[-1]) == triton34
+        assert real_shared_bytes(python, path) == triton34

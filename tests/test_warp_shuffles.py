@@ -5,20 +5,15 @@ IRKIT_TRITON_PYTHONS they are measured again here."""
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
-
 import pytest
 from convert_module import convert_module
+from real_allocation import real_shared_bytes
 from test_check_static import triton_python
 
 from irkit.analysis.shared_memory import analyze_shared_memory
 from irkit.frontend.parser import Parser
 from irkit.layout import conversion
 from irkit.layout.linear import LANE, REG, WARP, to_linear_layout
-
-ROOT = Path(__file__).resolve().parents[1]
-
 
 # src's first warp bit would split columns past the tensor's 64, so src broadcasts over it; dst spreads rows 4-7
 # over that warp bit, rows src holds in its lanes
@@ -75,6 +70,4 @@ def test_the_release_measures_the_same(release, tmp_path):
     for text, by_release in MEASURED:
         path = tmp_path / "m.ttgir"
         path.write_text(text)
-        out = subprocess.run([python, str(ROOT / "tools" / "refgen" / "real_shared.py"), str(path)],
-                             capture_output=True, text=True, timeout=300, check=True).stdout
-        assert int(out.split()[-1]) == by_release[release]
+        assert real_shared_bytes(python, path) == by_release[release]

@@ -130,3 +130,11 @@ def cvt_takes_larger_scratch(version: str | None, module: Operation) -> bool:
     convert ("pessimistically take the max", lib/Analysis/Allocation.cpp from June 2025 until each backend got
     its own scratch function).  Measured with 3.4.0 on random converts for cuda:90 and gfx942."""
     return release_of(version, module)[:2] == (3, 4)
+
+
+def ldst_vectors_from_warps(version: str | None, module: Operation) -> bool:
+    """Whether a convert's plain ld/st swizzling fills its vector from warp bases, as AMD's Triton 3.5-3.7 do
+    (getVecBasisLdSt of November 2025).  Measured with 3.5.1, 3.6.0 and 3.7.0 on random gfx942 modules
+    (docs/random-converts-amd-lds.txt): every 1-D slice of an MFMA that irkit's other vector missed is exact."""
+    triple = module_target(module)
+    return bool(triple and triple.startswith("hip:")) and (3, 5) <= release_of(version, module)[:2] < (3, 8)

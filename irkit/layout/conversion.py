@@ -540,6 +540,46 @@ def _swizzle(
     return {"vector": list(vbasis), "segment": segment, "reps": reps, "dim": [dim]}
 
 
+def _vbasis_from_warps(reg_src: list[int], reg_dst: list[int], warp_src: list[int], warp_dst: list[int],
+                       bitwidth: int) -> list[int]:
+    """getVecBasisLdSt as AMD's Triton 3.5-3.7 take it (lib/Tools/GenericSwizzling.cpp, November 2025): the
+    registers common to both sides, at most 128 bits; under 32 bits, filled up to one bank word from the side
+    whose registers the other side holds in its warps, then with warp bases, and cut to one word."""
+    vbasis = _intersection_pow2(reg_src, reg_dst)[: _log2(max(1, 128 // bitwidth))]
+    if (1 << len(vbasis)) * bitwidth >= 32:
+        return vbasis
+    per_bank = _log2(32 // bitwidth)
+    ws, wd = [w for w in warp_src if w], [w for w in warp_dst if w]
+    src_warp = _intersection_pow2([r for r in reg_src if r not in vbasis], wd)
+    dst_warp = _intersection_pow2([r for r in reg_dst if r not in vbasis], ws)
+    if len(src_warp) == len(dst_warp) and src_warp:
+        src_fills = min(src_warp) < min(dst_warp)  # the lower basis, to spare byte permutes
+    else:
+        src_fills = len(src_warp) > len(dst_warp)
+    vbasis = vbasis + (src_warp if src_fills else dst_warp)
+    if len(vbasis) < per_bank:
+        vbasis = vbasis + _intersection_pow2(ws, wd)
+    i = 0
+    while len(vbasis) < per_bank and (i < len(ws) or i < len(wd)):
+        if i < len(ws) and ws[i] not in vbasis:
+            vbasis.append(ws[i])
+        if len(vbasis) < per_bank and i < len(wd) and wd[i] not in vbasis:
+            vbasis.append(wd[i])
+        i += 1
+    return vbasis[:per_bank]
+
+
+def _ldst_swizzle_from_warps(reg_src, reg_dst, lane_src, lane_dst, warp_src, warp_dst, dim,
+                             bitwidth) -> dict[str, list[int]]:
+    """optimalSwizzlingLdSt as AMD's Triton 3.5-3.7 run it: the vector of `_vbasis_from_warps`, each side's
+    lanes but the last log2(vector words) as its bank tile."""
+    vbasis = _vbasis_from_warps(list(reg_src), list(reg_dst), list(warp_src), list(warp_dst), bitwidth)
+    words = _log2(max(1, (1 << len(vbasis)) * bitwidth // 32))
+    tile_src = list(lane_src[: len(lane_src) - words]) if words else list(lane_src)
+    tile_dst = list(lane_dst[: len(lane_dst) - words]) if words else list(lane_dst)
+    return _swizzle(list(reg_src), list(reg_dst), dim, bitwidth, vbasis, tile_src, tile_dst)
+
+
 def _ldst_swizzle(reg_src, reg_dst, lane_src, lane_dst, dim, bitwidth) -> dict[str, list[int]]:
     """optimalSwizzlingLdSt: plain ld.shared/st.shared on both sides."""
     vbasis = _get_vbasis(list(reg_src), list(reg_dst), lane_src, lane_dst, bitwidth)
@@ -638,18 +678,23 @@ def _tile_swizzle_candidate(a, b, n_reg_a, n_reg_b, lane_tile_a, lane_tile_b):
 
 
 def swizzled_scratch_layout(
-    src: LinearLayout, dst: LinearLayout, bitwidth: int, target: str | None = None, leave_reps: bool = True
+    src: LinearLayout, dst: LinearLayout, bitwidth: int, target: str | None = None, leave_reps: bool = True,
+    warp_vectors: bool = False,
 ) -> dict[str, list[int]]:
     """The shared-memory layout Triton 3.9 picks for a convert (flattened bases of its vector / segment /
     reps dims), for register-broadcast-free src and dst.  With an NVIDIA target the ld/stmatrix tiles are
     tried as in `optimalSwizzling(src, dst, srcTiles, dstTiles)`; otherwise `optimalSwizzlingLdSt`.
     `leave_reps=False`: Triton 3.4/3.5, whose ld/stmatrix candidates turn every register basis common to
-    both sides into a rep (3.6 on keeps those the wider matrix tiles address in the segment)."""
+    both sides into a rep (3.6 on keeps those the wider matrix tiles address in the segment).
+    `warp_vectors`: off NVIDIA, the vector as AMD's Triton 3.5-3.7 build it (`_vbasis_from_warps`)."""
     a = {d: src.flat_bases(d) for d in src.in_dims}
     b = {d: dst.flat_bases(d) for d in dst.in_dims}
     reg_src, reg_dst = a.get(REG, []), b.get(REG, [])
     lane_src, lane_dst = a.get(LANE, []), b.get(LANE, [])
     dim = src.total_out_bits()
+    if warp_vectors and not (target or "").startswith("cuda"):
+        return _ldst_swizzle_from_warps(reg_src, reg_dst, lane_src, lane_dst, a.get(WARP, []), b.get(WARP, []), dim,
+                                        bitwidth)
     if not (target or "").startswith("cuda"):
         return _ldst_swizzle(reg_src, reg_dst, lane_src, lane_dst, dim, bitwidth)
     src_tiles, dst_tiles = src_dst_tiles(target, bitwidth)
@@ -694,15 +739,15 @@ def swizzled_scratch_layout(
 
 def swizzled_scratch_elems(
     src: Attribute, dst: Attribute, shape: Sequence[int], bitwidth: int, target: str | None = None,
-    leave_reps: bool = True,
+    leave_reps: bool = True, warp_vectors: bool = False,
 ) -> int | None:
     """getNumScratchElemsSwizzledCvt: elements of the swizzled scratch tile = numel / 2^#reps / #CTA splits.
-    None if a layout has no linear form.  `leave_reps`: as `swizzled_scratch_layout`."""
+    None if a layout has no linear form.  `leave_reps`, `warp_vectors`: as `swizzled_scratch_layout`."""
     ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
     if ls is None or ld is None:
         return None
     ls, ld = ls.remove_zero_bases(REG), ld.remove_zero_bases(REG)
-    smem = swizzled_scratch_layout(ls, ld, bitwidth, target, leave_reps)
+    smem = swizzled_scratch_layout(ls, ld, bitwidth, target, leave_reps, warp_vectors)
     total = 1 << smem["dim"][0]
     splits = prod(algebra.cta_split_num(src))
     return total // (1 << len(smem["reps"])) // max(1, splits)
