@@ -137,15 +137,15 @@ def cvt_scratch_bytes(
     broadcast_warps: bool | None = None,
     padded: bool = False,
     larger: bool = False,
-    warp_vectors: bool = False,
+    amd_ldst: str | None = None,
 ) -> tuple[int, str]:
     """Scratch bytes of `convert_layout src -> dst` under a version's rules, and a note when approximate.
     `leave_reps=False`: the ld/stmatrix swizzling of Triton 3.4/3.5 (`triton_versions.matrix_tiles_leave_reps`);
     `broadcast_warps`: the warp shuffles of 3.9.0 on (True) or of 3.4-3.8 (`triton_versions.broadcast_warps_shuffle`;
     None: from `version`); `padded`: AMD's padded scratch (getNumScratchElemsPaddedCvt), which a convert marked
     `use_padded_scratch_shmem` takes from 3.5 on; `larger`: the larger of the swizzled and the padded scratch, as
-    Triton 3.4 takes (`triton_versions.cvt_takes_larger_scratch`); `warp_vectors`: AMD's ld/st vector of 3.5-3.7
-    (`triton_versions.ldst_vectors_from_warps`)."""
+    Triton 3.4 takes (`triton_versions.cvt_takes_larger_scratch`); `amd_ldst`: AMD's ld/st swizzling of the
+    release (`triton_versions.amd_ldst_rules`)."""
     se, de = src.encoding, dst.encoding
     if se is None or de is None or algebra.is_shared(se) or algebra.is_shared(de):
         return 0, ""
@@ -175,7 +175,7 @@ def cvt_scratch_bytes(
         padded_bytes = prod(_rep_shape(padded_rep_shape_33(src, dst))) * _cvt_elem_bytes(src)
         if padded:
             return padded_bytes, note
-        n = conversion.swizzled_scratch_elems(se, de, shape, bits, target, leave_reps, warp_vectors)
+        n = conversion.swizzled_scratch_elems(se, de, shape, bits, target, leave_reps, amd_ldst)
         if n is None:
             return padded_bytes, f"{APPROX}no linear layout for this convert: 3.3 padded formula used"
         return max(n * bits // 8, padded_bytes) if larger else n * bits // 8, note

@@ -69,11 +69,11 @@ from irkit.analysis.triton_versions import (
     APPROX,
     V31,
     V39,
+    amd_ldst_rules,
     attr_int,
     broadcast_warps_shuffle,
     cvt_takes_larger_scratch,
     infer_version,
-    ldst_vectors_from_warps,
     matrix_tiles_leave_reps,
     normalize_version,
     reduce_rules,
@@ -698,7 +698,7 @@ class _FunctionAllocation:
                     and amd_lds_usage.uses_padded_scratch(op)
                 nbytes, note = cvt_scratch_bytes(src, dst, ctx.version, ctx.target_triple, ctx.cvt_leaves_reps,
                                                  ctx.cvt_broadcast_warps, padded=padded, larger=ctx.cvt_larger_scratch,
-                                                 warp_vectors=ctx.cvt_warp_vectors)
+                                                 amd_ldst=ctx.cvt_amd_ldst)
         elif isinstance(op, ReduceOp):
             nbytes, note = reduce_scratch_bytes(op, ctx.reduce_version or ctx.version)
         elif isinstance(op, ScanOp):
@@ -794,8 +794,8 @@ class _Context:
     cvt_broadcast_warps: bool = True
     # a convert takes the larger of the swizzled and the padded scratch (3.4; cvt_takes_larger_scratch)
     cvt_larger_scratch: bool = False
-    # AMD's ld/st swizzling fills its vector from warp bases (3.5-3.7; ldst_vectors_from_warps)
-    cvt_warp_vectors: bool = False
+    # AMD's ld/st swizzling of the release (3.5 on; amd_ldst_rules)
+    cvt_amd_ldst: str | None = None
     # warps of every warp_specialize's partitions once AllocateWarpGroups has padded them to whole warp
     # groups (None: as written; `warp_group_warps`)
     partition_warps: int | None = None
@@ -879,7 +879,7 @@ def _context(module: Operation, version: str | None, target: str | Target | None
     ctx.cvt_leaves_reps = matrix_tiles_leave_reps(version, module)
     ctx.cvt_broadcast_warps = broadcast_warps_shuffle(version, module)
     ctx.cvt_larger_scratch = cvt_takes_larger_scratch(version, module)
-    ctx.cvt_warp_vectors = ldst_vectors_from_warps(version, module)
+    ctx.cvt_amd_ldst = amd_ldst_rules(version, module)
     ctx.partition_warps = warp_group_warps(module, version, ctx.target_triple) if warp_groups else None
     return ctx, tgt
 
@@ -905,7 +905,7 @@ def _fit_converts(module: Operation, buffers: list[Buffer], roots: list[str], ct
     convert it rewrote, and each new convert -> the one it replaced."""
     def scratch(src: TensorType, dst: TensorType, padded: bool) -> int:
         return cvt_scratch_bytes(src, dst, ctx.version, ctx.target_triple, ctx.cvt_leaves_reps,
-                                 ctx.cvt_broadcast_warps, padded=padded, warp_vectors=ctx.cvt_warp_vectors)[0]
+                                 ctx.cvt_broadcast_warps, padded=padded, amd_ldst=ctx.cvt_amd_ldst)[0]
 
     explicit = [b for b in buffers if b.kind == "explicit"]
     candidates: list[tuple[ConvertLayoutOp, int]] = []

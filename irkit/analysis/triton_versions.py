@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from irkit.dialects.module_attrs import module_attrs, module_target
-from irkit.layout.conversion import BROADCAST_WARP_SHUFFLES_FROM
+from irkit.layout.conversion import AMD_LDST_35, AMD_LDST_38, BROADCAST_WARP_SHUFFLES_FROM
 from irkit.layout.intel_conversion import is_intel_target
 
 # ---------------------------------------------------------------------------------------------
@@ -132,9 +132,15 @@ def cvt_takes_larger_scratch(version: str | None, module: Operation) -> bool:
     return release_of(version, module)[:2] == (3, 4)
 
 
-def ldst_vectors_from_warps(version: str | None, module: Operation) -> bool:
-    """Whether a convert's plain ld/st swizzling fills its vector from warp bases, as AMD's Triton 3.5-3.7 do
-    (getVecBasisLdSt of November 2025).  Measured with 3.5.1, 3.6.0 and 3.7.0 on random gfx942 modules
-    (docs/random-converts-amd-lds.txt): every 1-D slice of an MFMA that irkit's other vector missed is exact."""
+def amd_ldst_rules(version: str | None, module: Operation) -> str | None:
+    """AMD's plain ld/st swizzling of a convert, by release (`conversion.AMD_LDST_35`: getVecBasisLdSt of November
+    2025, a short vector filled from warp bases, in 3.5-3.7; `AMD_LDST_38`: the same vector, bank tiles by the
+    arch's banks and ds_read tiles, 3.8 on); None off AMD or before 3.5.  Measured with 3.5.1-3.9.0 on random
+    gfx942 modules (docs/random-converts-amd-lds.txt)."""
     triple = module_target(module)
-    return bool(triple and triple.startswith("hip:")) and (3, 5) <= release_of(version, module)[:2] < (3, 8)
+    if not (triple and triple.startswith("hip:")):
+        return None
+    release = release_of(version, module)[:2]
+    if release < (3, 5):
+        return None
+    return AMD_LDST_35 if release < (3, 8) else AMD_LDST_38

@@ -518,9 +518,11 @@ def _swizzle(
     tile_src: list[int],
     tile_dst: list[int],
     leave_reps: int = 0,
+    banks: int = 32,
 ) -> dict[str, list[int]]:
-    """optimalSwizzling(src, dst, bitwidth, vbasis, tileSrc, tileDst, leaveReps) + buildReps."""
-    bank_bits = 32 * 32
+    """optimalSwizzling(src, dst, bitwidth, vbasis, tileSrc, tileDst, leaveReps) + buildReps, over `banks`
+    32-bit banks."""
+    bank_bits = banks * 32
     per_bank = bank_bits // ((1 << len(vbasis)) * bitwidth) if (1 << len(vbasis)) * bitwidth <= bank_bits else 1
     len_b = min(_log2(max(1, per_bank)), dim - len(vbasis))
     len_s = dim - len_b - len(vbasis)
@@ -569,15 +571,39 @@ def _vbasis_from_warps(reg_src: list[int], reg_dst: list[int], warp_src: list[in
     return vbasis[:per_bank]
 
 
-def _ldst_swizzle_from_warps(reg_src, reg_dst, lane_src, lane_dst, warp_src, warp_dst, dim,
-                             bitwidth) -> dict[str, list[int]]:
-    """optimalSwizzlingLdSt as AMD's Triton 3.5-3.7 run it: the vector of `_vbasis_from_warps`, each side's
-    lanes but the last log2(vector words) as its bank tile."""
+AMD_LDST_35, AMD_LDST_38 = "3.5", "3.8"  # AMD's ld/st swizzling: of 3.5-3.7, and of 3.8 on
+
+
+def amd_banks_and_load_tile(target: str | None) -> tuple[int, tuple[int, ...] | None]:
+    """An AMD arch's shared-memory banks and the lanes one 128-bit ds_read serves at a time (Triton 3.8's
+    TargetInfo::getSharedMemoryBanks and getSharedLdStTiles): CDNA4 and gfx1250 64 banks and lanes 0, 1, 3, 4;
+    CDNA3 and RDNA1-3 32 banks and lanes 0, 1, 4; other archs 32 banks and no such tile."""
+    arch = (target or "").partition(":")[2]
+    if arch.startswith(("gfx950", "gfx1250")):
+        return 64, (0, 1, 3, 4)
+    if arch.startswith(("gfx940", "gfx941", "gfx942", "gfx10", "gfx11")):
+        return 32, (0, 1, 4)
+    return 32, None
+
+
+def _amd_ldst_swizzle(reg_src, reg_dst, lane_src, lane_dst, warp_src, warp_dst, dim, bitwidth, rules: str,
+                      target: str | None) -> dict[str, list[int]]:
+    """optimalSwizzlingLdSt as AMD's Triton runs it: the vector of `_vbasis_from_warps`; each side's bank tile its
+    lanes but the last log2(vector words) (3.5-3.7), or (3.8 on) but those of the later phases of the arch's banks,
+    a 128-bit load taking the lanes of its ds_read tile."""
     vbasis = _vbasis_from_warps(list(reg_src), list(reg_dst), list(warp_src), list(warp_dst), bitwidth)
     words = _log2(max(1, (1 << len(vbasis)) * bitwidth // 32))
-    tile_src = list(lane_src[: len(lane_src) - words]) if words else list(lane_src)
-    tile_dst = list(lane_dst[: len(lane_dst) - words]) if words else list(lane_dst)
-    return _swizzle(list(reg_src), list(reg_dst), dim, bitwidth, vbasis, tile_src, tile_dst)
+    banks, load_tile = amd_banks_and_load_tile(target) if rules == AMD_LDST_38 else (32, None)
+
+    def tile(lanes, tile_lanes: tuple[int, ...] | None) -> list[int]:
+        if tile_lanes is not None:
+            return [lanes[i] for i in tile_lanes]
+        drop = max(0, words + len(lanes) - _log2(banks)) if rules == AMD_LDST_38 else words
+        return list(lanes[: len(lanes) - drop]) if drop else list(lanes)
+
+    wide_load = (1 << len(vbasis)) * bitwidth == 128 and load_tile is not None and len(lane_dst) > max(load_tile)
+    tile_src, tile_dst = tile(lane_src, None), tile(lane_dst, load_tile if wide_load else None)
+    return _swizzle(list(reg_src), list(reg_dst), dim, bitwidth, vbasis, tile_src, tile_dst, banks=banks)
 
 
 def _ldst_swizzle(reg_src, reg_dst, lane_src, lane_dst, dim, bitwidth) -> dict[str, list[int]]:
@@ -679,22 +705,23 @@ def _tile_swizzle_candidate(a, b, n_reg_a, n_reg_b, lane_tile_a, lane_tile_b):
 
 def swizzled_scratch_layout(
     src: LinearLayout, dst: LinearLayout, bitwidth: int, target: str | None = None, leave_reps: bool = True,
-    warp_vectors: bool = False,
+    amd_ldst: str | None = None,
 ) -> dict[str, list[int]]:
     """The shared-memory layout Triton 3.9 picks for a convert (flattened bases of its vector / segment /
     reps dims), for register-broadcast-free src and dst.  With an NVIDIA target the ld/stmatrix tiles are
     tried as in `optimalSwizzling(src, dst, srcTiles, dstTiles)`; otherwise `optimalSwizzlingLdSt`.
     `leave_reps=False`: Triton 3.4/3.5, whose ld/stmatrix candidates turn every register basis common to
     both sides into a rep (3.6 on keeps those the wider matrix tiles address in the segment).
-    `warp_vectors`: off NVIDIA, the vector as AMD's Triton 3.5-3.7 build it (`_vbasis_from_warps`)."""
+    `amd_ldst`: off NVIDIA, AMD's ld/st swizzling of Triton 3.5-3.7 (`AMD_LDST_35`) or 3.8 on (`AMD_LDST_38`),
+    `_amd_ldst_swizzle`."""
     a = {d: src.flat_bases(d) for d in src.in_dims}
     b = {d: dst.flat_bases(d) for d in dst.in_dims}
     reg_src, reg_dst = a.get(REG, []), b.get(REG, [])
     lane_src, lane_dst = a.get(LANE, []), b.get(LANE, [])
     dim = src.total_out_bits()
-    if warp_vectors and not (target or "").startswith("cuda"):
-        return _ldst_swizzle_from_warps(reg_src, reg_dst, lane_src, lane_dst, a.get(WARP, []), b.get(WARP, []), dim,
-                                        bitwidth)
+    if amd_ldst and not (target or "").startswith("cuda"):
+        return _amd_ldst_swizzle(reg_src, reg_dst, lane_src, lane_dst, a.get(WARP, []), b.get(WARP, []), dim, bitwidth,
+                                 amd_ldst, target)
     if not (target or "").startswith("cuda"):
         return _ldst_swizzle(reg_src, reg_dst, lane_src, lane_dst, dim, bitwidth)
     src_tiles, dst_tiles = src_dst_tiles(target, bitwidth)
@@ -739,15 +766,15 @@ def swizzled_scratch_layout(
 
 def swizzled_scratch_elems(
     src: Attribute, dst: Attribute, shape: Sequence[int], bitwidth: int, target: str | None = None,
-    leave_reps: bool = True, warp_vectors: bool = False,
+    leave_reps: bool = True, amd_ldst: str | None = None,
 ) -> int | None:
     """getNumScratchElemsSwizzledCvt: elements of the swizzled scratch tile = numel / 2^#reps / #CTA splits.
-    None if a layout has no linear form.  `leave_reps`, `warp_vectors`: as `swizzled_scratch_layout`."""
+    None if a layout has no linear form.  `leave_reps`, `amd_ldst`: as `swizzled_scratch_layout`."""
     ls, ld = to_linear_layout(src, shape), to_linear_layout(dst, shape)
     if ls is None or ld is None:
         return None
     ls, ld = ls.remove_zero_bases(REG), ld.remove_zero_bases(REG)
-    smem = swizzled_scratch_layout(ls, ld, bitwidth, target, leave_reps, warp_vectors)
+    smem = swizzled_scratch_layout(ls, ld, bitwidth, target, leave_reps, amd_ldst)
     total = 1 << smem["dim"][0]
     splits = prod(algebra.cta_split_num(src))
     return total // (1 << len(smem["reps"])) // max(1, splits)
