@@ -544,7 +544,7 @@ def _swizzle(
 
 def _vbasis_from_warps(reg_src: list[int], reg_dst: list[int], warp_src: list[int], warp_dst: list[int],
                        bitwidth: int) -> list[int]:
-    """getVecBasisLdSt as AMD's Triton 3.5-3.7 take it (lib/Tools/GenericSwizzling.cpp, November 2025): the
+    """getVecBasisLdSt as AMD's Triton takes it from 3.5 (lib/Tools/GenericSwizzling.cpp, November 2025): the
     registers common to both sides, at most 128 bits; under 32 bits, filled up to one bank word from the side
     whose registers the other side holds in its warps, then with warp bases, and cut to one word."""
     vbasis = _intersection_pow2(reg_src, reg_dst)[: _log2(max(1, 128 // bitwidth))]
