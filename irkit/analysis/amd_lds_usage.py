@@ -5,7 +5,8 @@ is tried through an intermediate layout (`src -> tmp -> dst`): two smaller scrat
 together (third_party/amd/lib/TritonAMDGPUToLLVM/OptimizeLDSUsage.cpp and OptimizeLDSUtility.cpp).  So the
 `shared` an AMD compile of those releases reports can be far below what the TTGIR's own converts need: a
 256x256 f32 add-matrix GEMM on gfx942 takes 17,408 B with 3.5/3.6, not 262,144 B (docs/shared-memory.md).
-Three generations of the pass are modelled, each checked against its compiler:
+Three generations of the pass are modelled, read from its sources at each release; 3.3's and 3.5/3.6's are
+checked against their compilers (3.4's cannot be yet: its allocation's swizzled scratch is not modelled):
 - 3.3 (`V33`): every candidate priced with the padded scratch, the smallest taken; a slice keeps its parent's
   warps; the fallback layout takes the source layout's own order;
 - 3.4 (`V34`): the same choice, but a slice spreads the warps over its parent's other dims, and the fallback
@@ -32,7 +33,7 @@ from irkit.layout import algebra, linear
 
 PADDED_SCRATCH_ATTRS = ("amdgpu.use_padded_scratch_shmem", "amdg.use_padded_scratch_shmem")
 V33, V34, V35 = "3.3", "3.4", "3.5/3.6"
-GENERATIONS = {(3, 3): V33, (3, 4): V34, (3, 5): V35, (3, 6): V35}  # releases checked against their compiler
+GENERATIONS = {(3, 3): V33, (3, 4): V34, (3, 5): V35, (3, 6): V35}  # the releases whose make_llir runs the pass
 
 # (src, dst, padded) -> scratch bytes of that convert under the allocation's rules
 ScratchBytes = Callable[[TensorType, TensorType, bool], int]
