@@ -167,3 +167,17 @@ def test_the_report_speaks_of_the_modules_own_ops():
     assert not any("under the limit" in v.why for v in report.verdicts)
     without = build_module_report(Parser((DATA / name).read_text(), name).parse(), version="3.7.0")
     assert [c.bytes for c in without.converts] == [262144] and [v.verdict for v in without.verdicts] == ["remove"]
+
+
+def test_the_pass_asked_by_name_runs_the_releases_generation_without_a_target():
+    """A module with no ttg.target and a custom LDS budget (triton-opt's `lds-limit=`): the 3.6 pass marks the
+    bf16 convert padded, the 3.3 pass, which prices everything padded already, leaves it alone."""
+    from irkit.analysis.shared_memory import optimize_lds_usage
+
+    text = (DATA / "lds_360_024.ttgir").read_text().replace(', ttg.target = "hip:gfx942"', "")
+    for release, marked in (("3.6.0", True), ("3.3.1", False)):
+        module = Parser(text, "m.mlir").parse().module
+        notes = optimize_lds_usage(module, release, lds_limit=65536)
+        cvt = next(op for op in module.walk() if isinstance(op, ConvertLayoutOp))
+        assert amd_lds_usage.uses_padded_scratch(cvt) is marked, release
+        assert bool(notes) is marked

@@ -891,7 +891,8 @@ def optimize_lds_usage(module: Operation, version: str | None = None, target: st
     ctx, tgt = _context(module, version, target)
     lds = lds_limit or (tgt.limit if tgt is not None else 0)
     release = release_of(version, module)
-    gen = amd_lds_usage.generation(release, ctx.target_triple) or amd_lds_usage.V35
+    # asked by name, the pass runs on any module, as the release's triton-opt would (the newest where it has none)
+    gen = amd_lds_usage.GENERATIONS.get(release[:2], amd_lds_usage.V35)
     sizes, buffers, _, roots = _allocate(module, ctx)
     if not lds or max((sizes[n] for n in roots), default=0) <= lds:
         return []
