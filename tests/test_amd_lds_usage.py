@@ -169,15 +169,27 @@ def test_the_report_speaks_of_the_modules_own_ops():
     assert [c.bytes for c in without.converts] == [262144] and [v.verdict for v in without.verdicts] == ["remove"]
 
 
+EPILOGUE = """#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 64], warpsPerCTA = [1, 4], order = [1, 0]}>
+#mma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @epilogue(%d: tensor<256x256xf32, #blocked>) -> tensor<256x256xf32, #mma> {
+    %dm = ttg.convert_layout %d : tensor<256x256xf32, #blocked> -> tensor<256x256xf32, #mma>
+    tt.return %dm : tensor<256x256xf32, #mma>
+  }
+}
+"""
+
+
 def test_the_pass_asked_by_name_runs_the_releases_generation_without_a_target():
-    """A module with no ttg.target and a custom LDS budget (triton-opt's `lds-limit=`): the 3.6 pass marks the
-    bf16 convert padded, the 3.3 pass, which prices everything padded already, leaves it alone."""
+    """A module with no ttg.target and a custom LDS budget (triton-opt's `lds-limit=`), the epilogue of
+    lit_tests/passes/optimize-amd-lds-usage.mlir: the 3.6 pass goes through the fallback in the source's linear
+    order [0, 1] with the padded scratch marked, the 3.3 pass through it in the layout's own order [1, 0],
+    unmarked."""
     from irkit.analysis.shared_memory import optimize_lds_usage
 
-    text = (DATA / "lds_360_024.ttgir").read_text().replace(', ttg.target = "hip:gfx942"', "")
-    for release, marked in (("3.6.0", True), ("3.3.1", False)):
-        module = Parser(text, "m.mlir").parse().module
-        notes = optimize_lds_usage(module, release, lds_limit=65536)
-        cvt = next(op for op in module.walk() if isinstance(op, ConvertLayoutOp))
-        assert amd_lds_usage.uses_padded_scratch(cvt) is marked, release
-        assert bool(notes) is marked
+    for release, marked, order in (("3.6.0", True, (0, 1)), ("3.3.1", False, (1, 0))):
+        module = Parser(EPILOGUE, "m.mlir").parse().module
+        assert optimize_lds_usage(module, release, lds_limit=65536)
+        first, second = [op for op in module.walk() if isinstance(op, ConvertLayoutOp)]
+        assert first.result.type.encoding.order == order, release
+        assert amd_lds_usage.uses_padded_scratch(first) is marked and amd_lds_usage.uses_padded_scratch(second) is marked
