@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from real_allocation import real_shared_bytes
 from test_check_static import triton_python
+from xdsl.dialects.builtin import Float32Type, TensorType
 
 from irkit.analysis import amd_lds_usage
 from irkit.analysis.scratch import cvt_scratch_bytes
@@ -193,3 +194,16 @@ def test_the_pass_asked_by_name_runs_the_releases_generation_without_a_target():
         first, second = [op for op in module.walk() if isinstance(op, ConvertLayoutOp)]
         assert first.result.type.encoding.order == order, release
         assert amd_lds_usage.uses_padded_scratch(first) is marked and amd_lds_usage.uses_padded_scratch(second) is marked
+
+
+def test_the_33_fallback_takes_the_layouts_own_order():
+    """Measured with the real 3.3.1 pass (random modules over the LDS, tools/random_converts.py --kind lds): from a
+    transposed MFMA it goes through an 8 x 8-lane blocked layout in order [1, 0], from that MFMA's operand B in
+    [0, 1], where 3.5/3.6 take the linear order."""
+    mfma = enc.AmdMfmaEncodingAttr.of(version_major=3, version_minor=0, warps_per_cta=(4, 1), instr_shape=(32, 32),
+                                      is_transposed=True)
+    operand_b = enc.DotOperandEncodingAttr.of(op_idx=1, parent=mfma, k_width=4)
+    for layout, order in ((mfma, (1, 0)), (operand_b, (0, 1))):
+        src = TensorType(Float32Type(), [256, 256], layout)
+        fallback = amd_lds_usage.fallback_layout(src, 64, amd_lds_usage.V33)
+        assert (fallback.threads_per_warp, fallback.order) == ((8, 8), order)

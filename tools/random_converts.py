@@ -105,7 +105,8 @@ def mfma(rng: random.Random, warps: int, version: str) -> str:
     """A random MFMA accumulator of CDNA3 as `version` spells it (`versionMajor` up to 3.5, `version` from 3.6)."""
     wb = rng.randint(0, warps.bit_length() - 1)
     instr = rng.choice([[32, 32, 8], [16, 16, 16]])
-    gen = "versionMajor = 3, versionMinor = 0" if version < "3.6" else "version = 3"
+    release = tuple(int(part) for part in version.split(".")[:2])
+    gen = "versionMajor = 3, versionMinor = 0" if release < (3, 6) else "version = 3"
     return (f"#ttg.amd_mfma<{{{gen}, warpsPerCTA = {[2**wb, warps // 2**wb]}, instrShape = {instr}, "
             f"isTransposed = {rng.choice(['true', 'false'])}}}>")
 

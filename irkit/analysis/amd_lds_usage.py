@@ -105,26 +105,10 @@ def fallback_layout(src: TensorType, warp_size: int, gen: str = V35) -> enc.Bloc
         lanes[-1] = warp_size // 8
         lanes[-2] = warp_size // lanes[-1]
     ll = linear.to_linear_layout(src.encoding, shape, keep_broadcast_registers=True) if gen != V33 else None
-    order = linear.ll_order(ll) if ll is not None else _own_order(src.encoding, rank)
-    cta = src.encoding.cta_layout if isinstance(src.encoding, enc.StructLayoutAttr) else None
-    return enc.BlockedEncodingAttr.of(
-        size_per_thread=(1,) * rank, threads_per_warp=tuple(lanes), warps_per_cta=(1,) * rank, order=tuple(order),
-        ctas_per_cga=cta.ctas_per_cga if cta else None, cta_split_num=cta.cta_split_num if cta else None,
-        cta_order=cta.cta_order if cta else None, cga_layout=cta.cga_layout if cta else None)
-
-
-def _own_order(layout: Attribute, rank: int) -> tuple[int, ...]:
-    """getOrder in 3.3: a blocked layout's own order; an accumulator row-major, transposed or not; a dot operand
-    with K fastest (dim 1 for A, dim 0 for B); a slice its parent's without the sliced dim (measured with 3.3.1's
-    fallback layouts: a transposed MFMA gives [1, 0], its operand B [0, 1])."""
-    if isinstance(layout, enc.SliceEncodingAttr) and layout.parent is not None:
-        return algebra.erase_order(_own_order(layout.parent, rank + 1), layout.dim or 0)
-    if isinstance(layout, enc.DotOperandEncodingAttr):
-        rows = tuple(reversed(range(rank)))
-        return rows if layout.op_idx == 0 else (rank - 2, rank - 1, *rows[2:])
-    if isinstance(layout, enc.BlockedEncodingAttr):
-        return algebra.get_order(layout)
-    return tuple(reversed(range(rank)))
+    order = linear.ll_order(ll) if ll is not None else algebra.get_order_33(src.encoding)
+    cta = src.encoding.cta_layout._asdict() if isinstance(src.encoding, enc.StructLayoutAttr) else {}
+    return enc.BlockedEncodingAttr.of(size_per_thread=(1,) * rank, threads_per_warp=tuple(lanes),
+                                      warps_per_cta=(1,) * rank, order=tuple(order), **cta)
 
 
 def candidate_layouts(src: TensorType, dst: TensorType, num_warps: int, warp_size: int,

@@ -75,6 +75,7 @@ from irkit.analysis.triton_versions import (
     cvt_takes_larger_scratch,
     infer_version,
     matrix_tiles_leave_reps,
+    names_a_release,
     normalize_version,
     reduce_rules,
     release_of,
@@ -847,17 +848,12 @@ def analyze_shared_memory(
             op = stand_ins.get(b.op, b.op) if b.op is not None else None
             b.op = origin.get(op, b.op) if op is not None else None
         total = max((sizes[n] for n in roots), default=0)
-    elif as_compiled and over and _no_release(version) and amd_lds_usage.generation((3, 6), ctx.target_triple):
+    elif as_compiled and over and not names_a_release(version) and amd_lds_usage.generation((3, 6), ctx.target_triple):
         notes = [*notes, f"{APPROX}over the LDS: if Triton 3.3-3.6 made this module, its compile first fits it with "
                          f"optimize-amd-lds-usage; give the release (--triton-version 3.6.0) to price what that leaves"]
     return SharedMemoryReport(
         version=ctx.version, target=tgt, limit=lim, total_bytes=total, buffers=buffers, functions=sizes, notes=notes
     )
-
-
-def _no_release(version: str | None) -> bool:
-    """Is `version` no release but a rule set ("3.9", as inferred from a `ttg.*` module) or nothing?"""
-    return version is None or len(str(version).split(".")) < 3
 
 
 def _context(module: Operation, version: str | None, target: str | Target | None,

@@ -65,6 +65,11 @@ def normalize_version(version: str | None) -> str | None:
     return V39
 
 
+def names_a_release(version: str | None) -> bool:
+    """Does `version` name a release ("3.6.0"), not just a rule set ("3.9", as inferred from a `ttg.*` module)?"""
+    return version is not None and len(str(version).split(".")) >= 3
+
+
 def infer_version(module: Operation) -> str:
     """`triton_gpu.*` module attributes mean Triton 3.1; `ttg.*` the newest rules (3.9), except beside Intel's
     `triton_intel_gpu.*`: Intel's fork renamed that dialect `ttig` in May 2025, before 3.4, so such a module

@@ -335,6 +335,21 @@ def get_order(enc: Attribute) -> tuple[int, ...]:
     raise UnsupportedLayout(f"order of {enc.name}")
 
 
+def get_order_33(enc: Attribute) -> tuple[int, ...]:
+    """getOrder of a distributed layout in 3.3: a blocked layout's own order; an accumulator row-major,
+    transposed or not; a dot operand with K fastest (dim -1 for A, dim -2 for B); a slice its parent's without
+    the sliced dim.  Measured through 3.3.1's optimize-amd-lds-usage, whose fallback layout takes it: a
+    transposed MFMA gives [1, 0], its operand B [0, 1] (irkit/analysis/amd_lds_usage.py)."""
+    if is_blocked(enc):
+        return tuple(enc.order)
+    if is_slice(enc):
+        return erase_order(get_order_33(enc.parent), slice_dim(enc))
+    rows = reversed_order(rank_of(enc))
+    if is_dot_operand(enc) and enc.op_idx == 1:
+        return (rows[1], rows[0], *rows[2:])
+    return rows
+
+
 def _nvmma_transposed_order(rank: int) -> tuple[int, ...]:
     # transposed nvmma_shared: the second-last dim is the contiguous one
     o = list(reversed_order(rank))
