@@ -29,8 +29,9 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAVal
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from irkit.analysis import mma_slice, occupancy, real_compiler
+from irkit.analysis import kernel_timer, mma_slice, occupancy, real_compiler
 from irkit.analysis.cost_model import Verdict
+from irkit.analysis.kernel_timer import KernelTimer, MeasuredRatio
 from irkit.analysis.mma_profit import (
     ModuleFacts,
     PlanJudgement,
@@ -59,9 +60,12 @@ class PropagateMmaPass(ModulePass):
     memory under the device limit; `always`: every plan that removes more conversions than it adds; `compiled`:
     as `model`, then the real Triton compiles the result and the one `always` gives, and the second is taken
     when its SASS costs far less (CUDA, where the SASS is at hand), or, short of a verdict there, when its
-    registers let more CTAs share an SM where few did, or it spills far less; `auto`, the default:
-    `compiled` for CUDA modules where a Triton that reads them is at hand ($IRKIT_TRITON_PYTHON or this
-    Python), `model` otherwise, and the remarks say which decided), `loads-only` (never retype a tt.store: only
+    registers let more CTAs share an SM where few did, or it spills far less; `measured`: the model's module
+    and `always`'s are timed against the module as it came at the launch being checked, on the GPU the tool
+    provides (irkit-check's run mode), and the faster of those measured faster is taken, else none; `auto`, the
+    default: `measured` where the tool provides a GPU timer, else `compiled` for CUDA modules where a Triton
+    that reads them is at hand ($IRKIT_TRITON_PYTHON or this Python), `model` otherwise, and the remarks say
+    which decided), `loads-only` (never retype a tt.store: only
     loads and what feeds them), `min-bytes` (only conversions of tensors of at least this many bytes), `dry-run`
     (only emit remarks saying what would change), `targets` (mma kinds: all, nvidia_mma, mma_v2, mma_v3,
     amd_mfma, amd_wmma, dpas), `dot-operands` (also move `#blocked -> #dot_op` conversions into the loads
@@ -76,7 +80,7 @@ class PropagateMmaPass(ModulePass):
 
     name = "propagate-mma"
 
-    profit: Literal["auto", "model", "always", "compiled"] = "auto"
+    profit: Literal["auto", "model", "always", "compiled", "measured"] = "auto"
     loads_only: bool = False
     min_bytes: int = 0
     dry_run: bool = False
@@ -98,7 +102,12 @@ class PropagateMmaPass(ModulePass):
             kinds = mma_slice.parse_kinds(self.targets)
         except ValueError as e:
             raise PassFailure(op, f"propagate-mma: {e}") from None
-        original, alone = self._original_for_the_compiler(op)
+        timer = self._timer(op)
+        original: ModuleOp | None
+        if timer is not None:  # the GPU settles it: the compiler's figures would only be overruled
+            original, alone = clone_keeping_names(op), None
+        else:
+            original, alone = self._original_for_the_compiler(op)
         facts = [ModuleFacts(op)]  # refreshed per rewritten function: shared memory and AxisInfo change
         kept: dict[Operation, PlanJudgement] = {}
         model_gain = 0.0  # the model's gain of every rewrite it took, summed over the module's functions
@@ -110,7 +119,9 @@ class PropagateMmaPass(ModulePass):
             kept.update(kept_here)
             model_gain += gain_here
             model_store_sectors += store_sectors_here
-        if original is not None:
+        if timer is not None and original is not None:
+            self._measure(ctx, op, original, kept, timer)
+        elif original is not None:
             if kept:
                 note = self._ask_the_compiler(ctx, op, original, kept)
                 if note is not None:
@@ -173,6 +184,78 @@ class PropagateMmaPass(ModulePass):
                 taken_store_sectors += verdict.store_sectors_added
         name_copies(copies)
         return still_kept, taken_gain, taken_store_sectors
+
+    def _timer(self, module: ModuleOp) -> KernelTimer | None:
+        """The GPU timer the tool provides, where the decision is to be measured: `measured` needs one, `auto`
+        takes one where it is provided (irkit-check's run mode), the other options never time."""
+        if self.profit not in ("auto", "measured"):
+            return None
+        timer = kernel_timer.provided()
+        if timer is None and self.profit == "measured":
+            raise PassFailure(module, "propagate-mma: profit=measured needs a GPU to time on: irkit-check provides "
+                                      "one in run mode (irkit-check -p 'propagate-mma{profit=measured}' -- python3 "
+                                      "program.py)")
+        return timer
+
+    def _measure(self, ctx: Context, module: ModuleOp, original: ModuleOp,
+                 kept: dict[Operation, PlanJudgement], timer: KernelTimer) -> None:
+        """`profit=measured` (and `auto` where the tool provides a timer): time the model's module and the one
+        with every conversion removed (`profit=always`) against the module as it came, at the launch being
+        checked, and take the faster of those shown faster (the whole 95% interval below 1); where neither is,
+        the module stays as it came (a rewrite of the model's is undone).  A candidate that cannot be timed
+        leaves the model's decision on it.  Remarks give the figures."""
+        label = f"profit={self.profit}"
+        with silenced():
+            everything = clone_keeping_names(original)
+            replace(self, profit="always", dry_run=False).apply(ctx, everything)
+            chosen = module
+            if self.dry_run:  # the model's choice, applied to a copy
+                chosen = clone_keeping_names(original)
+                replace(self, profit="model", dry_run=False).apply(ctx, chosen)
+        candidates: list[tuple[str, ModuleOp]] = []
+        if not chosen.is_structurally_equivalent(original):
+            candidates.append(("the model's rewrite", chosen))
+        if not everything.is_structurally_equivalent(original) and not everything.is_structurally_equivalent(chosen):
+            candidates.append(("every conversion removed", everything))
+        if not candidates:
+            _report_kept(kept, f"{label}: no rewrite to time")
+            return
+        timings = [(what, candidate, timer.time(original, candidate)) for what, candidate in candidates]
+        figures = "; ".join(f"{what}: {t.summary() if isinstance(t, MeasuredRatio) else t}" for what, _, t in timings)
+        note = f"{label}: measured on the GPU: {figures}"
+        faster = [(candidate, t) for _, candidate, t in timings if isinstance(t, MeasuredRatio) and t.shown_faster]
+        pick = min(faster, key=lambda ct: ct[1].ratio)[0] if faster else None
+        models = next((t for _, candidate, t in timings if candidate is chosen), None)
+        would = "would be " if self.dry_run else ""
+        if models is not None:  # the model rewrote: its rewrite stands, goes, or gives way to `everything`
+            removed = _removed_conversions(original, chosen)
+            if not isinstance(models, MeasuredRatio):
+                for cvt in removed:
+                    emit_remark(cvt, f"propagate-mma: rewrite {would}kept: not timed ({note}), the model decides")
+            elif pick is chosen:
+                for cvt in removed:
+                    emit_remark(cvt, f"propagate-mma: rewrite {would}kept: measured faster ({note})")
+            elif pick is None:
+                for cvt in removed:
+                    emit_remark(cvt, f"propagate-mma: rewrite {would}undone, the conversion kept: not measured "
+                                     f"faster ({note})")
+                if not self.dry_run:
+                    module.body.detach_block(module.body.block)
+                    original.body.move_blocks(module.body)
+        if pick is everything:
+            verb = "would move" if self.dry_run else "moved"
+            for cvt, judgement in kept.items():
+                emit_remark(cvt, f"propagate-mma: {verb} with every other conversion ({note}); "
+                                 f"alone: {judgement.verdict.summary()}")
+            if not self.dry_run:
+                module.body.detach_block(module.body.block)
+                everything.body.move_blocks(module.body)
+            return
+        if all(not isinstance(t, MeasuredRatio) for _, _, t in timings):
+            note += ", the model decides"
+        elif pick is None:
+            note += ": none faster"
+        _report_kept(kept, note)
 
     def _original_for_the_compiler(self, module: ModuleOp) -> tuple[ModuleOp | None, str | None]:
         """A copy of the module as it came, for the compiler to compare with (None where none is asked), and

@@ -180,6 +180,16 @@ def test_report_best_config_per_family_and_findings():
     assert "unchanged by the pipeline (not compared): other" in text and "tuned optimum" in text and "NO:" in text
 
 
+def test_a_run_that_timed_nothing_reports_its_checks():
+    """--max-pairs 0 compares outputs and times nothing (a pass that decides by timing has timed already)."""
+    untimed = dict(record({"BLOCK_M": 128}, 0.30, 0.20), timing=None)
+    report = build_report(["python", "p.py"], "propagate-mma", [untimed, record({"BLOCK_M": 256}, 0.25, 0.26)])
+    (best,) = report["best"]
+    assert best["configs"] == 1 and best["best_after"]["config"]["BLOCK_M"] == 256
+    report = build_report(["python", "p.py"], "propagate-mma", [untimed])
+    assert report["best"] == [] and "addmm_kernel" in run_text(report)
+
+
 def test_config_text():
     assert config_text({"BLOCK_M": 128, "BLOCK_N": 256, "ADD": True, "num_warps": 8, "num_stages": 3}) == \
         "128x256 ADD=1 w8 s3"
@@ -422,7 +432,7 @@ def test_the_same_code_is_rewritten_and_recompiled_once(tmp_path, monkeypatch):
     asked, compiled = [], []
 
     class Rewriter:
-        def rewrite(self, ttgir, name, version, scalars, ctas=None, sms=None):
+        def rewrite(self, ttgir, name, version, scalars, ctas=None, sms=None, timer=None):
             asked.append((name, scalars["K"]) if ctas is None else (name, scalars["K"], ctas, sms))
             return {"changed": True, "text": ttgir + " rewritten"}
 

@@ -8,7 +8,11 @@
 #   OUT=results WHAT="addmm gelu silu bias" LANES=4 SECS=2 bash tools/propagate_mma_gpu_run.sh   # one GPU per lane
 #   OUT=results WHAT="sizes shapes" PIPES=always FLAGS=--each-size LANES=2 bash tools/propagate_mma_gpu_run.sh
 #   OUT=results WHAT="rowwise dropout sigmoid:default" LANES=4 SECS=2 bash tools/propagate_mma_gpu_run.sh
+#   OUT=results WHAT="lora latent" PIPES=default FLAGS="--each-size --max-pairs 0" STOP_AFTER=450 \
+#     REQUIRE="measured on the GPU" LANES=2 bash tools/propagate_mma_gpu_run.sh   # the measured default's decisions
 # FLAGS: more irkit-check options for every run (--each-size: each kernel timed at every problem size).
+# STOP_AFTER: seconds after which a lane starts no further program (a device call has a time limit; a program
+# cut short writes no report).  REQUIRE: text every report must hold, else its lane stops (a first run's check).
 # WHAT: programs, each run with every pipeline of PIPES, or with its own after a colon (sigmoid:default,always).
 # LANES: on a machine with that many GPUs, the runs (program, pipeline) are dealt out in turn to LANES processes, each on
 # its own GPU (CUDA_VISIBLE_DEVICES) and writing its log to $OUT/lane<i>.log: each kernel's before/after pair is
@@ -68,7 +72,11 @@ runs_of() {  # what... -> program:pipe for each pipeline of PIPES (or of the ite
 programs() {  # program:pipe...
   for job in "$@"; do
     local what=${job%%:*} pipe=${job#*:}
+    if [ -n "$STOP_AFTER" ] && [ $SECONDS -ge "$STOP_AFTER" ]; then echo "== ${what}_$pipe: not started (STOP_AFTER)"; continue; fi
     run ${what}_$pipe "${PIPELINE[$pipe]}" python3 $REPO/${PROGRAM[$what]}
+    if [ -n "$REQUIRE" ] && ! grep -q "$REQUIRE" $OUT/${what}_$pipe.json 2>/dev/null; then
+      echo "== ${what}_$pipe: its report lacks '$REQUIRE': this lane stops"; return 1
+    fi
   done
 }
 LANES=${LANES:-1}

@@ -40,6 +40,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
     run.add_argument("--resolution", type=float, default=0.005,
                      help="stop when the 95%% interval of the after/before time ratio is this narrow on each side "
                           "(default 0.005: a 1%% difference is resolved)")
+    run.add_argument("--decide-seconds", type=float, default=1.0,
+                     help="timing budget per candidate for a pass that settles its decision on the GPU "
+                          "(propagate-mma's default, profit=auto, here; default 1)")
     run.add_argument("--kernel", action="append", default=[], metavar="NAME",
                      help="only check kernels whose name contains NAME (repeatable)")
     run.add_argument("--each-size", action="store_true",

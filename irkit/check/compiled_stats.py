@@ -63,6 +63,12 @@ def spill_bytes(row: dict) -> int:
     return 4 * int(row.get("vgpr_spill_count") or 0)
 
 
+def printed_for_triton(module: ModuleOp) -> str:
+    """A module in memory as Triton reads it: in its own spelling (`triton_gpu.*` for Triton 3.1 IR)."""
+    spelling = Spelling.LEGACY if infer_version(module) == V31 else Spelling.CURRENT
+    return print_module(module, spelling=spelling)
+
+
 def compile_modules(modules: list[ModuleOp], python: str | None = None) -> list[CompiledKernel | str]:
     """The real compiler's figures for each module, or why it could not compile it (one line).  `python`:
     from `find_compiler`, which is called when it is not given (CompileUnavailable when there is none)."""
@@ -72,9 +78,8 @@ def compile_modules(modules: list[ModuleOp], python: str | None = None) -> list[
     with tempfile.TemporaryDirectory(prefix="irkit-compiled-") as d:
         paths = []
         for i, module in enumerate(modules):
-            spelling = Spelling.LEGACY if infer_version(module) == V31 else Spelling.CURRENT
             path = Path(d) / f"candidate{i}.ttgir"
-            path.write_text(print_module(module, spelling=spelling))
+            path.write_text(printed_for_triton(module))
             paths.append(path)
         try:
             _, metrics = static.compile_metrics(paths, triton_python=python, timeout_s=COMPILE_TIMEOUT_S)
@@ -112,4 +117,4 @@ def provide_triton() -> None:
 
 
 __all__ = ["COMPILE_TIMEOUT_S", "CompileUnavailable", "TritonCompiler", "compile_modules", "find_compiler",
-           "provide_triton", "triton_python"]
+           "printed_for_triton", "provide_triton", "triton_python"]

@@ -55,17 +55,31 @@ class Rewriter:
                                      text=True, env=env)
 
     def rewrite(self, ttgir: str, name: str, version: str, scalars: dict, ctas: int | None = None,
-                sms: int | None = None) -> dict:
+                sms: int | None = None, timer=None) -> dict:
         """irkit's answer for one module, launched with the scalar arguments `scalars` (by name) as `ctas` CTAs on a
-        device of `sms` SMs."""
-        request = {"ttgir": ttgir, "name": name, "version": version, "scalars": scalars, "ctas": ctas, "sms": sms}
-        self.proc.stdin.write(json.dumps(request) + "\n")
+        device of `sms` SMs.  `timer`, where given, answers the pass's requests to time a candidate on the GPU
+        (`rewrite.PipeTimer`'s lines: {"time", "against"} -> {"ratio", "low", "high", "pairs", "bit_identical"}
+        or {"error"})."""
+        request = {"ttgir": ttgir, "name": name, "version": version, "scalars": scalars, "ctas": ctas, "sms": sms,
+                   "can_time": timer is not None}
+        self._send(request)
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                err = self.proc.stderr.read().strip().splitlines()
+                return {"changed": False, "text": None, "error": "irkit stopped: " + (err[-1] if err else "no answer")}
+            message = json.loads(line)
+            if "time" not in message:
+                return message
+            try:
+                answer = timer(message["time"], message.get("against"))
+            except Exception as e:  # noqa: BLE001 - a candidate that cannot be timed is the pass's to weigh
+                answer = {"error": " ".join(f"{type(e).__name__}: {e}".split())[:300]}
+            self._send(answer)
+
+    def _send(self, message: dict) -> None:
+        self.proc.stdin.write(json.dumps(message) + "\n")
         self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        if not line:
-            err = self.proc.stderr.read().strip().splitlines()
-            return {"changed": False, "text": None, "error": "irkit stopped: " + (err[-1] if err else "no answer")}
-        return json.loads(line)
 
 
 class Progress:
@@ -189,7 +203,10 @@ class Checker:
         self.kernel_filter = options.pop("kernel", [])
         # --each-size: the same compiled code's gain or loss changes with the problem size (round 20)
         self.each_size = options.pop("each_size", False)
+        # a pass that settles its decision by timing (propagate-mma's default here) gets this budget per candidate
+        decide_seconds = options.pop("decide_seconds", 1.0)
         self.timing_options = TimingOptions(**options)
+        self.decision_timing = TimingOptions(min_pairs=20, max_seconds=decide_seconds)
         self.seen: set = set()  # kernel hashes, or (hash, problem) pairs with each_size
         self.checked_problem: dict[str, tuple] = {}  # kernel hash -> the problem it was first checked at
         self.unchecked: set = set()  # (hash, problem) pairs launched but not checked (without each_size)
@@ -308,17 +325,43 @@ class Checker:
             return record
         ctas = grid[0] * grid[1] * grid[2]
         sms = torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count
-        answer = self.rewrite_once(kernel, name, ttgir, record["sizes"], ctas, sms)
-        record["remarks"] = answer.get("remarks", [])
-        record["predicted"] = {"before": answer.get("predicted_before"), "after": answer.get("predicted_after")}
-        if answer.get("error"):
-            record.update(status="irkit-error", error=answer["error"])
-            return record
+
+        def launch_of(compiled):
+            run = compiled.run  # its launcher, looked up once: timed launches pay no lookup
+            return lambda a: run(*grid, stream, compiled.function, compiled.packed_metadata, None, None, None, *a)
+
         def before(a):
             launcher(*grid, stream, kernel.function, kernel.packed_metadata, None, None, None, *a)
 
         from irkit.check.capture import check_launch, time_alone
         from irkit.check.torch_backend import TorchBackend
+
+        def time_candidate(candidate_text: str, reference_text: str | None) -> dict:
+            """A pass's question (profit=measured, or auto here): the candidate against the kernel as compiled
+            (or against `reference_text`), on copies of this launch's inputs, for the decision's time budget."""
+            compiled = self.recompile_once(kernel, name, candidate_text)
+            if isinstance(compiled, str):
+                return {"error": f"the compiler rejected it: {compiled[:240]}"}
+            reference = before
+            if reference_text is not None:
+                compiled_reference = self.recompile_once(kernel, name, reference_text)
+                if isinstance(compiled_reference, str):
+                    return {"error": f"the compiler rejected the reference: {compiled_reference[:240]}"}
+                reference = launch_of(compiled_reference)
+            self.progress.show(f"irkit-check [{self.progress.count}] {name}: timing a candidate for the pass")
+            result = check_launch(TorchBackend(), reference, launch_of(compiled), args, self.decision_timing)
+            summary = result.timing.summary() if result.timing else {"pairs": 0}
+            if not summary["pairs"]:
+                return {"error": "no timing pairs"}
+            return {"ratio": summary["ratio"], "low": summary["ratio_lo"], "high": summary["ratio_hi"],
+                    "pairs": summary["pairs"], "bit_identical": result.comparison.identical}
+
+        answer = self.rewrite_once(kernel, name, ttgir, record["sizes"], ctas, sms, time_candidate)
+        record["remarks"] = answer.get("remarks", [])
+        record["predicted"] = {"before": answer.get("predicted_before"), "after": answer.get("predicted_after")}
+        if answer.get("error"):
+            record.update(status="irkit-error", error=answer["error"])
+            return record
 
         if not answer["changed"]:  # not compared; timed alone, so the family's optimum covers every config
             record["status"] = "unchanged"
@@ -326,15 +369,13 @@ class Checker:
                 self.progress.show(f"irkit-check [{self.progress.count}] {name}: unchanged, timing it alone")
                 record["timing_alone"] = time_alone(TorchBackend(), before, args, self.timing_options)
             return record
-        rewritten = self.recompile_once(kernel, name, answer["text"])
+        # a candidate the pass had timed is that compile (its text was printed apart from the answer's)
+        rewritten = self.recompile_once(kernel, name, answer.get("timed_as") or answer["text"])
         if isinstance(rewritten, str):
             record.update(status="rejected", error=rewritten)
             record["static"] = {"before": _static(kernel)}
             return record
-        rewritten_launcher = rewritten.run
-
-        def after(a):
-            rewritten_launcher(*grid, stream, rewritten.function, rewritten.packed_metadata, None, None, None, *a)
+        after = launch_of(rewritten)
 
         limit = self.timing_options.max_pairs
         result = check_launch(TorchBackend(), before, after, args, self.timing_options,
@@ -345,7 +386,7 @@ class Checker:
         return record
 
     def rewrite_once(self, kernel, name: str, ttgir: str, sizes: dict, ctas: int | None = None,
-                     sms: int | None = None) -> dict:
+                     sms: int | None = None, timer=None) -> dict:
         """irkit's answer for a compiled kernel's TTGIR at a launch with the scalar arguments `sizes` of `ctas` CTAs
         on `sms` SMs, asked once per kernel and launch (--each-size checks a kernel at each; the answer can depend
         on them: how many times the main loop runs, how many waves the CTAs take)."""
@@ -355,7 +396,8 @@ class Checker:
 
             if self.rewriter is None:
                 self.rewriter = Rewriter(self.irkit_python, self.pipeline)
-            self.answers[key] = self.rewriter.rewrite(ttgir, f"{name}.ttgir", triton.__version__, sizes, ctas, sms)
+            self.answers[key] = self.rewriter.rewrite(ttgir, f"{name}.ttgir", triton.__version__, sizes, ctas, sms,
+                                                      timer)
         return self.answers[key]
 
     def recompile_once(self, kernel, name: str, ttgir: str):

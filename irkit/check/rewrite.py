@@ -23,6 +23,7 @@ class RewriteResult:
     error: str | None = None
     predicted_before: dict | None = None
     predicted_after: dict | None = None
+    timed_as: str | None = None  # the text of a module timed on the GPU that equals the result, when one does
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -100,15 +101,72 @@ def rewrite_module(text: str, name: str, pipeline, version: str | None = None, l
     return result
 
 
+class PipeTimer:
+    """`irkit.analysis.kernel_timer.KernelTimer` for run mode: the checked program's Python holds the launch and
+    the GPU, so each candidate goes there as text, one JSON line ({"time": candidate, "against": reference,
+    the latter only when the reference is not the module as the program compiled it}), and the answer comes
+    back on the same pipe ({"ratio", "low", "high", "pairs", "bit_identical"} or {"error"}), before the
+    module's own answer."""
+
+    def __init__(self, stdin, stdout, launched: str, name: str):
+        self.stdin, self.stdout = stdin, stdout
+        self.launched, self.name = launched, name
+        self._launched_module = None
+        self.sent: list[tuple[object, str]] = []  # (candidate module, the text timed)
+
+    def _is_launched(self, module) -> bool:
+        from irkit.cli.opt import InputText
+        from irkit.cli.report import parse_verified
+
+        if self._launched_module is None:
+            self._launched_module = parse_verified(InputText(self.launched, self.name)).module
+        return module.is_structurally_equivalent(self._launched_module)
+
+    def time(self, reference, candidate):
+        from irkit.analysis.kernel_timer import MeasuredRatio
+        from irkit.check.compiled_stats import printed_for_triton
+
+        request = {"time": printed_for_triton(candidate)}
+        if not self._is_launched(reference):
+            request["against"] = printed_for_triton(reference)
+        self.stdout.write(json.dumps(request) + "\n")
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            return "the checked program stopped answering"
+        answer = json.loads(line)
+        if answer.get("error"):
+            return str(answer["error"])
+        self.sent.append((candidate.clone(), request["time"]))
+        return MeasuredRatio(float(answer["ratio"]), float(answer["low"]), float(answer["high"]),
+                             int(answer["pairs"]), bool(answer["bit_identical"]))
+
+    def text_of(self, result_text: str | None) -> str | None:
+        """The text timed of the candidate the result is, so that the program reuses that compile."""
+        from irkit.cli.opt import InputText
+        from irkit.cli.report import ReportFailed, parse_verified
+
+        if not self.sent or result_text is None:
+            return None
+        try:
+            result = parse_verified(InputText(result_text, self.name)).module
+        except ReportFailed:
+            return None
+        return next((text for module, text in self.sent if result.is_structurally_equivalent(module)), None)
+
+
 def serve(pipeline_spec: str, stdin=None, stdout=None) -> int:
-    """Answer {"ttgir", "name", "version", "scalars", "ctas", "sms"} lines with RewriteResult lines until stdin
-    closes ("ctas": the launch's CTAs, "sms": its device's SMs; each optional).  A module asked again at a launch
-    with the same facts gets the same answer, not a second run."""
+    """Answer {"ttgir", "name", "version", "scalars", "ctas", "sms", "can_time"} lines with RewriteResult lines
+    until stdin closes ("ctas": the launch's CTAs, "sms": its device's SMs; each optional).  With "can_time", the
+    asking program times candidates for the passes that ask (`PipeTimer`: a line each way per candidate, before
+    the answer).  A module asked again at a launch with the same facts gets the same answer, not a second run."""
+    from irkit.analysis import kernel_timer
+
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     pipeline = parse_pipeline(pipeline_spec)
     answered: dict[tuple, str] = {}
-    for line in stdin:
+    while line := stdin.readline():
         if not line.strip():
             continue
         request = json.loads(line)
@@ -118,8 +176,12 @@ def serve(pipeline_spec: str, stdin=None, stdout=None) -> int:
             ctas, sms = request.get("ctas"), request.get("sms")
             key = (request["ttgir"], name, request.get("version"), trips, ctas, sms)
             if key not in answered:
-                result = rewrite_module(request["ttgir"], name, pipeline, request.get("version"),
-                                        main_loop_trips=trips, launch_ctas=ctas, device_sms=sms)
+                timer = PipeTimer(stdin, stdout, request["ttgir"], name) if request.get("can_time") else None
+                with kernel_timer.providing(timer):
+                    result = rewrite_module(request["ttgir"], name, pipeline, request.get("version"),
+                                            main_loop_trips=trips, launch_ctas=ctas, device_sms=sms)
+                if timer is not None:
+                    result.timed_as = timer.text_of(result.text)
                 answered[key] = json.dumps(result.to_dict())
             answer = answered[key]
         except Exception as e:  # noqa: BLE001 - the program under check must go on

@@ -59,7 +59,8 @@ def run_program(command: list[str], args) -> dict:
         os.symlink(PACKAGE, Path(hook_dir) / "irkit")
         out = Path(hook_dir) / "records.jsonl"
         options = {"min_pairs": args.min_pairs, "max_pairs": args.max_pairs, "resolution": args.resolution,
-                   "max_seconds": args.max_seconds, "kernel": args.kernel, "each_size": args.each_size}
+                   "max_seconds": args.max_seconds, "kernel": args.kernel, "each_size": args.each_size,
+                   "decide_seconds": args.decide_seconds}
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([hook_dir] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
         env.update({hook.ENV_PIPELINE: args.pipeline, hook.ENV_OUT: str(out), hook.ENV_IRKIT_PYTHON: sys.executable,
@@ -116,8 +117,8 @@ def build_report(command: list[str], pipeline: str, records: list[dict], uncheck
         if flops and alone:
             alone["tflops"] = flops / alone["median_ms"] * 1e-9
     families: dict[str, list[dict]] = {}
-    for r in kernels:
-        if r.get("status") == "checked" or r.get("timing_alone"):
+    for r in kernels:  # timed kernels only: --max-pairs 0 checks outputs and times nothing
+        if (r.get("status") == "checked" and r.get("timing")) or r.get("timing_alone"):
             families.setdefault(json.dumps(r.get("family")), []).append(r)
     best = []
     for key, rows in families.items():
