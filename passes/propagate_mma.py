@@ -197,6 +197,18 @@ class PropagateMmaPass(ModulePass):
                                       "program.py)")
         return timer
 
+    def _candidates(self, ctx: Context, module: ModuleOp, original: ModuleOp) -> tuple[ModuleOp, ModuleOp]:
+        """What the compiler or the GPU weighs: the model's module (`module` itself, or in a dry run the model's
+        choice applied to a copy of `original`) and the one with every conversion removed (`profit=always`)."""
+        with silenced():
+            everything = clone_keeping_names(original)
+            replace(self, profit="always", dry_run=False).apply(ctx, everything)
+            chosen = module
+            if self.dry_run:
+                chosen = clone_keeping_names(original)
+                replace(self, profit="model", dry_run=False).apply(ctx, chosen)
+        return chosen, everything
+
     def _measure(self, ctx: Context, module: ModuleOp, original: ModuleOp,
                  kept: dict[Operation, PlanJudgement], timer: KernelTimer) -> None:
         """`profit=measured` (and `auto` where the tool provides a timer): time the model's module and the one
@@ -205,13 +217,7 @@ class PropagateMmaPass(ModulePass):
         the module stays as it came (a rewrite of the model's is undone).  A candidate that cannot be timed
         leaves the model's decision on it.  Remarks give the figures."""
         label = f"profit={self.profit}"
-        with silenced():
-            everything = clone_keeping_names(original)
-            replace(self, profit="always", dry_run=False).apply(ctx, everything)
-            chosen = module
-            if self.dry_run:  # the model's choice, applied to a copy
-                chosen = clone_keeping_names(original)
-                replace(self, profit="model", dry_run=False).apply(ctx, chosen)
+        chosen, everything = self._candidates(ctx, module, original)
         candidates: list[tuple[str, ModuleOp]] = []
         if not chosen.is_structurally_equivalent(original):
             candidates.append(("the model's rewrite", chosen))
@@ -242,6 +248,10 @@ class PropagateMmaPass(ModulePass):
                 if not self.dry_run:
                     module.body.detach_block(module.body.block)
                     original.body.move_blocks(module.body)
+            else:  # `everything`, a rewrite of its own, measured faster still
+                for cvt in removed:
+                    emit_remark(cvt, f"propagate-mma: rewrite {would}replaced by the one removing every conversion: "
+                                     f"measured faster ({note})")
         if pick is everything:
             verb = "would move" if self.dry_run else "moved"
             for cvt, judgement in kept.items():
@@ -284,13 +294,7 @@ class PropagateMmaPass(ModulePass):
         sm = occupancy.limits_of(module_target(module))  # an SM (CUDA) or a CDNA CU (hip:gfx90a/942/950)
         if sm is None:
             return f"{label}: no occupancy figures for target {module_target(module)}, the model decides"
-        with silenced():
-            everything = clone_keeping_names(original)
-            replace(self, profit="always", dry_run=False).apply(ctx, everything)
-            chosen = module
-            if self.dry_run:  # the model's choice, applied to a copy
-                chosen = clone_keeping_names(original)
-                replace(self, profit="model", dry_run=False).apply(ctx, chosen)
+        chosen, everything = self._candidates(ctx, module, original)
         if everything.is_structurally_equivalent(chosen):
             return f"{label}: removing every conversion gives the same module"
         try:

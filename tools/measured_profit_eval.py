@@ -2,15 +2,18 @@
 on the GPU: irkit/analysis/kernel_timer.py) against each program's latest `profit=always` run, an earlier and
 independent measurement of the same kernels (`propagate_mma_round.latest_runs`).
 
-    .venv/bin/python tools/measured_profit_eval.py RUN_DIR [--json OUT.json]
+    .venv/bin/python tools/measured_profit_eval.py RUN_DIR [--prefix s24_] [--json OUT.json]
 
-RUN_DIR holds `<program>_default.json`, irkit-check's reports of the new runs (`tools/propagate_mma_gpu_run.sh`
+RUN_DIR holds `<prefix><program>_default.json`, irkit-check's reports of the new runs (`tools/propagate_mma_gpu_run.sh`
 with FLAGS="--each-size --max-pairs 0"). Each kernel found in both runs (`cost_model_search.kernel_key`) counts:
 - its decision: rewritten or kept, and the decision's own timing (the remark's after/before [95%]);
 - its sign: `profit=always`'s in the earlier run, beyond 1% and its interval (`propagate_mma_results.measured_sign`);
   either decision agrees within noise;
 - slower: a rewrite whose earlier `profit=always` run was slower than 1% (the same code where the decision took
   every conversion out); gains left alone: kept where `profit=always` was faster.
+- a partial rewrite (the decision took the model's module where it differs from `profit=always`'s) is judged by
+  the latest default run's own timing of it instead, where that run rewrote the kernel too (the same practice as
+  `propagate_mma_round.py latest`'s "each partial rewrite judged by its own run"); `sign_by` says which.
 The static default's signs on the same kernels (the latest default run's decisions) are given beside.
 """
 
@@ -38,11 +41,19 @@ def decision_timings(remarks: list[str]) -> dict[str, list[float]]:
     return out
 
 
-def judge(run_dir: Path) -> dict:
+def picked(timed: dict[str, list[float]]) -> str | None:
+    """The candidate the measured decision took (`PropagateMmaPass._measure`): of those whose whole interval lies
+    below 1, the one of lowest ratio.  The remarks print three decimals, so a bound printed 1.000 may lie below 1:
+    it counts (`timed` comes from a rewritten kernel's remarks, or from a kept one's, where none is below)."""
+    faster = {what: t for what, t in timed.items() if t[2] <= 1.0}
+    return min(faster, key=lambda what: faster[what][0]) if faster else None
+
+
+def judge(run_dir: Path, prefix: str = "") -> dict:
     latest = rounds.latest_runs()
     programs = {}
-    for report in sorted(run_dir.glob("*_default.json")):
-        program = report.name[: -len("_default.json")]
+    for report in sorted(run_dir.glob(f"{prefix}*_default.json")):
+        program = report.name[len(prefix): -len("_default.json")]
         if program not in latest:
             continue
         judged_file, always_file = latest[program]
@@ -61,14 +72,20 @@ def judge(run_dir: Path) -> dict:
             changed = k["status"] == "checked"
             before = static.get(key)
             static_changed = before is not None and before.get("status") == "checked"
-            rows.append({"kernel": key, "changed": changed, "sign": sign,
-                         "always_ratio": always[key]["timing"]["ratio"],
+            timed = decision_timings(k.get("remarks", []))
+            always_sign, sign_by, judged_ratio = sign, "always", always[key]["timing"]["ratio"]
+            partial = changed and picked(timed) == "the model's rewrite" and "every conversion removed" in timed
+            if partial and static_changed and before.get("timing"):
+                sign_by, judged_ratio = "own earlier run", before["timing"]["ratio"]
+                sign = table.measured_sign(before["timing"])
+            rows.append({"kernel": key, "changed": changed, "sign": sign, "sign_by": sign_by, "always_sign": always_sign,
+                         "always_ratio": always[key]["timing"]["ratio"], "judged_ratio": judged_ratio,
+                         "partial": partial,
                          "agree": sign == "noise" or (sign == "faster") == changed,
                          "static_changed": static_changed if before is not None else None,
                          "static_agree": (sign == "noise" or (sign == "faster") == static_changed)
                          if before is not None else None,
-                         "bit_identical": k.get("bit_identical") if changed else None,
-                         "timed": decision_timings(k.get("remarks", []))})
+                         "bit_identical": k.get("bit_identical") if changed else None, "timed": timed})
         programs[program] = {"always_run": always_file, "static_run": judged_file, "kernels": rows,
                              "not_in_always_run": unmatched}
     return summarise(programs)
@@ -76,9 +93,16 @@ def judge(run_dir: Path) -> dict:
 
 def _counts(rows: list[dict]) -> dict:
     static = [r for r in rows if r["static_agree"] is not None]
-    return {"kernels": len(rows), "rewrites": sum(r["changed"] for r in rows),
+    gains = [r for r in rows if r["always_sign"] == "faster"]
+    return {"kernels": len(rows),
+            # as `propagate_mma_round.py`: where profit=always was faster, the decisions' speed-up (1/ratio - 1, by
+            # the run judging each) summed, over profit=always's
+            "gain_kept": sum(1 / r["judged_ratio"] - 1 for r in gains if r["changed"]),
+            "gain_all": sum(1 / r["always_ratio"] - 1 for r in gains), "rewrites": sum(r["changed"] for r in rows),
+            "partial_rewrites": sum(r["partial"] for r in rows),
+            "judged_by_own_earlier_run": sum(r["sign_by"] != "always" for r in rows),
             "signs": sum(r["agree"] for r in rows),
-            "slower_rewrites": [f"{r['kernel']} {r['always_ratio']:.3f}" for r in rows
+            "slower_rewrites": [f"{r['kernel']} {r['judged_ratio']:.3f} ({r['sign_by']})" for r in rows
                                 if r["changed"] and r["sign"] == "slower"],
             "gains_left_alone": [f"{r['kernel']} {r['always_ratio']:.3f}" for r in rows
                                  if not r["changed"] and r["sign"] == "faster"],
@@ -97,10 +121,12 @@ def show(result: dict) -> str:
     lines = []
 
     def line(name: str, c: dict) -> str:
-        return (f"{name:11s} {c['kernels']:4d} kernels; rewrites {c['rewrites']:3d}; signs {c['signs']:4d} "
+        return (f"{name:11s} {c['kernels']:4d} kernels; rewrites {c['rewrites']:3d} ({c['partial_rewrites']} partial, "
+                f"{c['judged_by_own_earlier_run']} judged by their own earlier run); signs {c['signs']:4d} "
                 f"({c['signs'] / max(1, c['kernels']):.1%}); slower rewrites {len(c['slower_rewrites'])}; gains left "
                 f"alone {len(c['gains_left_alone'])}; static default's signs {c['static_signs']} of "
-                f"{c['static_kernels']} ({c['static_signs'] / max(1, c['static_kernels']):.1%})")
+                f"{c['static_kernels']} ({c['static_signs'] / max(1, c['static_kernels']):.1%}); gain kept "
+                f"{c['gain_kept']:.3f} of {c['gain_all']:.3f}")
 
     for name, c in result["programs"].items():
         lines.append(line(name, c) + (f"; {c['not_in_always_run']} not in the always run"
@@ -115,9 +141,10 @@ def show(result: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("run_dir", type=Path)
+    ap.add_argument("--prefix", default="", help="the reports' names start with this (s24_addmm_default.json)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
-    result = judge(args.run_dir)
+    result = judge(args.run_dir, args.prefix)
     if not result["programs"]:
         print(f"{args.run_dir}: no <program>_default.json of a known program", file=sys.stderr)
         return 1

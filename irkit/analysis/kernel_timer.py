@@ -11,12 +11,12 @@ business: a pass only asks.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
 from xdsl.dialects.builtin import ModuleOp
+
+from irkit.analysis.tool_provided import ToolProvided
 
 
 @dataclass(frozen=True)
@@ -48,24 +48,7 @@ class KernelTimer(Protocol):
         ...
 
 
-_provided: list[KernelTimer] = []
-
-
-def provide(timer: KernelTimer | None) -> None:
-    """What the tools call: passes asking for a timer get `timer` (None: none)."""
-    _provided[:] = [timer] if timer is not None else []
-
-
-def provided() -> KernelTimer | None:
-    return _provided[0] if _provided else None
-
-
-@contextmanager
-def providing(timer: KernelTimer | None) -> Iterator[None]:
-    """`timer` for the duration of a block (the tools, around one module's pipeline; tests)."""
-    before = list(_provided)
-    provide(timer)
-    try:
-        yield
-    finally:
-        _provided[:] = before
+_slot: ToolProvided[KernelTimer] = ToolProvided()
+provide = _slot.provide  # what the tools call: passes asking get it (None: none)
+provided = _slot.provided
+providing = _slot.providing  # for the duration of a block (the tools around one module; tests)

@@ -9,13 +9,12 @@ program that runs passes itself provides its own (or none: then `auto` is the co
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Protocol
 
 from xdsl.dialects.builtin import ModuleOp
 
 from irkit.analysis.occupancy import CompiledKernel
+from irkit.analysis.tool_provided import ToolProvided
 
 
 class CompileUnavailable(Exception):
@@ -37,24 +36,7 @@ class RealCompiler(Protocol):
         ...
 
 
-_provided: list[RealCompiler] = []
-
-
-def provide(compiler: RealCompiler | None) -> None:
-    """What the tools call: passes asking for a real compiler get `compiler` (None: none)."""
-    _provided[:] = [compiler] if compiler is not None else []
-
-
-def provided() -> RealCompiler | None:
-    return _provided[0] if _provided else None
-
-
-@contextmanager
-def providing(compiler: RealCompiler | None) -> Iterator[None]:
-    """`compiler` for the duration of a block (tests; programs that run passes themselves)."""
-    before = list(_provided)
-    provide(compiler)
-    try:
-        yield
-    finally:
-        _provided[:] = before
+_slot: ToolProvided[RealCompiler] = ToolProvided()
+provide = _slot.provide  # what the tools call: passes asking get it (None: none)
+provided = _slot.provided
+providing = _slot.providing  # for the duration of a block (the tools around one module; tests)
