@@ -92,5 +92,7 @@ def test_session_24_every_program_judged_and_the_recorded_figures_are_the_tools(
     assert all(row["sign_by"] == "always" for row in silent) and len(silent) < 5
     assert all(tool.picked(row["timed"]) is not None for row in rows if row["changed"] and row["timed"])
     assert all(min(t[2] for t in row["timed"].values()) >= 1.0 for row in rows if not row["changed"] and row["timed"])
+    # the judge timed the same code: nearly every rewrite into profit=always's module compiled to its very kernel
+    assert result["all"]["same_code_as_judge"] >= 0.95 * result["all"]["judged_as_always"] > 0
     # each partial rewrite is one the earlier default made too, so its own earlier run judges it
     assert all(row["sign_by"] == "own earlier run" for row in rows if row["partial"])

@@ -85,7 +85,11 @@ def judge(run_dir: Path, prefix: str = "") -> dict:
                          "static_changed": static_changed if before is not None else None,
                          "static_agree": (sign == "noise" or (sign == "faster") == static_changed)
                          if before is not None else None,
-                         "bit_identical": k.get("bit_identical") if changed else None, "timed": timed})
+                         "bit_identical": k.get("bit_identical") if changed else None, "timed": timed,
+                         # a rewrite into profit=always's module: did it compile to the very kernel the judge timed
+                         # (equal registers, spills and instruction counts, as propagate_mma_results' same_code)?
+                         "same_code_as_judge": (k.get("static", {}).get("after") == always[key].get("static", {})
+                                                .get("after") is not None) if changed and sign_by == "always" else None})
         programs[program] = {"always_run": always_file, "static_run": judged_file, "kernels": rows,
                              "not_in_always_run": unmatched}
     return summarise(programs)
@@ -107,6 +111,8 @@ def _counts(rows: list[dict]) -> dict:
             "gains_left_alone": [f"{r['kernel']} {r['always_ratio']:.3f}" for r in rows
                                  if not r["changed"] and r["sign"] == "faster"],
             "not_bit_identical": [r["kernel"] for r in rows if r["changed"] and r["bit_identical"] is False],
+            "same_code_as_judge": sum(bool(r["same_code_as_judge"]) for r in rows),
+            "judged_as_always": sum(r["same_code_as_judge"] is not None for r in rows),
             "static_kernels": len(static), "static_signs": sum(r["static_agree"] for r in static)}
 
 
@@ -132,6 +138,9 @@ def show(result: dict) -> str:
         lines.append(line(name, c) + (f"; {c['not_in_always_run']} not in the always run"
                                       if c["not_in_always_run"] else ""))
     lines.append(line("all", result["all"]))
+    c = result["all"]
+    lines.append(f"  rewrites judged by profit=always's run that compiled to its very kernel: {c['same_code_as_judge']} "
+                 f"of {c['judged_as_always']}")
     for what in ("slower_rewrites", "gains_left_alone", "not_bit_identical"):
         for item in result["all"][what]:
             lines.append(f"  {what.replace('_', ' ')}: {item}")
