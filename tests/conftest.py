@@ -29,3 +29,13 @@ def triton36() -> str:
     if python is None:
         pytest.skip("no Triton 3.6 (IRKIT_TRITON_PYTHONS='3.6.0=/path/python')")
     return python
+
+
+@pytest.fixture(autouse=True)
+def no_diagnostics_left_over():
+    """Each test reads only what its own passes emit: the sink passes emit into is one per process, and a test
+    that leaves its diagnostics unread must not hand them to the next."""
+    from irkit import diagnostics
+
+    diagnostics.take()
+    yield

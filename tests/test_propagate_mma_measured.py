@@ -56,7 +56,6 @@ class FakeGpu:
 def run(path: Path, gpu: FakeGpu | None, **options):
     """propagate-mma on `path` with `options`, the timer `gpu` provided; the module and its remarks."""
     parsed = parse_file(str(path))
-    diagnostics.take()  # what earlier code left unread is not this pass's
     with kernel_timer.providing(gpu):
         all_passes()["propagate-mma"](**options).apply(Context(allow_unregistered=True), parsed.module)
     return parsed, [d.message for d in diagnostics.take() if d.severity == "remark"]
