@@ -207,3 +207,17 @@ def test_the_33_fallback_takes_the_layouts_own_order():
         src = TensorType(Float32Type(), [256, 256], layout)
         fallback = amd_lds_usage.fallback_layout(src, 64, amd_lds_usage.V33)
         assert (fallback.threads_per_warp, fallback.order) == ((8, 8), order)
+
+
+def test_irkit_check_gives_the_pass_the_triton_that_made_the_module():
+    """irkit-check's rewrite (both modes) tells version-following passes the Triton at hand, as irkit-opt's
+    --triton-version does: the same module goes through 3.3's pass (every candidate padded) or 3.6's."""
+    from irkit.check.rewrite import rewrite_module
+
+    text = (DATA / "gemm_add_matrix_256x256_w8_triton360.ttgir").read_text()
+    said = {}
+    for release in ("3.3.1", "3.6.0"):
+        result = rewrite_module(text, "k.ttgir", "optimize-amd-lds-usage", release)
+        assert result.changed and result.error is None
+        said[release] = result.remarks[0]
+    assert "as Triton 3.3 runs it on AMD" in said["3.3.1"] and "as Triton 3.5/3.6 runs it" in said["3.6.0"]

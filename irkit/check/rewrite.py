@@ -73,13 +73,16 @@ def launch_trips(text: str, name: str, scalars: Mapping[str, int] | None) -> int
 def rewrite_module(text: str, name: str, pipeline, version: str | None = None, line_offset: int = 0,
                    main_loop_trips: int | None = None, launch_ctas: int | None = None,
                    device_sms: int | None = None) -> RewriteResult:
-    """Apply `pipeline` (a PassPipeline or its text) to the module `text`; the launch's facts, where it is known
+    """Apply `pipeline` (a PassPipeline or its text) to the module `text`, made by Triton `version` (where known: the
+    passes whose rules follow the release take it, as from irkit-opt's --triton-version); the launch's facts, where it is known
     (`main_loop_trips` from `launch_trips`; its CTAs and its device's SMs), go to the passes that weigh them.
     `changed` compares irkit's own print of the module before and after, so formatting never counts as a change."""
-    from irkit.cli.opt import InputText, process_chunk, with_launch_facts
+    from irkit.cli.opt import InputText, process_chunk, with_launch_facts, with_run_defaults
 
     if isinstance(pipeline, str):
         pipeline = parse_pipeline(pipeline)
+    # the Triton that made the module, for the passes whose rules follow the release, as irkit-opt gives it
+    pipeline = with_run_defaults(pipeline, version, remarks=False)
     pipeline = with_launch_facts(pipeline, main_loop_trips=main_loop_trips, launch_ctas=launch_ctas,
                                  device_sms=device_sms)
     chunk = InputText(text, name, line_offset)
