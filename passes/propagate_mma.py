@@ -41,6 +41,7 @@ from irkit.analysis.mma_profit import (
     judge_plan,
 )
 from irkit.analysis.real_compiler import CompileUnavailable, RealCompiler
+from irkit.analysis.triton_versions import normalize_version
 from irkit.diagnostics import PassFailure, emit_remark, silenced
 from irkit.dialects.arith import ConstantOp
 from irkit.dialects.builtin_extras import DenseElementsAttr
@@ -74,8 +75,10 @@ class PropagateMmaPass(ModulePass):
     instructions than the code outside it, the compiler's figures overrule the model only where the epilogue's
     spills fall by 512 B or more), `launch-ctas` and
     `device-sms` (the launch's CTAs and the SMs of its device, where known: irkit-check gives both; more CTAs on an
-    SM then take a rewrite only where the launch runs in fewer waves).  Print the remarks with
-    `--mlir-print-remarks`.
+    SM then take a rewrite only where the launch runs in fewer waves), `version` (the Triton release that made
+    the module: its allocation rules, and on AMD 3.3-3.6 the LDS fitting its compile runs first, so a module that
+    compile fits is not "brought under the limit"; irkit-opt fills it from --triton-version or the cache JSON,
+    irkit-check from the Triton at hand).  Print the remarks with `--mlir-print-remarks`.
     """
 
     name = "propagate-mma"
@@ -89,6 +92,7 @@ class PropagateMmaPass(ModulePass):
     main_loop_trips: int | None = None
     launch_ctas: int | None = None
     device_sms: int | None = None
+    version: str = ""
 
     @property
     def launch_grid(self) -> occupancy.LaunchGrid | None:
@@ -100,6 +104,8 @@ class PropagateMmaPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
             kinds = mma_slice.parse_kinds(self.targets)
+            if self.version:
+                normalize_version(self.version)
         except ValueError as e:
             raise PassFailure(op, f"propagate-mma: {e}") from None
         timer = self._timer(op)
@@ -108,7 +114,7 @@ class PropagateMmaPass(ModulePass):
             original, alone = clone_keeping_names(op), None
         else:
             original, alone = self._original_for_the_compiler(op)
-        facts = [ModuleFacts(op)]  # refreshed per rewritten function: shared memory and AxisInfo change
+        facts = [ModuleFacts(op, self.version)]  # refreshed per rewritten function: shared memory and AxisInfo change
         kept: dict[Operation, PlanJudgement] = {}
         model_gain = 0.0  # the model's gain of every rewrite it took, summed over the module's functions
         model_store_sectors = 0  # the sector requests per CTA those rewrites' stores add

@@ -15,7 +15,7 @@ from functools import cached_property
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation
 
-from irkit.analysis import cost_model, mma_slice, occupancy
+from irkit.analysis import amd_lds_usage, cost_model, mma_slice, occupancy
 from irkit.analysis.axis_info import AxisInfoAnalysis
 from irkit.analysis.shared_memory import (
     Buffer,
@@ -29,7 +29,7 @@ from irkit.analysis.shared_memory import (
     module_target,
     resolve_target,
 )
-from irkit.analysis.triton_versions import V31, infer_version
+from irkit.analysis.triton_versions import V31, infer_version, names_a_release, normalize_version, release_of
 from irkit.analysis.walk import enclosing
 from irkit.dialects.tt import FuncOp, LoadOp, StoreOp
 from irkit.dialects.ttg import ConvertLayoutOp
@@ -45,10 +45,13 @@ class ModuleFacts:
     module stays linear in its size."""
 
     module: ModuleOp
-    version: str = ""  # the Triton version whose rules apply; "": inferred from the module's attributes
+    version: str = ""  # the Triton version whose rules apply, or the release that made the module; "": inferred
 
     def __post_init__(self) -> None:
-        self.version = self.version or infer_version(self.module)
+        # a release ("3.6.0") prices the allocation as that release compiles it (its own rules, and on AMD 3.3-3.6
+        # the LDS fitting before it); the costs follow its rule set ("3.9")
+        self.release = self.version if names_a_release(self.version) else None
+        self.version = normalize_version(self.version) if self.version else infer_version(self.module)
         self.triple = module_target(self.module)
         target = resolve_target(self.triple)
         self.limit = target.limit if target else None
@@ -62,11 +65,24 @@ class ModuleFacts:
     @cached_property
     def shared(self) -> SharedMemoryReport:
         """The module's allocation as first analysed (`shared_total` and `shared_without` stay current)."""
-        return analyze_shared_memory(self.module, version=self.version)
+        return analyze_shared_memory(self.module, version=self.release or self.version)
 
     @cached_property
     def _allocation(self) -> _Allocation:
         return _Allocation.of(self.shared, self.module, self.version != V31)
+
+    @cached_property
+    def _fitted_by_the_compile(self) -> bool:
+        """Whether the release's compile fits this module over the LDS first (AMD, Triton 3.3-3.6): then the
+        allocation is that of the module the fitting leaves, which no one function's refresh can give."""
+        if self.release is None:
+            return False
+        target = resolve_target(self.triple)
+        over = target is not None and target.limit is not None and self.shared_total_as_written() > target.limit
+        return over and amd_lds_usage.generation(release_of(self.release, self.module), self.triple) is not None
+
+    def shared_total_as_written(self) -> int:
+        return analyze_shared_memory(self.module, version=self.release, as_compiled=False).total_bytes
 
     @property
     def shared_total(self) -> int:
@@ -74,9 +90,11 @@ class ModuleFacts:
 
     def refresh(self, func: Operation) -> None:
         """`func` was rewritten: recompute its facts only (the whole allocation when another function calls
-        it, as its callers' allocations include it)."""
-        if "_allocation" in self.__dict__ and not self._allocation.refresh(func, self.module, self.version):
-            for cached in ("shared", "_allocation"):
+        it, as its callers' allocations include it, or where the release's compile fits the module first)."""
+        if "_allocation" in self.__dict__ and (
+                self._fitted_by_the_compile
+                or not self._allocation.refresh(func, self.module, self.release or self.version)):
+            for cached in ("shared", "_allocation", "_fitted_by_the_compile"):
                 self.__dict__.pop(cached, None)
         if "axis_info" in self.__dict__:
             self.axis_info.refresh(func)

@@ -542,12 +542,9 @@ def _callee(op: Operation) -> str | None:
 
 def function_allocation(module: Operation, func: Operation, version: str, callee_sizes: dict[str, int]) -> tuple[int, list[Buffer]]:
     """One function's allocation (its size and buffers) exactly as `analyze_shared_memory` computes it, given its
-    callees' sizes: what a pass that changed only `func` needs to refresh, in time linear in the function."""
-    tgt = resolve_target(module_target(module))
-    tpw = module_int(module, "threads-per-warp") or (tgt.warp_size if tgt else 32)
-    ctx = _Context(version, module_target(module) or (tgt.triple if tgt else None), module_int(module, "num-warps") or 4, tpw)
-    ctx.partition_size = shared_memory_partition_size(ctx.target_triple)
-    ctx.partition_warps = warp_group_warps(module, version, ctx.target_triple)
+    callees' sizes: what a pass that changed only `func` needs to refresh, in time linear in the function.  `version`
+    as `analyze_shared_memory`'s (a release brings its own rules)."""
+    ctx, _ = _context(module, version, None)
     fa = _FunctionAllocation(func, ctx, callee_sizes)
     return fa.size, fa.buffers
 

@@ -71,3 +71,15 @@
 // HALF-SAME: (1 shared-memory round(s) of 32 regs/thread, 8 warps, alone on its SM)
 // HALF: remark: propagate-mma: conversion kept: narrows 32 store(s)/thread to b32 (was 8 x v4
 // HALF: ttg.convert_layout %{{.*}} : tensor<128x128xf16, #{{.*}}> -> tensor<128x128xf16, #mma>
+
+// The release (`version`, or irkit-opt's --triton-version): a real Triton 3.6.0 add-matrix GEMM for gfx942, 256x256,
+// 8 warps, 262,144 B of LDS as written.  Triton 3.5/3.6 fit it first (optimize-amd-lds-usage: 33,792 B), so there the
+// rewrite unlocks nothing and the model keeps the conversion; 3.7 dropped that pass, and the rewrite is what fits it.
+// RUN: irkit-opt %S/Inputs/gfx942-addmm-256x256-w8-triton360.ttgir --propagate-mma=profit=model --triton-version 3.6.0 --mlir-print-remarks 2>&1 | FileCheck %s --check-prefix=FITTED
+// FITTED: remark: propagate-mma: conversion kept: {{.*}}(model: -10,752 cycles/CTA)
+// FITTED: ttg.convert_layout %{{.*}} : tensor<256x256xf32, #blocked{{[0-9]*}}> -> tensor<256x256xf32, #mma>
+// RUN: irkit-opt %S/Inputs/gfx942-addmm-256x256-w8-triton360.ttgir -p 'propagate-mma{profit=model version=3.7.0}' --mlir-print-remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=UNFITTED
+// UNFITTED: remark: propagate-mma: moved to #amd_mfma: {{.*}}shared memory 262,144 -> 16,384 B predicted; {{.*}}brings shared memory under the limit
+// RUN: irkit-opt %S/Inputs/gfx942-addmm-256x256-w8-triton360.ttgir -p 'propagate-mma{profit=model version=3.7.0}' | FileCheck %s --check-prefix=UNFITTED-IR
+// UNFITTED-IR-NOT: ttg.convert_layout
+// UNFITTED-IR: tt.store
