@@ -75,11 +75,10 @@ class ModuleFacts:
     def _fitted_by_the_compile(self) -> bool:
         """Whether the release's compile fits this module over the LDS first (AMD, Triton 3.3-3.6): then the
         allocation is that of the module the fitting leaves, which no one function's refresh can give."""
-        if self.release is None:
+        if self.release is None or amd_lds_usage.generation(release_of(self.release, self.module), self.triple) is None:
             return False
         target = resolve_target(self.triple)
-        over = target is not None and target.limit is not None and self.shared_total_as_written() > target.limit
-        return over and amd_lds_usage.generation(release_of(self.release, self.module), self.triple) is not None
+        return target is not None and target.limit is not None and self.shared_total_as_written() > target.limit
 
     def shared_total_as_written(self) -> int:
         return analyze_shared_memory(self.module, version=self.release, as_compiled=False).total_bytes
