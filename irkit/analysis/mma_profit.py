@@ -78,10 +78,8 @@ class ModuleFacts:
         if self.release is None or amd_lds_usage.generation(release_of(self.release, self.module), self.triple) is None:
             return False
         target = resolve_target(self.triple)
-        return target is not None and target.limit is not None and self.shared_total_as_written() > target.limit
-
-    def shared_total_as_written(self) -> int:
-        return analyze_shared_memory(self.module, version=self.release, as_compiled=False).total_bytes
+        return target is not None and target.limit is not None and \
+            analyze_shared_memory(self.module, version=self.release, as_compiled=False).total_bytes > target.limit
 
     @property
     def shared_total(self) -> int:
